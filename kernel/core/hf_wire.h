@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hf_wire.h - the hyperframe wire header: layout, decoded form, encoder,
+ * and the validating decoder every received frame goes through.
+ *
+ * docs/wire-format.md is the reference for the layout; this file and that
+ * document change together. Everything on the wire is big-endian. The
+ * decoder trusts nothing: it returns the reason a frame is malformed so
+ * the receive path can drop it and count that reason.
+ */
+#ifndef _HF_WIRE_H
+#define _HF_WIRE_H
+
+#include "hf_core.h"
+
+#define HF_WIRE_VERSION		1
+
+/* Frame types (low nibble of byte 0). Others are malformed. */
+enum hf_type {
+	HF_TYPE_DATA	= 1,	/* one wire segment of a message */
+	HF_TYPE_ACK	= 2,	/* cumulative + selective ack, credit, rate */
+	HF_TYPE_NOTIFY	= 3,	/* a message could not be delivered */
+};
+
+/* Header lengths; an ACK adds 8 bytes per SACK block. */
+#define HF_COMMON_LEN		8
+#define HF_DATA_HLEN		32
+#define HF_ACK_HLEN		24
+#define HF_NOTIFY_HLEN		16
+#define HF_SACK_BLOCK_LEN	8
+#define HF_SACK_MAX		16
+#define HF_HLEN_MAX		(HF_ACK_HLEN + HF_SACK_MAX * HF_SACK_BLOCK_LEN)
+
+/* DATA flags. */
+#define HF_DF_FRAME_START	0x01	/* first segment of a hyperframe */
+#define HF_DF_FRAME_END		0x02	/* last segment of a hyperframe */
+#define HF_DF_RETRANSMIT	0x04	/* sent again after a loss */
+#define HF_DF_ACK_NOW		0x08	/* sender asks for an immediate ack */
+#define HF_DF_ALL		0x0f
+
+/* ACK flags. */
+#define HF_AF_ECHO		0x01	/* answers an HF_DF_ACK_NOW */
+#define HF_AF_ALL		0x01
+
+/* NOTIFY codes: why a message was not delivered. */
+enum hf_notify_code {
+	HF_NOTIFY_NO_PORT	= 1,	/* no socket bound at the port */
+	HF_NOTIFY_TOO_BIG	= 2,	/* above the receiver's message limit */
+	HF_NOTIFY_NO_MEMORY	= 3,	/* receiver could not hold it */
+	HF_NOTIFY_MAX		= HF_NOTIFY_NO_MEMORY,
+};
+
+/* Largest message length the wire can describe (the socket limit is lower). */
+#define HF_WIRE_MSG_MAX		(1U << 30)
+
+/* Why the decoder refused a frame; receive counters are indexed by it. */
+enum hf_wire_err {
+	HF_WERR_OK = 0,
+	HF_WERR_SHORT,		/* shorter than its header */
+	HF_WERR_VERSION,	/* unknown version */
+	HF_WERR_TYPE,		/* unknown type */
+	HF_WERR_FLAGS,		/* flag bits undefined for the type */
+	HF_WERR_LENGTH,		/* segment length disagrees with the frame */
+	HF_WERR_OFFSET,		/* segment outside its message */
+	HF_WERR_FRAME,		/* segment outside its hyperframe */
+	HF_WERR_SACK,		/* too many or inverted SACK blocks */
+	HF_WERR_NOTIFY,		/* unknown notify code */
+	HF_WERR_MAX,
+};
+
+struct hf_sack_block {
+	u32 start;		/* first sequence number received */
+	u32 end;		/* one past the last */
+};
+
+struct hf_data_hdr {
+	u32 seq;		/* peer-flow sequence number of this segment */
+	u32 msg_id;		/* message, numbered per sender socket and peer */
+	u32 msg_len;		/* whole message length in bytes */
+	u32 offset;		/* where this payload goes in the message */
+	u16 seg_len;		/* payload bytes in this segment */
+	u16 frame_segs;		/* segments in this hyperframe */
+	u32 frame_seq;		/* sequence number of the frame's first segment */
+};
+
+struct hf_ack_hdr {
+	u32 cum_seq;		/* every segment before this one arrived */
+	u32 credit;		/* sender may send while seq is before this */
+	u32 rate_kbps;		/* receiver's rate hint, 0 = none */
+	u8 nsack;
+	struct hf_sack_block sack[HF_SACK_MAX];
+};
+
+struct hf_notify_hdr {
+	u32 msg_id;
+	u16 code;		/* enum hf_notify_code */
+};
+
+/* A decoded header, in host byte order. */
+struct hf_hdr {
+	u8 version;
+	u8 type;		/* enum hf_type */
+	u8 flags;
+	u16 sport;
+	u16 dport;
+	u16 csum;
+	u16 hlen;		/* bytes of header on the wire */
+	union {
+		struct hf_data_hdr data;
+		struct hf_ack_hdr ack;
+		struct hf_notify_hdr notify;
+	};
+};
+
+/* Offset of the checksum field, which the checksum covers as zero. */
+#define HF_CSUM_OFFSET		6
+
+u16 hf_hdr_len(const struct hf_hdr *h);
+int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap);
+enum hf_wire_err hf_hdr_decode(const u8 *buf, size_t len, struct hf_hdr *h);
+const char *hf_wire_err_name(enum hf_wire_err err);
+
+u32 hf_csum_add(u32 sum, const u8 *buf, size_t len);
+u16 hf_csum_fold(u32 sum);
+
+#endif /* _HF_WIRE_H */

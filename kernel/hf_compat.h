@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hf_compat.h - every difference between the supported kernel lines (6.1
+ * and 6.12 LTS) that the module meets, in one place. The rest of the code
+ * calls the hf_* names below and never tests LINUX_VERSION_CODE itself.
+ * A new kernel line starts here.
+ */
+#ifndef _HF_COMPAT_H
+#define _HF_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/skbuff.h>
+
+/*
+ * 6.11 turned skb_set_delivery_time()'s "mono" bool into a clock id
+ * (SKB_CLOCK_MONOTONIC). hyperframe stamps departure times on the
+ * monotonic clock, as sch_fq expects.
+ */
+static inline void hf_skb_set_departure(struct sk_buff *skb, ktime_t when)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	skb_set_delivery_time(skb, when, SKB_CLOCK_MONOTONIC);
+#else
+	skb_set_delivery_time(skb, when, true);
+#endif
+}
+
+#endif /* _HF_COMPAT_H */

@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lib.sh - shared by the hyperframe shell selftests: KTAP reporting,
+# deferred cleanup, polling, module helpers and the topology builder
+# (N network namespaces joined by veth, through a bridge when N > 2).
+#
+# A test sources this file, declares its cases with ktap_plan, reports
+# each with log_test, and ends with "exit $(ktap_exit)". Everything it
+# creates is registered with defer and torn down in reverse on exit, even
+# when the test fails half-way.
+
+HF_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+ktap_count=0
+ktap_failed=0
+RET=0
+RET_MSG=
+
+ktap_plan()
+{
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+# log_test NAME: report the case that just ran from RET/RET_MSG.
+log_test()
+{
+	ktap_count=$((ktap_count + 1))
+	if ((RET == 0)); then
+		echo "ok $ktap_count $1"
+	else
+		echo "not ok $ktap_count $1${RET_MSG:+ # $RET_MSG}"
+		ktap_failed=$((ktap_failed + 1))
+	fi
+	RET=0
+	RET_MSG=
+}
+
+ktap_exit()
+{
+	if ((ktap_failed)); then
+		echo "# $ktap_failed of $ktap_count failed" >&2
+		echo $KSFT_FAIL
+	else
+		echo $KSFT_PASS
+	fi
+}
+
+# check_err STATUS MSG: record a failure when STATUS is non-zero.
+check_err()
+{
+	if (($1 != 0 && RET == 0)); then
+		RET=1
+		RET_MSG=$2
+		echo "# FAIL: $2"
+	fi
+}
+
+# check_fail STATUS MSG: record a failure when STATUS is zero.
+check_fail()
+{
+	if (($1 == 0 && RET == 0)); then
+		RET=1
+		RET_MSG=$2
+		echo "# FAIL: $2"
+	fi
+}
+
+# check_eq GOT WANT MSG
+check_eq()
+{
+	if [[ "$1" != "$2" ]]; then
+		check_err 1 "$3: got '$1', want '$2'"
+	fi
+}
+
+# Deferred cleanup: run in reverse order on exit, or earlier by calling
+# defer_run (a test that builds several topologies tears each down).
+declare -a __defer_stack=()
+
+defer()
+{
+	__defer_stack+=("$*")
+}
+
+defer_run()
+{
+	local i
+
+	for ((i = ${#__defer_stack[@]} - 1; i >= 0; i--)); do
+		eval "${__defer_stack[i]}" >/dev/null 2>&1
+	done
+	__defer_stack=()
+}
+trap defer_run EXIT
+
+# busywait TIMEOUT_MS CMD...: retry CMD until it succeeds or time runs out.
+busywait()
+{
+	local timeout_ms=$1
+	local start
+
+	shift
+	start=$(date +%s%N)
+	until "$@"; do
+		if (( ($(date +%s%N) - start) / 1000000 > timeout_ms )); then
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# Module helpers. HF_MODULE is the freshly built .ko (set by the VM harness).
+hf_module_loaded()
+{
+	grep -q '^hyperframe ' /proc/modules
+}
+
+hf_module_load()
+{
+	hf_module_loaded || insmod "${HF_MODULE:?HF_MODULE is not set}" "$@"
+}
+
+hf_module_unload()
+{
+	! hf_module_loaded || rmmod hyperframe
+}
+
+# Topology: hf_topo_create N [MTU] creates namespaces ${HF_NODES[0..N-1]},
+# each with one interface eth0 addressed 198.18.0.(i+1)/24 (the RFC 2544
+# benchmarking range; nothing here leaves the guest). Two nodes are joined
+# by one veth pair; more go through a bridge (a software switch) living in
+# namespace $HF_SWITCH. Every link gets the same MTU (default 1500).
+declare -a HF_NODES=()
+HF_SWITCH=
+
+hf_node_addr()
+{
+	echo "198.18.0.$(($1 + 1))"
+}
+
+hf_topo_create()
+{
+	local n=$1 mtu=${2:-1500}
+	local tag i
+
+	tag=$(printf '%04x' $((RANDOM)))
+	HF_NODES=()
+	for ((i = 0; i < n; i++)); do
+		HF_NODES+=("hf$tag-n$i")
+		ip netns add "${HF_NODES[i]}" || return 1
+		defer ip netns del "${HF_NODES[i]}"
+		ip -n "${HF_NODES[i]}" link set lo up
+	done
+
+	if ((n == 2)); then
+		ip link add eth0 netns "${HF_NODES[0]}" mtu "$mtu" type veth \
+			peer name eth0 netns "${HF_NODES[1]}" mtu "$mtu" || return 1
+	else
+		HF_SWITCH=hf$tag-sw
+		ip netns add "$HF_SWITCH" || return 1
+		defer ip netns del "$HF_SWITCH"
+		ip -n "$HF_SWITCH" link add br0 mtu "$mtu" type bridge \
+			stp_state 0 || return 1
+		ip -n "$HF_SWITCH" link set br0 up
+		for ((i = 0; i < n; i++)); do
+			ip link add eth0 netns "${HF_NODES[i]}" mtu "$mtu" \
+				type veth peer name "p$i" netns "$HF_SWITCH" \
+				mtu "$mtu" || return 1
+			ip -n "$HF_SWITCH" link set "p$i" master br0 up
+		done
+	fi
+
+	for ((i = 0; i < n; i++)); do
+		ip -n "${HF_NODES[i]}" addr add "$(hf_node_addr "$i")/24" dev eth0
+		ip -n "${HF_NODES[i]}" link set eth0 up
+	done
+}
+
+# hf_node_mac I: Ethernet address of node I's eth0.
+hf_node_mac()
+{
+	ip -n "${HF_NODES[$1]}" -br link show dev eth0 | awk '{print $3}'
+}

@@ -1,0 +1,34 @@
+#!/bin/bash
+# Builds the selftests and installs them the kselftest way under build/ksft:
+# the framework files (lib.mk, kselftest_harness.h, the runner) come from
+# the installed linux-source package, unpacked once; the tests land in
+# build/ksft/hyperframe with a kselftest-list.txt, so the guest runs
+# build/ksft/run_kselftest.sh exactly as upstream CI would.
+set -euo pipefail
+
+tree=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd -P)
+ksft=$tree/build/ksft
+src=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+[[ -n $src ]] || { echo "build-selftests: linux-source is missing (run 'make deps')" >&2; exit 1; }
+
+stamp=$ksft/.source
+if [[ ! -f $stamp || $(cat "$stamp") != "$src" ]]; then
+	rm -rf "$ksft"
+	mkdir -p "$ksft"
+	top=$(basename "$src" .tar.xz)
+	tar -xJf "$src" -C "$ksft" --strip-components=4 \
+		"$top/tools/testing/selftests/lib.mk" \
+		"$top/tools/testing/selftests/kselftest.h" \
+		"$top/tools/testing/selftests/kselftest_harness.h" \
+		"$top/tools/testing/selftests/run_kselftest.sh" \
+		"$top/tools/testing/selftests/kselftest"
+	echo "$src" > "$stamp"
+fi
+
+out=$tree/build/selftests
+mkdir -p "$out"
+args=(-C "$tree/selftests" KSFT_DIR="$ksft" HF_UAPI="$tree/uapi" OUTPUT="$out")
+make -s "${args[@]}" all
+rm -rf "$ksft/hyperframe"
+make -s "${args[@]}" INSTALL_PATH="$ksft/hyperframe" install
+make -s "${args[@]}" COLLECTION=hyperframe emit_tests > "$ksft/kselftest-list.txt"

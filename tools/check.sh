@@ -1,0 +1,100 @@
+#!/bin/bash
+# The engine behind "make check": builds everything, runs the userspace unit
+# tests, then the whole selftest suite in a QEMU guest on each kernel line.
+# Prints a table of stages with their times and ends with the line
+# "check: N passed, N failed"; exits non-zero on any failure or skip.
+# Usage: check.sh [LINE...]   (default: 6.1 6.12)
+set -uo pipefail
+
+tree=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd -P)
+cd "$tree" || exit 1
+lines=("$@")
+((${#lines[@]})) || lines=(6.1 6.12)
+jobs=$(nproc)
+logs=$tree/build/check
+mkdir -p "$logs"
+
+total_pass=0
+total_fail=0
+declare -a rows=()
+
+# stage NAME PASSED FAILED SECONDS
+stage()
+{
+	rows+=("$(printf '%-34s %6s passed %4s failed %5ss' "$1" "$2" "$3" "$4")")
+	total_pass=$((total_pass + $2))
+	total_fail=$((total_fail + $3))
+}
+
+# build NAME LOG CMD...: a build step counts as one check.
+build()
+{
+	local name=$1 log=$2 t0=$SECONDS
+
+	shift 2
+	echo "== $name"
+	if "$@" >"$log" 2>&1; then
+		stage "$name" 1 0 $((SECONDS - t0))
+		return 0
+	fi
+	tail -n 40 "$log"
+	echo "check: $name FAILED (log: $log)"
+	stage "$name" 0 1 $((SECONDS - t0))
+	return 1
+}
+
+for line in "${lines[@]}"; do
+	build "module build $line (W=1, sparse)" "$logs/module-$line.log" \
+		tools/build-module.sh "$line"
+done
+
+build "userspace build" "$logs/userspace.log" \
+	bash -c "cmake -S userspace -B build/userspace -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+		 cmake --build build/userspace -j$jobs"
+if [[ -x build/userspace/hfctl/hfctl || -d build/userspace ]]; then
+	echo "== userspace unit tests"
+	t0=$SECONDS
+	ctest --test-dir build/userspace --output-on-failure -j"$jobs" \
+		>"$logs/unit.log" 2>&1
+	summary=$(grep -E 'tests passed, [0-9]+ tests failed out of' "$logs/unit.log")
+	if [[ $summary =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
+		failed=${BASH_REMATCH[1]}
+		stage "userspace unit tests (ctest)" $((BASH_REMATCH[2] - failed)) "$failed" $((SECONDS - t0))
+		((failed == 0)) || grep -A3 -E 'Failed|\*\*\*' "$logs/unit.log" | head -n 40
+	else
+		tail -n 20 "$logs/unit.log"
+		stage "userspace unit tests (ctest)" 0 1 $((SECONDS - t0))
+	fi
+fi
+
+build "userspace format and lint" "$logs/lint.log" \
+	cmake --build build/userspace --target format-check tidy
+
+build "selftests build" "$logs/selftests.log" tools/build-selftests.sh
+
+for line in "${lines[@]}"; do
+	echo "== selftests in a guest, kernel $line"
+	t0=$SECONDS
+	out=$tree/build/vm/check-$line
+	rm -rf "$out"
+	tools/vm/run.sh --kernel "$line" --out "$out" --quiet --timeout 1500 \
+		-- build/ksft/run_kselftest.sh >"$logs/vm-$line.log" 2>&1
+	rc=$?
+	read -r pass fail < <(awk -f tools/ktap-count.awk "$out/output.log" 2>"$logs/vm-$line.failures")
+	if ((rc != 0)); then
+		# Harness-level failure: kernel report, hang, module would not unload.
+		echo "check: guest run on $line failed with status $rc:"
+		tail -n 30 "$logs/vm-$line.log"
+		fail=$((fail + 1))
+	fi
+	cat "$logs/vm-$line.failures"
+	stage "selftests, kernel $line ($(cat "$tree/build/vm/check-$line/env" | sed -n "s/^export HF_RELEASE=//p"))" \
+		"${pass:-0}" "${fail:-1}" $((SECONDS - t0))
+done
+
+echo
+echo "== summary"
+printf '%s\n' "${rows[@]}"
+echo
+echo "check: $total_pass passed, $total_fail failed"
+((total_fail == 0))

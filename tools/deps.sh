@@ -1,0 +1,74 @@
+#!/bin/bash
+# Installs every Debian package hyperframe needs to build, test and demo,
+# including the two kernel lines it supports: Debian 12's 6.1 LTS and 6.12
+# LTS from bookworm-backports (enabled from the mirror already configured,
+# never a hard-coded host). Idempotent, and quick when all is present.
+# Usage: deps.sh [--check]   (--check: report what is missing, install nothing)
+set -euo pipefail
+
+packages=(
+	# module builds (Kbuild, W=1, sparse) and the guest kernels
+	build-essential bc bison flex libelf-dev kmod sparse cpio xz-utils
+	linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	# VM harness
+	qemu-system-x86 busybox-static file
+	# selftests inside the guest
+	iproute2 iputils-ping rsync perl procps psmisc
+	# userspace (C++20)
+	g++ cmake ninja-build pkg-config googletest libgtest-dev
+	libboost-program-options-dev libnl-3-dev libnl-genl-3-dev
+	libnl-route-3-dev libbpf-dev clang-format clang-tidy
+)
+# The backports line: its versioned image and headers, not the metapackages,
+# so that linux-image-amd64 keeps pointing at 6.1.
+bpo_line=6.12
+
+missing=()
+for p in "${packages[@]}"; do
+	[[ $p == \#* ]] && continue
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+have_bpo=$(ls -d /lib/modules/"$bpo_line".*/build 2>/dev/null | head -n 1 || true)
+
+if ((${#missing[@]} == 0)) && [[ -n $have_bpo ]]; then
+	exit 0
+fi
+if [[ ${1:-} == --check ]]; then
+	echo "missing: ${missing[*]} ${have_bpo:+}${have_bpo:-linux $bpo_line from bookworm-backports}"
+	exit 1
+fi
+if ((EUID != 0)); then
+	echo "deps: packages are missing (${missing[*]}); run 'make deps' as root" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+
+# Enable bookworm-backports on the mirror this machine already uses.
+bpo_list=/etc/apt/sources.list.d/hyperframe-backports.sources
+if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	uri=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' |
+		grep -v security | head -n 1)
+	if [[ -z $uri ]]; then
+		uri=$(awk '$1 == "deb" && $3 == "bookworm" {print $2; exit}' \
+			/etc/apt/sources.list 2>/dev/null)
+	fi
+	[[ -n $uri ]] || { echo "deps: cannot find the Debian mirror in the apt sources" >&2; exit 1; }
+	printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$uri" > "$bpo_list"
+fi
+
+apt-get update -qq
+if ((${#missing[@]})); then
+	apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if [[ -z $have_bpo ]]; then
+	# The ABI name the backports metapackages point at, e.g. 6.12.57+deb12-amd64.
+	abi=$(apt-cache depends "linux-image-amd64/bookworm-backports" 2>/dev/null |
+		awk '/Depends: linux-image-/ {sub("linux-image-", "", $2); print $2; exit}')
+	[[ $abi == "$bpo_line".* ]] || { echo "deps: no linux $bpo_line in bookworm-backports (got '$abi')" >&2; exit 1; }
+	apt-get install -y -qq --no-install-recommends \
+		"linux-image-$abi/bookworm-backports" "linux-headers-$abi/bookworm-backports"
+fi
+echo "deps: installed"

@@ -1,0 +1,39 @@
+#!/usr/bin/awk -f
+# Counts test cases in the KTAP output of run_kselftest.sh. Cases are the
+# results one level down ("# ok N ..."), reported by each test program;
+# a program whose own result is "not ok" without a failed case inside
+# (crash, timeout, bad plan) counts as one more failure. A SKIP counts as
+# a failure: nothing in this suite has a reason to skip.
+# Prints "PASSED FAILED" and lists every failure on stderr.
+
+/^# ok [0-9]+ / {
+	if ($0 ~ /# SKIP/) { failed++; inner_bad++; print "SKIPPED: " substr($0, 3) > "/dev/stderr" }
+	else passed++
+	next
+}
+/^# not ok [0-9]+ / {
+	failed++; inner_bad++
+	print "FAILED: " substr($0, 3) > "/dev/stderr"
+	next
+}
+/^ok [0-9]+ / {
+	if ($0 ~ /# SKIP/) { failed++; print "SKIPPED: " $0 > "/dev/stderr" }
+	programs++
+	inner_bad = 0
+	next
+}
+/^not ok [0-9]+ / {
+	if (!inner_bad) failed++
+	print "FAILED: " $0 > "/dev/stderr"
+	programs++
+	inner_bad = 0
+	next
+}
+/^1\.\.[0-9]+$/ { planned = substr($0, 4) }
+END {
+	if (programs < planned) {
+		failed += planned - programs
+		print "MISSING: " planned - programs " of " planned " programs never reported" > "/dev/stderr"
+	}
+	print passed + 0, failed + 0
+}

@@ -1,0 +1,134 @@
+#!/bin/bash
+# Runs one command in a throw-away QEMU guest booted from an installed Debian
+# kernel, with the host root shared read-only over 9p (virtme-style) and the
+# freshly built hyperframe.ko loaded. Returns the command's exit status, or:
+#   124  the guest hung past --timeout and was killed
+#   125  the guest never ran the command (boot or setup failure)
+#   126  the module did not load or unload, or kmemleak reported a leak
+#   127  the console showed a kernel report (oops, BUG, WARNING, lockdep,
+#        KASAN, UBSAN, RCU stall, hung task)
+#
+# Usage: run.sh [--kernel LINE|RELEASE] [--module KO|--no-module]
+#               [--params "k=v ..."] [--timeout SECONDS] [--mem MIB]
+#               [--smp N] [--accel tcg|kvm] [--out DIR] [--quiet] -- CMD...
+# The command's output is also kept in OUT/output.log, the console in
+# OUT/console.log; --quiet prints only the command's output, at the end.
+set -euo pipefail
+
+here=$(dirname "$(readlink -f "$0")")
+tree=$(cd "$here/../.." && pwd -P)
+kernel=${HF_KERNEL:-6.1}
+module=$tree/build/kernel-@REL@/kernel/hyperframe.ko
+params=
+timeout=600
+mem=2048
+smp=2
+accel=${HF_ACCEL:-tcg}
+out=
+quiet=0
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
+
+while (($#)); do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--module) module=$2; shift 2 ;;
+	--no-module) module=; shift ;;
+	--params) params=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--accel) accel=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--quiet) quiet=1; shift ;;
+	-h|--help) usage 0 ;;
+	--) shift; break ;;
+	*) echo "run.sh: unknown option '$1'" >&2; usage 2 >&2 ;;
+	esac
+done
+(($#)) || { echo "run.sh: no command given" >&2; usage 2 >&2; }
+
+rel=$("$tree/tools/kver.sh" "$kernel")
+module=${module//@REL@/$rel}
+if [[ -n $module && ! -r $module ]]; then
+	echo "run.sh: module $module is not built (run 'make module KERNEL=$kernel')" >&2
+	exit 125
+fi
+case $accel in
+tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
+kvm) accel_args=(-accel kvm -cpu host) ;;
+*) echo "run.sh: --accel must be tcg or kvm" >&2; exit 2 ;;
+esac
+
+vmdir=$tree/build/vm
+initrd=$vmdir/initramfs-$rel.cpio.gz
+if [[ ! -s $initrd || $initrd -ot $here/init || $initrd -ot $here/mkinitramfs.sh ]]; then
+	"$here/mkinitramfs.sh" "$rel" "$initrd"
+fi
+
+if [[ -z $out ]]; then
+	mkdir -p "$vmdir/runs"
+	out=$(mktemp -d "$vmdir/runs/$(date +%H%M%S)-XXXX")
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd -P)
+rm -f "$out/rc" "$out/console.log"
+
+{
+	printf 'export HF_TREE=%q\n' "$tree"
+	printf 'export HF_RELEASE=%q\n' "$rel"
+	printf 'export HF_MODULE=%q\n' "$module"
+	printf 'export HF_MODULE_PARAMS=%q\n' "$params"
+	printf 'export HF_BUILD=%q\n' "$tree/build"
+} > "$out/env"
+printf '%q ' "$@" > "$out/cmd"
+echo >> "$out/cmd"
+
+append="console=ttyS0 panic=-1 oops=panic mitigations=off quiet loglevel=4"
+append+=" hf.tree=$tree"
+
+qemu=(qemu-system-x86_64 "${accel_args[@]}" -smp "$smp" -m "$mem"
+	-nodefaults -no-reboot -display none -monitor none
+	-serial "file:$out/console.log"
+	-kernel "/boot/vmlinuz-$rel" -initrd "$initrd" -append "$append"
+	-device virtio-rng-pci
+	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+	-virtfs "local,path=$out,mount_tag=hfrun,security_model=none,multidevs=remap")
+
+start=$(date +%s)
+timeout --kill-after=10 "$timeout" "${qemu[@]}" &
+qpid=$!
+: > "$out/console.log"
+if ((!quiet)); then
+	tail -n +1 -f --pid="$qpid" "$out/console.log" 2>/dev/null &
+	tpid=$!
+fi
+set +e
+wait "$qpid"
+qrc=$?
+set -e
+if ((!quiet)); then
+	sleep 0.2
+	kill "$tpid" 2>/dev/null || true
+	wait "$tpid" 2>/dev/null || true
+fi
+elapsed=$(($(date +%s) - start))
+
+reports=$("$here/console-check.sh" "$out/console.log" || true)
+if [[ -n $reports ]]; then
+	echo "run.sh: kernel report on the console ($out/console.log):" >&2
+	echo "$reports" >&2
+	exit 127
+fi
+if ((qrc == 124 || qrc == 137)); then
+	echo "run.sh: guest hung; killed after ${timeout}s ($out/console.log)" >&2
+	exit 124
+fi
+if [[ ! -s $out/rc ]]; then
+	echo "run.sh: guest ended (qemu status $qrc) without running the command ($out/console.log)" >&2
+	exit 125
+fi
+rc=$(cat "$out/rc")
+((!quiet)) || cat "$out/output.log" 2>/dev/null || true
+((quiet)) || echo "run.sh: $rel: command exited $rc after ${elapsed}s" >&2
+exit "$rc"
