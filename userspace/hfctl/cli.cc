@@ -1,0 +1,219 @@
+// hfctl/cli.cc - the parsing layer of hfctl: Boost.Program_options splits
+// options from words, then the words are resolved against the object table.
+#include "cli.h"
+
+#include <array>
+#include <cstddef>
+
+#include <boost/program_options.hpp>
+
+#include "hyperframe/netns.h"
+
+namespace hfctl {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr std::string_view kWords = "words";  // the positional OBJECT COMMAND ARGS
+constexpr std::string_view kHelpObjectName = "help";
+constexpr std::string_view kVersionObjectName = "version";
+
+constexpr std::array kOptions{
+    OptionSpec{'j', "json", "", "print JSON"},
+    OptionSpec{'p', "pretty", "", "print indented JSON (implies -j)"},
+    OptionSpec{'s', "stats", "", "print more statistics; repeat for more detail"},
+    OptionSpec{'n', "netns", "NAME", "run in network namespace NAME (see ip-netns(8))"},
+    OptionSpec{'V', "version", "", "print the version of hfctl and exit"},
+    OptionSpec{'h', "help", "", "print this help and exit"},
+};
+
+struct Split {
+  std::vector<std::string> words;
+  std::optional<std::string> netns;
+  int json = 0;
+  int pretty = 0;
+  int stats = 0;
+  int help = 0;
+  int version = 0;
+};
+
+// Runs Boost.Program_options over the arguments and counts each flag:
+// Boost would reject a repeated -s, which hfctl allows.
+Split split_arguments(std::span<const std::string> args) {
+  po::options_description described;
+  for (const OptionSpec& option : kOptions) {
+    const std::string names = std::string(option.long_name) + ',' + option.short_name;
+    const std::string help(option.help);
+    if (option.value_name.empty()) {
+      described.add_options()(names.c_str(), po::bool_switch(), help.c_str());
+    } else {
+      described.add_options()(names.c_str(),
+                              po::value<std::string>()->value_name(std::string(option.value_name)),
+                              help.c_str());
+    }
+  }
+  described.add_options()(std::string(kWords).c_str(), po::value<std::vector<std::string>>());
+  po::positional_options_description positional;
+  positional.add(std::string(kWords).c_str(), -1);
+
+  po::parsed_options parsed(&described);
+  try {
+    parsed = po::command_line_parser(std::vector<std::string>(args.begin(), args.end()))
+                 .options(described)
+                 .positional(positional)
+                 .run();
+  } catch (const po::error& error) {
+    throw UsageError(error.what());
+  }
+
+  Split split;
+  for (const po::option& option : parsed.options) {
+    const std::string& key = option.string_key;
+    if (key == kWords) {
+      split.words.insert(split.words.end(), option.value.begin(), option.value.end());
+    } else if (key == "netns") {
+      if (split.netns) {
+        throw UsageError("option '--netns' given more than once");
+      }
+      split.netns = option.value.at(0);
+    } else if (key == "json") {
+      ++split.json;
+    } else if (key == "pretty") {
+      ++split.pretty;
+    } else if (key == "stats") {
+      ++split.stats;
+    } else if (key == "help") {
+      ++split.help;
+    } else if (key == "version") {
+      ++split.version;
+    }
+  }
+  return split;
+}
+
+std::string in_quotes(std::string_view word) {
+  return '"' + std::string(word) + '"';
+}
+
+std::string object_names(ObjectTable table) {
+  std::string names;
+  for (const ObjectSpec* object : table) {
+    names += (names.empty() ? "" : ", ") + std::string(object->name);
+  }
+  return names;
+}
+
+std::string command_names(const ObjectSpec& object) {
+  std::string names;
+  for (const CommandSpec& command : object.commands) {
+    if (!command.name.empty()) {
+      names += std::string(command.name) + ", ";
+    }
+  }
+  return names + "help";
+}
+
+std::string help_hint(const ObjectSpec& object) {
+  return "hfctl " + std::string(object.name) + " help";
+}
+
+const ObjectSpec& require_object(ObjectTable table, std::string_view name) {
+  const ObjectSpec* object = find_object(table, name);
+  if (object == nullptr) {
+    throw UsageError("unknown object " + in_quotes(name) +
+                     "; valid objects: " + object_names(table));
+  }
+  return *object;
+}
+
+void check_no_more(std::span<const std::string> rest, std::string_view what,
+                   const ObjectSpec& object) {
+  if (!rest.empty()) {
+    throw UsageError(std::string(what) + ": unexpected argument " + in_quotes(rest.front()),
+                     help_hint(object));
+  }
+}
+
+// Resolves OBJECT COMMAND ARGS (the words after the options) against the table.
+Command resolve(Options options, ObjectTable table, std::span<const std::string> words) {
+  if (words.empty()) {
+    throw UsageError("missing OBJECT; valid objects: " + object_names(table));
+  }
+  const ObjectSpec& object = require_object(table, words.front());
+  std::span<const std::string> rest = words.subspan(1);
+
+  // "hfctl help OBJECT" is "hfctl OBJECT help".
+  if (object.name == kHelpObjectName && !rest.empty()) {
+    const ObjectSpec& subject = require_object(table, rest.front());
+    check_no_more(rest.subspan(1), "help", object);
+    return Command{
+        .options = std::move(options), .object = &subject, .command = nullptr, .args = {}};
+  }
+  if (!rest.empty() && rest.front() == "help") {
+    check_no_more(rest.subspan(1), std::string(object.name) + " help", object);
+    return Command{
+        .options = std::move(options), .object = &object, .command = nullptr, .args = {}};
+  }
+
+  const CommandSpec* command = nullptr;
+  if (rest.empty()) {
+    command = find_command(object, object.default_command);
+    if (command == nullptr) {
+      throw UsageError("missing COMMAND for " + in_quotes(object.name) +
+                           "; valid commands: " + command_names(object),
+                       help_hint(object));
+    }
+  } else if ((command = find_command(object, rest.front())) != nullptr) {
+    rest = rest.subspan(1);
+  } else if ((command = find_command(object, "")) == nullptr) {
+    throw UsageError("unknown command " + in_quotes(rest.front()) + " for object " +
+                         in_quotes(object.name) + "; valid commands: " + command_names(object),
+                     help_hint(object));
+  }
+
+  if (rest.size() > command->max_args) {
+    std::string what(object.name);
+    if (!command->name.empty()) {
+      what += ' ' + std::string(command->name);
+    }
+    check_no_more(rest.subspan(command->max_args), what, object);
+  }
+  return Command{.options = std::move(options),
+                 .object = &object,
+                 .command = command,
+                 .args = {rest.begin(), rest.end()}};
+}
+
+}  // namespace
+
+std::span<const OptionSpec> option_specs() noexcept {
+  return kOptions;
+}
+
+Command parse(std::span<const std::string> args, ObjectTable table) {
+  Split split = split_arguments(args);
+  Options options{.json = split.json > 0 || split.pretty > 0,
+                  .pretty = split.pretty > 0,
+                  .stats = split.stats,
+                  .netns = std::move(split.netns)};
+  if (options.netns && !hf::valid_netns_name(*options.netns)) {
+    throw UsageError("invalid network namespace name " + in_quotes(*options.netns));
+  }
+
+  if (split.help > 0) {
+    // -h alone is "hfctl help"; -h with an OBJECT is "hfctl OBJECT help".
+    if (split.words.empty()) {
+      return resolve(std::move(options), table, std::array{std::string(kHelpObjectName)});
+    }
+    return Command{.options = std::move(options),
+                   .object = &require_object(table, split.words.front()),
+                   .command = nullptr,
+                   .args = {}};
+  }
+  if (split.version > 0) {
+    return resolve(std::move(options), table, std::array{std::string(kVersionObjectName)});
+  }
+  return resolve(std::move(options), table, split.words);
+}
+
+}  // namespace hfctl

@@ -1,0 +1,66 @@
+// hfctl/cli.h - the parsing layer of hfctl: the command line in, a Command
+// value out. Pure: no I/O and no system calls; every problem with the
+// command line is a UsageError.
+//
+//   hfctl [ OPTIONS ] OBJECT { COMMAND | help } [ ARGS ]
+//   hfctl help [ OBJECT ]
+#pragma once
+
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "objects.h"
+
+namespace hfctl {
+
+// The global options. Options may appear anywhere before "--".
+struct Options {
+  bool json = false;                 // -j, or implied by -p
+  bool pretty = false;               // -p
+  int stats = 0;                     // how many times -s was given
+  std::optional<std::string> netns;  // -n NAME
+
+  friend bool operator==(const Options&, const Options&) = default;
+};
+
+// A command line, resolved against an object table.
+struct Command {
+  Options options;
+  const ObjectSpec* object = nullptr;    // never null after parse()
+  const CommandSpec* command = nullptr;  // null: print the object's help
+  std::vector<std::string> args;
+};
+
+// A command line hfctl cannot run. what() says why; hint() is the command
+// that shows the relevant help ("hfctl help", "hfctl module help").
+class UsageError : public std::runtime_error {
+ public:
+  explicit UsageError(const std::string& message, std::string hint = "hfctl help")
+      : std::runtime_error(message), hint_(std::move(hint)) {}
+  [[nodiscard]] const std::string& hint() const noexcept { return hint_; }
+
+ private:
+  std::string hint_;
+};
+
+// One global option, as parsed and as listed by help.
+struct OptionSpec {
+  char short_name;
+  std::string_view long_name;
+  std::string_view value_name;  // "" for a flag
+  std::string_view help;
+};
+
+[[nodiscard]] std::span<const OptionSpec> option_specs() noexcept;
+
+// Parses the arguments after argv[0] against `table`. -h/--help makes the
+// command help (of OBJECT, if one is named); -V/--version makes it
+// "version". Throws UsageError.
+[[nodiscard]] Command parse(std::span<const std::string> args, ObjectTable table = objects());
+
+}  // namespace hfctl

@@ -1,0 +1,60 @@
+// hfctl/objects.h - the dispatch table of hfctl: every OBJECT, its COMMANDs,
+// their help text and the handler that executes each.
+//
+// Adding an object: define its ObjectSpec in objects/<name>.cc (commands,
+// handlers calling the library then a render_*() function), declare it
+// below, and add it to the table in objects.cc. Parsing, help text and
+// dispatch all follow from the table.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <ostream>
+#include <span>
+#include <string_view>
+
+namespace hfctl {
+
+struct Command;
+
+// What a handler runs against: where output goes and the directory that
+// stands for "/" (a scratch tree in tests).
+struct Env {
+  std::ostream& out;
+  std::filesystem::path root;
+};
+
+// Executes a parsed command; reports failure by throwing (std::system_error
+// for errors from the system, UsageError for bad arguments).
+using Handler = void (*)(const Command& command, Env& env);
+
+struct CommandSpec {
+  std::string_view name;      // "" for an object that runs directly ("hfctl version")
+  std::string_view synopsis;  // its ARGS, for the usage text; "" when none
+  std::string_view summary;   // one line for the help text
+  std::size_t max_args = 0;   // more ARGS than this is a usage error
+  Handler run = nullptr;
+};
+
+struct ObjectSpec {
+  std::string_view name;
+  std::string_view summary;
+  std::span<const CommandSpec> commands;
+  std::string_view default_command;  // run when COMMAND is omitted ("" is the direct command)
+};
+
+using ObjectTable = std::span<const ObjectSpec* const>;
+
+// The objects hfctl knows, in the order help lists them.
+[[nodiscard]] ObjectTable objects() noexcept;
+
+[[nodiscard]] const ObjectSpec* find_object(ObjectTable table, std::string_view name) noexcept;
+[[nodiscard]] const CommandSpec* find_command(const ObjectSpec& object,
+                                              std::string_view name) noexcept;
+
+// One per file in objects/.
+extern const ObjectSpec kHelpObject;
+extern const ObjectSpec kModuleObject;
+extern const ObjectSpec kVersionObject;
+
+}  // namespace hfctl

@@ -1,0 +1,312 @@
+// Unit tests for kernel/core/hf_wire.c: the wire header codec and its
+// validation, and the reference checksum. Tests follow the order of the
+// functions in the source and are named function__case.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+extern "C" {
+#include "hf_wire.h"
+}
+
+namespace {
+
+hf_hdr data_hdr() {
+  hf_hdr h{};
+  h.type = HF_TYPE_DATA;
+  h.flags = HF_DF_FRAME_START;
+  h.sport = 4000;
+  h.dport = 5001;
+  h.data.seq = 1000;
+  h.data.msg_id = 7;
+  h.data.msg_len = 10000;
+  h.data.offset = 1468;
+  h.data.seg_len = 1468;
+  h.data.frame_segs = 4;
+  h.data.frame_seq = 1000;
+  return h;
+}
+
+hf_hdr ack_hdr(unsigned int nsack) {
+  hf_hdr h{};
+  h.type = HF_TYPE_ACK;
+  h.ack.cum_seq = 0xfffffff0U;  // blocks below wrap through zero
+  h.ack.credit = 0x12345678;
+  h.ack.rate_kbps = 10000000;
+  h.ack.nsack = static_cast<u8>(nsack);
+  u32 s = h.ack.cum_seq + 2;
+  for (unsigned int i = 0; i < nsack && i < HF_SACK_MAX; i++) {
+    h.ack.sack[i].start = s;
+    h.ack.sack[i].end = s + 3;
+    s += 5;
+  }
+  return h;
+}
+
+// A DATA frame: encoded header followed by seg_len payload bytes.
+std::vector<u8> frame(const hf_hdr& h, size_t payload) {
+  std::vector<u8> buf(HF_HLEN_MAX + payload, 0xab);
+  int n = hf_hdr_encode(&h, buf.data(), buf.size());
+  EXPECT_GT(n, 0);
+  buf.resize(static_cast<size_t>(n) + payload);
+  return buf;
+}
+
+hf_wire_err decode(const std::vector<u8>& buf, hf_hdr* out) {
+  return hf_hdr_decode(buf.data(), buf.size(), out);
+}
+
+}  // namespace
+
+TEST(hf_seq, before_and_after_wrap) {
+  EXPECT_TRUE(hf_seq_before(1, 2));
+  EXPECT_TRUE(hf_seq_before(0xffffffffU, 0));
+  EXPECT_TRUE(hf_seq_after(5, 0xfffffff0U));
+  EXPECT_FALSE(hf_seq_before(3, 3));
+  EXPECT_FALSE(hf_seq_after(3, 3));
+}
+
+TEST(hf_hdr_len, by_type) {
+  hf_hdr h{};
+  h.type = HF_TYPE_DATA;
+  EXPECT_EQ(HF_DATA_HLEN, hf_hdr_len(&h));
+  h.type = HF_TYPE_NOTIFY;
+  EXPECT_EQ(HF_NOTIFY_HLEN, hf_hdr_len(&h));
+  h = ack_hdr(3);
+  EXPECT_EQ(HF_ACK_HLEN + 3 * HF_SACK_BLOCK_LEN, hf_hdr_len(&h));
+  h.ack.nsack = HF_SACK_MAX + 1;
+  EXPECT_EQ(0, hf_hdr_len(&h));
+  h.type = 9;
+  EXPECT_EQ(0, hf_hdr_len(&h));
+}
+
+TEST(hf_hdr_encode, data_layout_is_big_endian) {
+  hf_hdr h = data_hdr();
+  h.csum = 0xbeef;
+  std::array<u8, HF_DATA_HLEN> buf{};
+  ASSERT_EQ(HF_DATA_HLEN, hf_hdr_encode(&h, buf.data(), buf.size()));
+  const std::array<u8, HF_DATA_HLEN> want = {
+      0x11, 0x01, 0x0f, 0xa0, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
+      0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0x00, 0x07,  // seq msg_id
+      0x00, 0x00, 0x27, 0x10, 0x00, 0x00, 0x05, 0xbc,  // msg_len offset
+      0x05, 0xbc, 0x00, 0x04, 0x00, 0x00, 0x03, 0xe8,  // seg_len frame_segs frame_seq
+  };
+  EXPECT_EQ(want, buf);
+}
+
+TEST(hf_hdr_encode, refuses_small_buffer_and_bad_header) {
+  hf_hdr h = data_hdr();
+  std::array<u8, HF_HLEN_MAX> buf{};
+  EXPECT_EQ(-ENOSPC, hf_hdr_encode(&h, buf.data(), HF_DATA_HLEN - 1));
+  h.type = 0;
+  EXPECT_EQ(-EINVAL, hf_hdr_encode(&h, buf.data(), buf.size()));
+  h = ack_hdr(0);
+  h.ack.nsack = HF_SACK_MAX + 1;
+  EXPECT_EQ(-EINVAL, hf_hdr_encode(&h, buf.data(), buf.size()));
+}
+
+TEST(hf_hdr_decode, data_round_trip) {
+  hf_hdr in = data_hdr();
+  hf_hdr out{};
+  ASSERT_EQ(HF_WERR_OK, decode(frame(in, in.data.seg_len), &out));
+  EXPECT_EQ(HF_WIRE_VERSION, out.version);
+  EXPECT_EQ(HF_TYPE_DATA, out.type);
+  EXPECT_EQ(in.flags, out.flags);
+  EXPECT_EQ(in.sport, out.sport);
+  EXPECT_EQ(in.dport, out.dport);
+  EXPECT_EQ(HF_DATA_HLEN, out.hlen);
+  EXPECT_EQ(in.data.seq, out.data.seq);
+  EXPECT_EQ(in.data.msg_id, out.data.msg_id);
+  EXPECT_EQ(in.data.msg_len, out.data.msg_len);
+  EXPECT_EQ(in.data.offset, out.data.offset);
+  EXPECT_EQ(in.data.seg_len, out.data.seg_len);
+  EXPECT_EQ(in.data.frame_segs, out.data.frame_segs);
+  EXPECT_EQ(in.data.frame_seq, out.data.frame_seq);
+}
+
+TEST(hf_hdr_decode, data_accepts_ethernet_padding) {
+  hf_hdr h = data_hdr();
+  h.data.msg_len = 1;
+  h.data.offset = 0;
+  h.data.seg_len = 1;
+  hf_hdr out{};
+  EXPECT_EQ(HF_WERR_OK, decode(frame(h, 46 - HF_DATA_HLEN), &out));
+  EXPECT_EQ(1, out.data.seg_len);
+}
+
+TEST(hf_hdr_decode, data_empty_message) {
+  hf_hdr h = data_hdr();
+  h.flags = HF_DF_FRAME_START | HF_DF_FRAME_END;
+  h.data.msg_len = 0;
+  h.data.offset = 0;
+  h.data.seg_len = 0;
+  h.data.frame_segs = 1;
+  hf_hdr out{};
+  EXPECT_EQ(HF_WERR_OK, decode(frame(h, 0), &out));
+}
+
+TEST(hf_hdr_decode, short_frames) {
+  hf_hdr out{};
+  for (size_t len = 0; len < HF_DATA_HLEN; len++) {
+    std::vector<u8> f = frame(data_hdr(), 0);
+    f.resize(len);
+    EXPECT_EQ(HF_WERR_SHORT, decode(f, &out)) << "len " << len;
+  }
+  std::vector<u8> a = frame(ack_hdr(4), 0);
+  a.resize(a.size() - 1);
+  EXPECT_EQ(HF_WERR_SHORT, decode(a, &out));
+}
+
+TEST(hf_hdr_decode, bad_version_and_type) {
+  hf_hdr out{};
+  std::vector<u8> f = frame(data_hdr(), 1468);
+  f[0] = 0x21;  // version 2
+  EXPECT_EQ(HF_WERR_VERSION, decode(f, &out));
+  for (u8 t : {0, 4, 15}) {
+    f[0] = static_cast<u8>(0x10 | t);
+    EXPECT_EQ(HF_WERR_TYPE, decode(f, &out)) << "type " << int(t);
+  }
+}
+
+TEST(hf_hdr_decode, undefined_flags) {
+  hf_hdr out{};
+  hf_hdr h = data_hdr();
+  h.flags = 0x40;
+  EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 1468), &out));
+  h = ack_hdr(0);
+  h.flags = 0x02;
+  EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 0), &out));
+  h = hf_hdr{};
+  h.type = HF_TYPE_NOTIFY;
+  h.notify.code = HF_NOTIFY_NO_PORT;
+  h.flags = 1;
+  EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 0), &out));
+}
+
+TEST(hf_hdr_decode, data_length_disagrees) {
+  hf_hdr out{};
+  hf_hdr h = data_hdr();
+  EXPECT_EQ(HF_WERR_LENGTH, decode(frame(h, h.data.seg_len - 1), &out));
+  h.data.seg_len = 0;  // empty segment of a non-empty message
+  EXPECT_EQ(HF_WERR_LENGTH, decode(frame(h, 0), &out));
+}
+
+TEST(hf_hdr_decode, data_outside_message) {
+  hf_hdr out{};
+  hf_hdr h = data_hdr();
+  h.data.offset = h.data.msg_len - h.data.seg_len + 1;
+  EXPECT_EQ(HF_WERR_OFFSET, decode(frame(h, h.data.seg_len), &out));
+  h.data.offset = 0xffffffffU;  // offset + len overflows 32 bits
+  EXPECT_EQ(HF_WERR_OFFSET, decode(frame(h, h.data.seg_len), &out));
+  h = data_hdr();
+  h.data.msg_len = HF_WIRE_MSG_MAX + 1;
+  EXPECT_EQ(HF_WERR_OFFSET, decode(frame(h, h.data.seg_len), &out));
+}
+
+TEST(hf_hdr_decode, data_outside_frame) {
+  hf_hdr out{};
+  hf_hdr h = data_hdr();
+  h.data.frame_segs = 0;
+  EXPECT_EQ(HF_WERR_FRAME, decode(frame(h, 1468), &out));
+  h = data_hdr();
+  h.flags = 0;
+  h.data.seq = h.data.frame_seq + h.data.frame_segs;  // one past the end
+  EXPECT_EQ(HF_WERR_FRAME, decode(frame(h, 1468), &out));
+  h.data.seq = h.data.frame_seq - 1;  // before the start
+  EXPECT_EQ(HF_WERR_FRAME, decode(frame(h, 1468), &out));
+  h = data_hdr();
+  h.data.seq += 1;  // FRAME_START but not the first segment
+  EXPECT_EQ(HF_WERR_FRAME, decode(frame(h, 1468), &out));
+  h = data_hdr();
+  h.flags = HF_DF_FRAME_END;  // FRAME_END on the first of four
+  EXPECT_EQ(HF_WERR_FRAME, decode(frame(h, 1468), &out));
+  h.data.seq = h.data.frame_seq + 3;  // and on the last: fine
+  EXPECT_EQ(HF_WERR_OK, decode(frame(h, 1468), &out));
+}
+
+TEST(hf_hdr_decode, ack_round_trip_with_wrapping_sack) {
+  hf_hdr in = ack_hdr(HF_SACK_MAX);
+  in.flags = HF_AF_ECHO;
+  hf_hdr out{};
+  ASSERT_EQ(HF_WERR_OK, decode(frame(in, 0), &out));
+  EXPECT_EQ(in.ack.cum_seq, out.ack.cum_seq);
+  EXPECT_EQ(in.ack.credit, out.ack.credit);
+  EXPECT_EQ(in.ack.rate_kbps, out.ack.rate_kbps);
+  ASSERT_EQ(HF_SACK_MAX, out.ack.nsack);
+  for (unsigned int i = 0; i < HF_SACK_MAX; i++) {
+    EXPECT_EQ(in.ack.sack[i].start, out.ack.sack[i].start);
+    EXPECT_EQ(in.ack.sack[i].end, out.ack.sack[i].end);
+  }
+  EXPECT_EQ(HF_ACK_HLEN + HF_SACK_MAX * HF_SACK_BLOCK_LEN, out.hlen);
+}
+
+TEST(hf_hdr_decode, ack_bad_sack_blocks) {
+  hf_hdr out{};
+  std::vector<u8> f = frame(ack_hdr(0), 0);
+  f[20] = HF_SACK_MAX + 1;
+  f.resize(HF_HLEN_MAX + HF_SACK_BLOCK_LEN);
+  EXPECT_EQ(HF_WERR_SACK, decode(f, &out));
+
+  hf_hdr h = ack_hdr(2);
+  h.ack.sack[0].start = h.ack.cum_seq;  // at the cumulative ack
+  EXPECT_EQ(HF_WERR_SACK, decode(frame(h, 0), &out));
+  h = ack_hdr(2);
+  h.ack.sack[1].end = h.ack.sack[1].start;  // empty
+  EXPECT_EQ(HF_WERR_SACK, decode(frame(h, 0), &out));
+  h = ack_hdr(2);
+  h.ack.sack[1].start = h.ack.sack[0].start;  // overlaps its predecessor
+  EXPECT_EQ(HF_WERR_SACK, decode(frame(h, 0), &out));
+  h = ack_hdr(1);
+  h.ack.sack[0].end = h.ack.sack[0].start + 0x80000000U;  // half the space
+  EXPECT_EQ(HF_WERR_SACK, decode(frame(h, 0), &out));
+}
+
+TEST(hf_hdr_decode, notify_codes) {
+  hf_hdr h{};
+  h.type = HF_TYPE_NOTIFY;
+  h.sport = 1;
+  h.dport = 2;
+  h.notify.msg_id = 99;
+  hf_hdr out{};
+  for (u16 code = HF_NOTIFY_NO_PORT; code <= HF_NOTIFY_MAX; code++) {
+    h.notify.code = code;
+    ASSERT_EQ(HF_WERR_OK, decode(frame(h, 0), &out));
+    EXPECT_EQ(code, out.notify.code);
+    EXPECT_EQ(99U, out.notify.msg_id);
+  }
+  for (u16 code : {0, HF_NOTIFY_MAX + 1, 0xffff}) {
+    h.notify.code = code;
+    EXPECT_EQ(HF_WERR_NOTIFY, decode(frame(h, 0), &out)) << code;
+  }
+}
+
+TEST(hf_wire_err_name, every_value_named) {
+  for (int e = HF_WERR_OK; e < HF_WERR_MAX; e++) {
+    EXPECT_STRNE("unknown", hf_wire_err_name(static_cast<hf_wire_err>(e))) << e;
+  }
+  EXPECT_STREQ("unknown", hf_wire_err_name(HF_WERR_MAX));
+  EXPECT_STREQ("sack", hf_wire_err_name(HF_WERR_SACK));
+}
+
+TEST(hf_csum, rfc1071_example) {
+  // RFC 1071 section 3: the words 0001 f203 f4f5 f6f7 sum to ddf2.
+  const std::array<u8, 8> b = {0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7};
+  EXPECT_EQ(0x220d, hf_csum_fold(hf_csum_add(0, b.data(), b.size())));
+}
+
+TEST(hf_csum, odd_length_pads_with_zero_and_verifies_to_zero) {
+  hf_hdr h = data_hdr();
+  h.data.msg_len = 3;
+  h.data.offset = 0;
+  h.data.seg_len = 3;
+  std::vector<u8> f = frame(h, 3);
+  u16 c = hf_csum_fold(hf_csum_add(0, f.data(), f.size()));
+  f[HF_CSUM_OFFSET] = static_cast<u8>(c >> 8);
+  f[HF_CSUM_OFFSET + 1] = static_cast<u8>(c & 0xff);
+  // A frame carrying its checksum sums to all ones: folds to zero.
+  EXPECT_EQ(0, hf_csum_fold(hf_csum_add(0, f.data(), f.size())));
+  f.back() ^= 0x01;
+  EXPECT_NE(0, hf_csum_fold(hf_csum_add(0, f.data(), f.size())));
+}

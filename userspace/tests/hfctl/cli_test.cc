@@ -1,0 +1,196 @@
+// tests/hfctl/cli_test.cc - unit tests of hfctl/cli.cc: command lines that
+// parse into the right Command, and command lines that are usage errors.
+#include "cli.h"
+
+#include <array>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using hfctl::Command;
+using hfctl::UsageError;
+
+Command parse(std::initializer_list<const char*> words) {
+  const std::vector<std::string> args(words.begin(), words.end());
+  return hfctl::parse(args);
+}
+
+// The UsageError parse() throws, or a placeholder if it does not throw.
+UsageError usage_error(std::initializer_list<const char*> words) {
+  try {
+    static_cast<void>(parse(words));
+  } catch (const UsageError& error) {
+    return error;
+  }
+  ADD_FAILURE() << "no usage error";
+  return UsageError("(none)", "(none)");
+}
+
+bool contains(const std::string& text, std::string_view part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(Parse, ObjectAndCommand) {
+  const Command command = parse({"module", "show"});
+  EXPECT_EQ(command.object, &hfctl::kModuleObject);
+  ASSERT_NE(command.command, nullptr);
+  EXPECT_EQ(command.command->name, "show");
+  EXPECT_TRUE(command.args.empty());
+  EXPECT_EQ(command.options, hfctl::Options{});
+}
+
+TEST(Parse, OmittedCommandIsTheDefault) {
+  const Command command = parse({"module"});
+  ASSERT_NE(command.command, nullptr);
+  EXPECT_EQ(command.command->name, "show");
+}
+
+TEST(Parse, JsonAndPretty) {
+  EXPECT_TRUE(parse({"-j", "module", "show"}).options.json);
+  EXPECT_TRUE(parse({"--json", "module"}).options.json);
+  const hfctl::Options pretty = parse({"-p", "module"}).options;
+  EXPECT_TRUE(pretty.json) << "-p implies -j";
+  EXPECT_TRUE(pretty.pretty);
+  EXPECT_TRUE(parse({"-jp", "module"}).options.pretty);
+  EXPECT_TRUE(parse({"-j", "-j", "module"}).options.json) << "repeats are harmless";
+}
+
+TEST(Parse, StatsCountsRepeats) {
+  EXPECT_EQ(parse({"module"}).options.stats, 0);
+  EXPECT_EQ(parse({"-s", "module"}).options.stats, 1);
+  EXPECT_EQ(parse({"-s", "-s", "module"}).options.stats, 2);
+  EXPECT_EQ(parse({"-sss", "module"}).options.stats, 3);
+  EXPECT_EQ(parse({"--stats", "-s", "module"}).options.stats, 2);
+}
+
+TEST(Parse, Netns) {
+  EXPECT_EQ(parse({"-n", "blue", "module"}).options.netns, "blue");
+  EXPECT_EQ(parse({"-nblue", "module"}).options.netns, "blue");
+  EXPECT_EQ(parse({"--netns", "blue", "module"}).options.netns, "blue");
+  EXPECT_EQ(parse({"--netns=blue", "module"}).options.netns, "blue");
+  EXPECT_EQ(parse({"module"}).options.netns, std::nullopt);
+}
+
+TEST(Parse, OptionsAfterTheObject) {
+  const Command command = parse({"module", "show", "-j"});
+  EXPECT_TRUE(command.options.json);
+  EXPECT_EQ(command.command->name, "show");
+}
+
+TEST(Parse, HelpAtEveryLevel) {
+  for (const auto& words : {std::vector<std::string>{"help"}, {"-h"}, {"--help"}}) {
+    const Command command = hfctl::parse(words);
+    EXPECT_EQ(command.object, &hfctl::kHelpObject);
+    EXPECT_NE(command.command, nullptr) << "top-level help runs the help object";
+  }
+  for (const auto& words : {std::vector<std::string>{"module", "help"},
+                            {"help", "module"},
+                            {"-h", "module"},
+                            {"module", "-h"},
+                            {"module", "show", "--help"}}) {
+    const Command command = hfctl::parse(words);
+    EXPECT_EQ(command.object, &hfctl::kModuleObject);
+    EXPECT_EQ(command.command, nullptr) << "object help";
+  }
+}
+
+TEST(Parse, Version) {
+  for (const auto& words :
+       {std::vector<std::string>{"version"}, {"-V"}, {"--version"}, {"-V", "module", "show"}}) {
+    const Command command = hfctl::parse(words);
+    EXPECT_EQ(command.object, &hfctl::kVersionObject);
+    EXPECT_NE(command.command, nullptr);
+  }
+}
+
+TEST(Parse, DoubleDashEndsOptions) {
+  const UsageError error = usage_error({"module", "show", "--", "-j"});
+  EXPECT_TRUE(contains(error.what(), R"(unexpected argument "-j")")) << error.what();
+}
+
+TEST(ParseError, MissingObject) {
+  const UsageError error = usage_error({});
+  EXPECT_TRUE(contains(error.what(), "missing OBJECT; valid objects: help, module, version"))
+      << error.what();
+  EXPECT_EQ(error.hint(), "hfctl help");
+}
+
+TEST(ParseError, UnknownObjectIsNamedWithTheValidOnes) {
+  const UsageError error = usage_error({"bogus"});
+  EXPECT_EQ(std::string(error.what()),
+            R"(unknown object "bogus"; valid objects: help, module, version)");
+  EXPECT_EQ(error.hint(), "hfctl help");
+  EXPECT_TRUE(contains(usage_error({"help", "bogus"}).what(), R"("bogus")"));
+  EXPECT_TRUE(contains(usage_error({"-h", "bogus"}).what(), R"("bogus")"));
+}
+
+TEST(ParseError, UnknownCommandIsNamedWithTheValidOnes) {
+  const UsageError error = usage_error({"module", "frob"});
+  EXPECT_EQ(std::string(error.what()),
+            R"(unknown command "frob" for object "module"; valid commands: show, help)");
+  EXPECT_EQ(error.hint(), "hfctl module help");
+}
+
+TEST(ParseError, ExtraArguments) {
+  EXPECT_EQ(std::string(usage_error({"module", "show", "extra"}).what()),
+            R"(module show: unexpected argument "extra")");
+  EXPECT_EQ(std::string(usage_error({"version", "extra"}).what()),
+            R"(version: unexpected argument "extra")");
+  EXPECT_TRUE(contains(usage_error({"module", "help", "x"}).what(), "unexpected argument"));
+  EXPECT_TRUE(contains(usage_error({"help", "module", "x"}).what(), "unexpected argument"));
+}
+
+TEST(ParseError, BadOptions) {
+  EXPECT_TRUE(contains(usage_error({"--bogus", "module"}).what(), "--bogus"));
+  EXPECT_TRUE(contains(usage_error({"-x", "module"}).what(), "-x"));
+  EXPECT_TRUE(contains(usage_error({"module", "-n"}).what(), "--netns"));
+  EXPECT_TRUE(contains(usage_error({"--json=yes", "module"}).what(), "--json"));
+  EXPECT_TRUE(contains(usage_error({"-n", "a", "-n", "b", "module"}).what(), "more than once"));
+}
+
+TEST(ParseError, InvalidNetnsName) {
+  for (const char* name : {"a/b", "..", ""}) {
+    EXPECT_TRUE(contains(usage_error({"-n", name, "module"}).what(), "invalid network namespace"))
+        << name;
+  }
+}
+
+// A table with one extra object shows that parsing follows the table.
+void run_nothing(const Command& /*command*/, hfctl::Env& /*env*/) {}
+
+constexpr std::array kWidgetCommands{
+    hfctl::CommandSpec{
+        .name = "list", .synopsis = "", .summary = "list", .max_args = 0, .run = &run_nothing},
+    hfctl::CommandSpec{.name = "set",
+                       .synopsis = "NAME VALUE",
+                       .summary = "set",
+                       .max_args = 2,
+                       .run = &run_nothing},
+};
+constexpr hfctl::ObjectSpec kWidget{
+    .name = "widget", .summary = "widgets", .commands = kWidgetCommands, .default_command = ""};
+constexpr std::array kTable{&hfctl::kHelpObject, &kWidget};
+
+TEST(Parse, FollowsTheGivenTable) {
+  const std::vector<std::string> args{"widget", "set", "speed", "3"};
+  const Command command = hfctl::parse(args, kTable);
+  EXPECT_EQ(command.object, &kWidget);
+  EXPECT_EQ(command.command, kWidgetCommands.data() + 1);
+  EXPECT_EQ(command.args, (std::vector<std::string>{"speed", "3"}));
+
+  try {
+    static_cast<void>(hfctl::parse(std::vector<std::string>{"widget"}, kTable));
+    FAIL() << "no default command, yet parsed";
+  } catch (const UsageError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              R"(missing COMMAND for "widget"; valid commands: list, set, help)");
+  }
+  EXPECT_THROW(static_cast<void>(hfctl::parse(std::vector<std::string>{"module"}, kTable)),
+               UsageError);
+}
+
+}  // namespace

@@ -1,0 +1,138 @@
+// tests/hfctl/run_test.cc - unit tests of hfctl/run.cc: whole command lines
+// against a fake root, checking output, error text and exit status.
+#include "run.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/temp_tree.h"
+
+namespace {
+
+using hf::testing::TempTree;
+
+struct Result {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Result run(const TempTree& tree, const std::vector<std::string>& args) {
+  std::ostringstream out;
+  std::ostringstream err;
+  const int status = hfctl::run(args, out, err, tree.root());
+  return {status, out.str(), err.str()};
+}
+
+TEST(Run, ModuleShow) {
+  const TempTree tree;
+  tree.write_loaded_module();
+  const Result result = run(tree, {"module", "show"});
+  EXPECT_EQ(result.status, hfctl::kExitSuccess);
+  EXPECT_EQ(result.out, "family: 18\nethertype: 0x88b5\nrefcount: 0\n");
+  EXPECT_EQ(result.err, "");
+}
+
+TEST(Run, ModuleShowJson) {
+  const TempTree tree;
+  tree.write_loaded_module();
+  const Result result = run(tree, {"-j", "module", "show"});
+  EXPECT_EQ(result.status, hfctl::kExitSuccess);
+  EXPECT_EQ(result.out, "{\"family\":18,\"ethertype\":34997,\"refcount\":0}\n");
+}
+
+TEST(Run, ModuleNotLoadedIsARuntimeError) {
+  const TempTree tree;
+  for (const auto& args : {std::vector<std::string>{"module", "show"}, {"-j", "module"}}) {
+    const Result result = run(tree, args);
+    EXPECT_EQ(result.status, hfctl::kExitFailure);
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(result.err,
+              "hfctl: hyperframe module not loaded (load hyperframe.ko first): "
+              "Address family not supported by protocol\n");
+  }
+}
+
+TEST(Run, MalformedSysfsIsARuntimeError) {
+  const TempTree tree;
+  tree.write_loaded_module();
+  tree.write("/sys/module/hyperframe/parameters/family", "garbage\n");
+  const Result result = run(tree, {"module", "show"});
+  EXPECT_EQ(result.status, hfctl::kExitFailure);
+  EXPECT_EQ(
+      result.err.rfind("hfctl: " + tree.path("/sys/module/hyperframe/parameters/family").string() +
+                           ": expected an address family number",
+                       0),
+      0U)
+      << result.err;
+  EXPECT_TRUE(result.err.ends_with(": Invalid argument\n")) << result.err;
+}
+
+TEST(Run, UnknownObjectIsAUsageError) {
+  const TempTree tree;
+  const Result result = run(tree, {"bogus"});
+  EXPECT_EQ(result.status, hfctl::kExitUsage);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err,
+            "hfctl: unknown object \"bogus\"; valid objects: help, module, version\n"
+            "Try \"hfctl help\".\n");
+}
+
+TEST(Run, UnknownCommandIsAUsageError) {
+  const TempTree tree;
+  const Result result = run(tree, {"module", "frob"});
+  EXPECT_EQ(result.status, hfctl::kExitUsage);
+  EXPECT_NE(result.err.find("Try \"hfctl module help\"."), std::string::npos);
+}
+
+TEST(Run, HelpNeedsNoModule) {
+  const TempTree tree;
+  for (const auto& args : {std::vector<std::string>{"help"}, {"module", "help"}, {"-h"}}) {
+    const Result result = run(tree, args);
+    EXPECT_EQ(result.status, hfctl::kExitSuccess);
+    EXPECT_EQ(result.out.rfind("Usage: ", 0) == 0 || result.out.rfind("hfctl module", 0) == 0, true)
+        << result.out;
+    EXPECT_EQ(result.err, "");
+  }
+}
+
+TEST(Run, Version) {
+  const TempTree tree;
+  const Result result = run(tree, {"-V"});
+  EXPECT_EQ(result.status, hfctl::kExitSuccess);
+  EXPECT_EQ(result.out.rfind("hfctl ", 0), 0U);
+}
+
+TEST(Run, MissingNetnsIsARuntimeError) {
+  const TempTree tree;
+  tree.write_loaded_module();
+  const Result result = run(tree, {"-n", "blue", "module", "show"});
+  EXPECT_EQ(result.status, hfctl::kExitFailure);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, "hfctl: cannot open network namespace \"blue\" (" +
+                            tree.path("/run/netns/blue").string() +
+                            "): No such file or directory\n");
+}
+
+TEST(Run, NetnsThatIsNoNamespaceIsARuntimeError) {
+  const TempTree tree;
+  tree.write("/run/netns/blue", "");
+  const Result result = run(tree, {"-n", "blue", "version"});
+  EXPECT_EQ(result.status, hfctl::kExitFailure);
+  EXPECT_TRUE(result.err.ends_with(": Invalid argument\n")) << result.err;
+}
+
+TEST(Run, WriteErrorIsARuntimeError) {
+  const TempTree tree;
+  std::ostringstream out;
+  std::ostringstream err;
+  out.setstate(std::ios::badbit);
+  EXPECT_EQ(hfctl::run(std::vector<std::string>{"help"}, out, err, tree.root()),
+            hfctl::kExitFailure);
+  EXPECT_EQ(err.str().rfind("hfctl: write error: ", 0), 0U) << err.str();
+}
+
+}  // namespace
