@@ -13,6 +13,7 @@
 #include <linux/moduleparam.h>
 #include <linux/hyperframe.h>
 
+#include "hf_net.h"
 #include "hf_sock.h"
 
 static int hf_family = AF_HYPERFRAME;
@@ -33,9 +34,15 @@ static int __init hf_init(void)
 		return -EINVAL;
 	}
 
-	err = hf_sock_register(hf_family);
+	err = hf_net_register();
 	if (err)
 		return err;
+
+	err = hf_sock_register(hf_family);
+	if (err) {
+		hf_net_unregister();
+		return err;
+	}
 
 	pr_info("address family %d, EtherType %#06x\n", hf_family, hf_ethertype);
 	return 0;
@@ -44,6 +51,7 @@ static int __init hf_init(void)
 static void __exit hf_exit(void)
 {
 	hf_sock_unregister();
+	hf_net_unregister();
 }
 
 module_init(hf_init);

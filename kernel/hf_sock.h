@@ -7,13 +7,25 @@
 #define _HF_SOCK_H
 
 #include <net/sock.h>
+#include <linux/hyperframe.h>
 
 /**
  * struct hf_sock - an AF_HYPERFRAME socket
  * @sk: the generic socket; must stay first
+ * @port_node: entry in the namespace's port table, while bound
+ * @port: bound port; 0 while unbound. Written under the socket lock and
+ *	  the namespace's ports_lock, read under either or RCU
+ * @bound_ifindex: interface bound to; 0 for any
+ * @peer: default destination set by connect(); valid when @has_peer
+ * @has_peer: whether connect() set @peer
  */
 struct hf_sock {
 	struct sock sk;
+	struct hlist_node port_node;
+	u16 port;
+	int bound_ifindex;
+	struct sockaddr_hf peer;
+	bool has_peer;
 };
 
 static inline struct hf_sock *hf_sk(const struct sock *sk)

@@ -12,10 +12,16 @@ line=${1:-6.1}
 cd "$tree"
 
 echo "demo: building hyperframe.ko for $line, the userspace tools and the selftests"
-tools/build-module.sh "$line" >/dev/null
-cmake -S userspace -B build/userspace -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build/userspace -j"$(nproc)" >/dev/null
-tools/build-selftests.sh
+log=build/demo-build.log
+mkdir -p build
+if ! { tools/build-module.sh "$line" &&
+	cmake -S userspace -B build/userspace -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+	cmake --build build/userspace -j"$(nproc)" &&
+	tools/build-selftests.sh; } >"$log" 2>&1; then
+	tail -n 30 "$log"
+	echo "demo: build failed (log: $log)" >&2
+	exit 1
+fi
 
 echo "demo: booting a guest (QEMU, TCG) on $line; this takes a few seconds"
 exec tools/vm/run.sh --kernel "$line" --quiet --timeout 300 -- tools/demo/guest.sh

@@ -11,7 +11,11 @@
  *    sees any of them (offset + length inside the message, segment inside
  *    its hyperframe, SACK blocks above the cumulative ack). The receive
  *    path can then index its state with decoded values without rechecking.
- * 3. Reserved bytes are written as zero and ignored on receive, so a later
+ * 3. Messages are cut at multiples of a per-message stride (seg_size), so
+ *    a receiver places a segment at index offset / seg_size in O(1), and
+ *    two segments claiming the same bytes always claim the same index:
+ *    overlapping data that disagrees cannot be expressed, only duplicated.
+ * 4. Reserved bytes are written as zero and ignored on receive, so a later
  *    minor revision can use them without a version bump.
  */
 #include "hf_wire.h"
@@ -40,6 +44,17 @@ static inline void put32(u8 *p, u32 v)
 	p[3] = v & 0xff;
 }
 
+static inline u64 get64(const u8 *p)
+{
+	return (u64)get32(p) << 32 | get32(p + 4);
+}
+
+static inline void put64(u8 *p, u64 v)
+{
+	put32(p, v >> 32);
+	put32(p + 4, v & 0xffffffff);
+}
+
 /**
  * hf_hdr_len() - bytes the header of @h occupies on the wire
  * @h: header to measure; only type and, for ACK, nsack are read
@@ -55,8 +70,6 @@ u16 hf_hdr_len(const struct hf_hdr *h)
 		if (h->ack.nsack > HF_SACK_MAX)
 			return 0;
 		return HF_ACK_HLEN + h->ack.nsack * HF_SACK_BLOCK_LEN;
-	case HF_TYPE_NOTIFY:
-		return HF_NOTIFY_HLEN;
 	}
 	return 0;
 }
@@ -99,22 +112,21 @@ int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap)
 		put16(buf + 24, h->data.seg_len);
 		put16(buf + 26, h->data.frame_segs);
 		put32(buf + 28, h->data.frame_seq);
+		put16(buf + 32, h->data.seg_size);
 		break;
 	case HF_TYPE_ACK:
 		put32(buf + 8, h->ack.cum_seq);
 		put32(buf + 12, h->ack.credit);
 		put32(buf + 16, h->ack.rate_kbps);
-		buf[20] = h->ack.nsack;
+		put32(buf + 20, h->ack.msg_done);
+		put64(buf + 24, h->ack.msg_status);
+		buf[32] = h->ack.nsack;
 		for (i = 0; i < h->ack.nsack; i++) {
 			u8 *b = buf + HF_ACK_HLEN + i * HF_SACK_BLOCK_LEN;
 
 			put32(b, h->ack.sack[i].start);
 			put32(b + 4, h->ack.sack[i].end);
 		}
-		break;
-	case HF_TYPE_NOTIFY:
-		put32(buf + 8, h->notify.msg_id);
-		put16(buf + 12, h->notify.code);
 		break;
 	}
 	return hlen;
@@ -138,17 +150,26 @@ static enum hf_wire_err decode_data(const u8 *buf, size_t len,
 	d->seg_len = get16(buf + 24);
 	d->frame_segs = get16(buf + 26);
 	d->frame_seq = get32(buf + 28);
+	d->seg_size = get16(buf + 32);
 	h->hlen = HF_DATA_HLEN;
 
 	/* Ethernet may pad a short frame; it may never cut one. */
 	if (d->seg_len > len - HF_DATA_HLEN)
 		return HF_WERR_LENGTH;
-	/* Only an empty message has an empty segment. */
+	/*
+	 * A message is cut at multiples of seg_size: every segment is full
+	 * but the last, and only an empty message has an empty segment.
+	 */
+	if (!d->seg_size || d->seg_len > d->seg_size)
+		return HF_WERR_LENGTH;
 	if (!d->seg_len && d->msg_len)
 		return HF_WERR_LENGTH;
 	if (d->msg_len > HF_WIRE_MSG_MAX ||
-	    (u64)d->offset + d->seg_len > d->msg_len)
+	    (u64)d->offset + d->seg_len > d->msg_len ||
+	    d->offset % d->seg_size)
 		return HF_WERR_OFFSET;
+	if (d->seg_len < d->seg_size && d->offset + d->seg_len != d->msg_len)
+		return HF_WERR_LENGTH;
 
 	index = d->seq - d->frame_seq;
 	if (!d->frame_segs || index >= d->frame_segs)
@@ -175,7 +196,12 @@ static enum hf_wire_err decode_ack(const u8 *buf, size_t len,
 	a->cum_seq = get32(buf + 8);
 	a->credit = get32(buf + 12);
 	a->rate_kbps = get32(buf + 16);
-	a->nsack = buf[20];
+	a->msg_done = get32(buf + 20);
+	a->msg_status = get64(buf + 24);
+	a->nsack = buf[32];
+	/* Two set bits are HF_STATUS_RESERVED. */
+	if (a->msg_status & (a->msg_status >> 1) & 0x5555555555555555ULL)
+		return HF_WERR_STATUS;
 	if (a->nsack > HF_SACK_MAX)
 		return HF_WERR_SACK;
 	h->hlen = HF_ACK_HLEN + a->nsack * HF_SACK_BLOCK_LEN;
@@ -200,23 +226,6 @@ static enum hf_wire_err decode_ack(const u8 *buf, size_t len,
 			return HF_WERR_SACK;
 		floor = s->end;
 	}
-	return HF_WERR_OK;
-}
-
-static enum hf_wire_err decode_notify(const u8 *buf, size_t len,
-				      struct hf_hdr *h)
-{
-	if (len < HF_NOTIFY_HLEN)
-		return HF_WERR_SHORT;
-	if (h->flags)
-		return HF_WERR_FLAGS;
-
-	h->notify.msg_id = get32(buf + 8);
-	h->notify.code = get16(buf + 12);
-	h->hlen = HF_NOTIFY_HLEN;
-	if (h->notify.code < HF_NOTIFY_NO_PORT ||
-	    h->notify.code > HF_NOTIFY_MAX)
-		return HF_WERR_NOTIFY;
 	return HF_WERR_OK;
 }
 
@@ -251,8 +260,6 @@ enum hf_wire_err hf_hdr_decode(const u8 *buf, size_t len, struct hf_hdr *h)
 		return decode_data(buf, len, h);
 	case HF_TYPE_ACK:
 		return decode_ack(buf, len, h);
-	case HF_TYPE_NOTIFY:
-		return decode_notify(buf, len, h);
 	}
 	return HF_WERR_TYPE;
 }
@@ -275,7 +282,7 @@ const char *hf_wire_err_name(enum hf_wire_err err)
 		[HF_WERR_OFFSET]	= "offset",
 		[HF_WERR_FRAME]		= "frame",
 		[HF_WERR_SACK]		= "sack",
-		[HF_WERR_NOTIFY]	= "notify",
+		[HF_WERR_STATUS]	= "status",
 	};
 
 	if ((unsigned int)err >= HF_WERR_MAX)

@@ -18,15 +18,13 @@
 /* Frame types (low nibble of byte 0). Others are malformed. */
 enum hf_type {
 	HF_TYPE_DATA	= 1,	/* one wire segment of a message */
-	HF_TYPE_ACK	= 2,	/* cumulative + selective ack, credit, rate */
-	HF_TYPE_NOTIFY	= 3,	/* a message could not be delivered */
+	HF_TYPE_ACK	= 2,	/* acks, message outcomes, credit, rate */
 };
 
 /* Header lengths; an ACK adds 8 bytes per SACK block. */
 #define HF_COMMON_LEN		8
-#define HF_DATA_HLEN		32
-#define HF_ACK_HLEN		24
-#define HF_NOTIFY_HLEN		16
+#define HF_DATA_HLEN		36
+#define HF_ACK_HLEN		36
 #define HF_SACK_BLOCK_LEN	8
 #define HF_SACK_MAX		16
 #define HF_HLEN_MAX		(HF_ACK_HLEN + HF_SACK_MAX * HF_SACK_BLOCK_LEN)
@@ -42,13 +40,20 @@ enum hf_type {
 #define HF_AF_ECHO		0x01	/* answers an HF_DF_ACK_NOW */
 #define HF_AF_ALL		0x01
 
-/* NOTIFY codes: why a message was not delivered. */
-enum hf_notify_code {
-	HF_NOTIFY_NO_PORT	= 1,	/* no socket bound at the port */
-	HF_NOTIFY_TOO_BIG	= 2,	/* above the receiver's message limit */
-	HF_NOTIFY_NO_MEMORY	= 3,	/* receiver could not hold it */
-	HF_NOTIFY_MAX		= HF_NOTIFY_NO_MEMORY,
+/*
+ * Outcome of a message at the receiver, two bits each in an ACK's
+ * msg_status for the HF_STATUS_WINDOW messages below msg_done. A sender
+ * never has more messages unresolved towards one peer than the window, so
+ * it always learns each outcome (see docs/wire-format.md).
+ */
+enum hf_msg_status {
+	HF_STATUS_DELIVERED	= 0,	/* queued to the receiving socket */
+	HF_STATUS_NO_PORT	= 1,	/* no socket bound at the port */
+	HF_STATUS_TOO_BIG	= 2,	/* above the receiver's message limit */
+	HF_STATUS_RESERVED	= 3,	/* malformed */
 };
+
+#define HF_STATUS_WINDOW	32
 
 /* Largest message length the wire can describe (the socket limit is lower). */
 #define HF_WIRE_MSG_MAX		(1U << 30)
@@ -64,7 +69,7 @@ enum hf_wire_err {
 	HF_WERR_OFFSET,		/* segment outside its message */
 	HF_WERR_FRAME,		/* segment outside its hyperframe */
 	HF_WERR_SACK,		/* too many or inverted SACK blocks */
-	HF_WERR_NOTIFY,		/* unknown notify code */
+	HF_WERR_STATUS,		/* a reserved message outcome */
 	HF_WERR_MAX,
 };
 
@@ -81,19 +86,17 @@ struct hf_data_hdr {
 	u16 seg_len;		/* payload bytes in this segment */
 	u16 frame_segs;		/* segments in this hyperframe */
 	u32 frame_seq;		/* sequence number of the frame's first segment */
+	u16 seg_size;		/* the message's segment stride */
 };
 
 struct hf_ack_hdr {
 	u32 cum_seq;		/* every segment before this one arrived */
 	u32 credit;		/* sender may send while seq is before this */
 	u32 rate_kbps;		/* receiver's rate hint, 0 = none */
+	u32 msg_done;		/* every message before this one is resolved */
+	u64 msg_status;		/* 2 bits per message msg_done - 1 - i */
 	u8 nsack;
 	struct hf_sack_block sack[HF_SACK_MAX];
-};
-
-struct hf_notify_hdr {
-	u32 msg_id;
-	u16 code;		/* enum hf_notify_code */
 };
 
 /* A decoded header, in host byte order. */
@@ -108,7 +111,6 @@ struct hf_hdr {
 	union {
 		struct hf_data_hdr data;
 		struct hf_ack_hdr ack;
-		struct hf_notify_hdr notify;
 	};
 };
 
@@ -119,6 +121,21 @@ u16 hf_hdr_len(const struct hf_hdr *h);
 int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap);
 enum hf_wire_err hf_hdr_decode(const u8 *buf, size_t len, struct hf_hdr *h);
 const char *hf_wire_err_name(enum hf_wire_err err);
+
+/**
+ * hf_ack_status() - outcome of message @msg_id as an ACK reports it
+ * @a: a decoded ACK
+ * @msg_id: a message before @a->msg_done, at most HF_STATUS_WINDOW below
+ *
+ * Return: the enum hf_msg_status value.
+ */
+static inline unsigned int hf_ack_status(const struct hf_ack_hdr *a,
+					 u32 msg_id)
+{
+	u32 i = a->msg_done - 1 - msg_id;
+
+	return (a->msg_status >> (2 * i)) & 3;
+}
 
 u32 hf_csum_add(u32 sum, const u8 *buf, size_t len);
 u16 hf_csum_fold(u32 sum);

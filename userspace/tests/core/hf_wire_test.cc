@@ -26,6 +26,7 @@ hf_hdr data_hdr() {
   h.data.seg_len = 1468;
   h.data.frame_segs = 4;
   h.data.frame_seq = 1000;
+  h.data.seg_size = 1468;
   return h;
 }
 
@@ -72,8 +73,6 @@ TEST(hf_hdr_len, by_type) {
   hf_hdr h{};
   h.type = HF_TYPE_DATA;
   EXPECT_EQ(HF_DATA_HLEN, hf_hdr_len(&h));
-  h.type = HF_TYPE_NOTIFY;
-  EXPECT_EQ(HF_NOTIFY_HLEN, hf_hdr_len(&h));
   h = ack_hdr(3);
   EXPECT_EQ(HF_ACK_HLEN + 3 * HF_SACK_BLOCK_LEN, hf_hdr_len(&h));
   h.ack.nsack = HF_SACK_MAX + 1;
@@ -92,6 +91,7 @@ TEST(hf_hdr_encode, data_layout_is_big_endian) {
       0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0x00, 0x07,  // seq msg_id
       0x00, 0x00, 0x27, 0x10, 0x00, 0x00, 0x05, 0xbc,  // msg_len offset
       0x05, 0xbc, 0x00, 0x04, 0x00, 0x00, 0x03, 0xe8,  // seg_len frame_segs frame_seq
+      0x05, 0xbc, 0x00, 0x00,                          // seg_size reserved
   };
   EXPECT_EQ(want, buf);
 }
@@ -124,6 +124,7 @@ TEST(hf_hdr_decode, data_round_trip) {
   EXPECT_EQ(in.data.seg_len, out.data.seg_len);
   EXPECT_EQ(in.data.frame_segs, out.data.frame_segs);
   EXPECT_EQ(in.data.frame_seq, out.data.frame_seq);
+  EXPECT_EQ(in.data.seg_size, out.data.seg_size);
 }
 
 TEST(hf_hdr_decode, data_accepts_ethernet_padding) {
@@ -164,7 +165,7 @@ TEST(hf_hdr_decode, bad_version_and_type) {
   std::vector<u8> f = frame(data_hdr(), 1468);
   f[0] = 0x21;  // version 2
   EXPECT_EQ(HF_WERR_VERSION, decode(f, &out));
-  for (u8 t : {0, 4, 15}) {
+  for (u8 t : {0, 3, 4, 15}) {
     f[0] = static_cast<u8>(0x10 | t);
     EXPECT_EQ(HF_WERR_TYPE, decode(f, &out)) << "type " << int(t);
   }
@@ -178,11 +179,6 @@ TEST(hf_hdr_decode, undefined_flags) {
   h = ack_hdr(0);
   h.flags = 0x02;
   EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 0), &out));
-  h = hf_hdr{};
-  h.type = HF_TYPE_NOTIFY;
-  h.notify.code = HF_NOTIFY_NO_PORT;
-  h.flags = 1;
-  EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 0), &out));
 }
 
 TEST(hf_hdr_decode, data_length_disagrees) {
@@ -191,6 +187,27 @@ TEST(hf_hdr_decode, data_length_disagrees) {
   EXPECT_EQ(HF_WERR_LENGTH, decode(frame(h, h.data.seg_len - 1), &out));
   h.data.seg_len = 0;  // empty segment of a non-empty message
   EXPECT_EQ(HF_WERR_LENGTH, decode(frame(h, 0), &out));
+}
+
+TEST(hf_hdr_decode, data_cut_at_seg_size) {
+  hf_hdr out{};
+  hf_hdr h = data_hdr();
+  h.data.seg_size = 0;
+  EXPECT_EQ(HF_WERR_LENGTH, decode(frame(h, 1468), &out));
+  h = data_hdr();
+  h.data.seg_size = 1000;  // segment longer than the stride
+  EXPECT_EQ(HF_WERR_LENGTH, decode(frame(h, 1468), &out));
+  h = data_hdr();
+  h.data.offset = 1400;  // not a multiple of the stride
+  EXPECT_EQ(HF_WERR_OFFSET, decode(frame(h, 1468), &out));
+  h = data_hdr();
+  h.data.seg_len = 1000;  // short, but not the message's last segment
+  EXPECT_EQ(HF_WERR_LENGTH, decode(frame(h, 1000), &out));
+  h = data_hdr();
+  h.data.offset = 6 * 1468;  // the last segment: 10000 - 8808 = 1192 bytes
+  h.data.seg_len = 1192;
+  h.data.seq = h.data.frame_seq;
+  EXPECT_EQ(HF_WERR_OK, decode(frame(h, 1192), &out));
 }
 
 TEST(hf_hdr_decode, data_outside_message) {
@@ -245,7 +262,7 @@ TEST(hf_hdr_decode, ack_round_trip_with_wrapping_sack) {
 TEST(hf_hdr_decode, ack_bad_sack_blocks) {
   hf_hdr out{};
   std::vector<u8> f = frame(ack_hdr(0), 0);
-  f[20] = HF_SACK_MAX + 1;
+  f[32] = HF_SACK_MAX + 1;
   f.resize(HF_HLEN_MAX + HF_SACK_BLOCK_LEN);
   EXPECT_EQ(HF_WERR_SACK, decode(f, &out));
 
@@ -263,22 +280,30 @@ TEST(hf_hdr_decode, ack_bad_sack_blocks) {
   EXPECT_EQ(HF_WERR_SACK, decode(frame(h, 0), &out));
 }
 
-TEST(hf_hdr_decode, notify_codes) {
-  hf_hdr h{};
-  h.type = HF_TYPE_NOTIFY;
-  h.sport = 1;
-  h.dport = 2;
-  h.notify.msg_id = 99;
+TEST(hf_hdr_decode, ack_message_outcomes) {
+  hf_hdr in = ack_hdr(0);
+  in.ack.msg_done = 100;
+  // 99 delivered, 98 no port, 97 too big, 96 delivered, ... 68 no port.
+  in.ack.msg_status = static_cast<u64>(HF_STATUS_NO_PORT) << 2 |
+                      static_cast<u64>(HF_STATUS_TOO_BIG) << 4 |
+                      static_cast<u64>(HF_STATUS_NO_PORT) << 62;
   hf_hdr out{};
-  for (u16 code = HF_NOTIFY_NO_PORT; code <= HF_NOTIFY_MAX; code++) {
-    h.notify.code = code;
-    ASSERT_EQ(HF_WERR_OK, decode(frame(h, 0), &out));
-    EXPECT_EQ(code, out.notify.code);
-    EXPECT_EQ(99U, out.notify.msg_id);
-  }
-  for (u16 code : {0, HF_NOTIFY_MAX + 1, 0xffff}) {
-    h.notify.code = code;
-    EXPECT_EQ(HF_WERR_NOTIFY, decode(frame(h, 0), &out)) << code;
+  ASSERT_EQ(HF_WERR_OK, decode(frame(in, 0), &out));
+  EXPECT_EQ(100U, out.ack.msg_done);
+  EXPECT_EQ(in.ack.msg_status, out.ack.msg_status);
+  EXPECT_EQ(HF_STATUS_DELIVERED, hf_ack_status(&out.ack, 99));
+  EXPECT_EQ(HF_STATUS_NO_PORT, hf_ack_status(&out.ack, 98));
+  EXPECT_EQ(HF_STATUS_TOO_BIG, hf_ack_status(&out.ack, 97));
+  EXPECT_EQ(HF_STATUS_DELIVERED, hf_ack_status(&out.ack, 96));
+  EXPECT_EQ(HF_STATUS_NO_PORT, hf_ack_status(&out.ack, 100 - HF_STATUS_WINDOW));
+}
+
+TEST(hf_hdr_decode, ack_reserved_outcome) {
+  hf_hdr h = ack_hdr(0);
+  hf_hdr out{};
+  for (unsigned int i = 0; i < HF_STATUS_WINDOW; i++) {
+    h.ack.msg_status = static_cast<u64>(HF_STATUS_RESERVED) << (2 * i);
+    EXPECT_EQ(HF_WERR_STATUS, decode(frame(h, 0), &out)) << i;
   }
 }
 
@@ -288,6 +313,7 @@ TEST(hf_wire_err_name, every_value_named) {
   }
   EXPECT_STREQ("unknown", hf_wire_err_name(HF_WERR_MAX));
   EXPECT_STREQ("sack", hf_wire_err_name(HF_WERR_SACK));
+  EXPECT_STREQ("status", hf_wire_err_name(HF_WERR_STATUS));
 }
 
 TEST(hf_csum, rfc1071_example) {

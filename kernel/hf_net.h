@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hf_net.h - per-network-namespace state of hyperframe: the port table
+ * (ports are per namespace) and, as they land, the namespace's counters,
+ * limits and peers.
+ */
+#ifndef _HF_NET_H
+#define _HF_NET_H
+
+#include <linux/hashtable.h>
+#include <linux/spinlock.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#define HF_PORT_HASH_BITS	8
+
+/* Ephemeral ports: the IANA dynamic range. */
+#define HF_EPHEMERAL_MIN	49152
+#define HF_EPHEMERAL_MAX	65535
+
+/**
+ * struct hf_net - hyperframe state of one network namespace
+ * @ports_lock: serialises changes to @ports; readers use RCU
+ * @ports: bound sockets hashed by port
+ * @next_ephemeral: where the next ephemeral port search starts
+ */
+struct hf_net {
+	spinlock_t ports_lock;
+	DECLARE_HASHTABLE(ports, HF_PORT_HASH_BITS);
+	u16 next_ephemeral;
+};
+
+extern unsigned int hf_net_id;
+
+static inline struct hf_net *hf_net(const struct net *net)
+{
+	return net_generic(net, hf_net_id);
+}
+
+int __init hf_net_register(void);
+void hf_net_unregister(void);
+
+#endif /* _HF_NET_H */

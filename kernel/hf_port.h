@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hf_port.h - the per-namespace port table: binding, ephemeral ports and
+ * the lookup the receive path uses to find a port's socket.
+ */
+#ifndef _HF_PORT_H
+#define _HF_PORT_H
+
+#include <net/sock.h>
+
+int hf_port_bind(struct sock *sk, u16 port);
+void hf_port_unbind(struct sock *sk);
+struct sock *hf_port_lookup(struct net *net, u16 port);
+
+#endif /* _HF_PORT_H */
