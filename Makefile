@@ -8,6 +8,7 @@
 #   make demo       boot a guest, load the module, show it working
 #   make deps       install the Debian packages (idempotent)
 #   make vm CMD=... run a command in a guest with the module loaded
+#   make fuzz       run the protocol-core fuzzer (FUZZ_SECONDS, default 600)
 #   make clean
 #
 # Variables: KERNELS (lines to build/test, default "6.1 6.12"), KERNEL (the
@@ -18,12 +19,12 @@ KERNEL ?= 6.1
 JOBS ?= $(shell nproc)
 BUILD := $(CURDIR)/build
 
-.PHONY: all deps module userspace selftests unit check demo vm clean help
+.PHONY: all deps module userspace selftests unit check demo vm fuzz clean help
 
 all: deps module userspace selftests
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@tools/deps.sh
@@ -49,6 +50,9 @@ check: deps
 
 demo: deps
 	tools/demo.sh $(KERNEL)
+
+fuzz: deps
+	tools/fuzz.sh $(or $(FUZZ_SECONDS),600)
 
 vm: deps
 	tools/build-module.sh $(KERNEL) >/dev/null

@@ -1,57 +1,163 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hf_main.c - module entry and exit, and the module parameters.
+ * hf_main.c - module entry and exit, the module parameters, the packet
+ * handler and the netdevice notifier.
  *
  * Initialisation registers from the inside out so that nothing user-visible
- * exists before what it needs: the protocol and address family last of
- * all. Exit undoes it in reverse. Sockets hold a module reference, so the
- * module cannot go while one is open.
+ * exists before what it needs: per-namespace state, then the packet
+ * handler and notifier, and the address family last of all. Exit undoes
+ * it in reverse. Sockets hold a module reference, so the module cannot go
+ * while one is open or one of its messages is still in flight.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/netdevice.h>
 #include <linux/hyperframe.h>
 
+#include "hf_input.h"
 #include "hf_net.h"
+#include "hf_params.h"
+#include "hf_peer.h"
 #include "hf_sock.h"
+
+struct hf_params hf_params = {
+	.ethertype	= HF_ETH_P_DEFAULT,
+	.max_msg	= 64 << 20,
+	.max_peers	= 256,
+	.frame_segs	= 16,
+	.mem_limit	= 512ULL << 20,
+	.peer_idle_ms	= 10000,
+	.flow_reset_ms	= 2000,
+	.ack_delay_us	= 1000,
+	.max_inflight	= 128,
+};
 
 static int hf_family = AF_HYPERFRAME;
 module_param_named(family, hf_family, int, 0444);
 MODULE_PARM_DESC(family, "address family slot to register (default 18, AF_ASH, never implemented)");
 
-static ushort hf_ethertype = HF_ETH_P_DEFAULT;
-module_param_named(ethertype, hf_ethertype, ushort, 0444);
+module_param_named(ethertype, hf_params.ethertype, ushort, 0444);
 MODULE_PARM_DESC(ethertype, "EtherType of hyperframe frames (default 0x88B5, IEEE local experimental)");
+
+module_param_named(max_msg, hf_params.max_msg, uint, 0444);
+MODULE_PARM_DESC(max_msg, "largest message in bytes (default 64 MiB, at most 1 GiB)");
+
+module_param_named(max_peers, hf_params.max_peers, uint, 0444);
+MODULE_PARM_DESC(max_peers, "peers one network namespace may hold (default 256)");
+
+module_param_named(frame_segs, hf_params.frame_segs, uint, 0444);
+MODULE_PARM_DESC(frame_segs, "wire segments per hyperframe (default 16)");
+
+module_param_named(mem_limit, hf_params.mem_limit, ullong, 0444);
+MODULE_PARM_DESC(mem_limit, "bytes of reassembly a namespace may hold (default 512 MiB)");
+
+module_param_named(max_inflight, hf_params.max_inflight, uint, 0444);
+MODULE_PARM_DESC(max_inflight, "wire segments in flight per peer (default 128, at most 4096)");
+
+static unsigned int hf_retry_limit = 8;
+module_param_named(retry_limit, hf_retry_limit, uint, 0444);
+MODULE_PARM_DESC(retry_limit, "retransmission timeouts in a row before a peer is unreachable (default 8)");
+
+static int hf_netdev_event(struct notifier_block *nb, unsigned long event,
+			   void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+
+	if (event == NETDEV_DOWN || event == NETDEV_UNREGISTER)
+		hf_peer_flush_dev(dev_net(dev), dev);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block hf_netdev_notifier = {
+	.notifier_call = hf_netdev_event,
+};
+
+static struct packet_type hf_packet_type __read_mostly = {
+	.func = hf_input_rcv,
+};
+
+static int __init hf_params_check(void)
+{
+	if (hf_params.ethertype < ETH_P_802_3_MIN) {
+		pr_err("ethertype=%#x is a length, not an EtherType (minimum %#x)\n",
+		       hf_params.ethertype, ETH_P_802_3_MIN);
+		return -EINVAL;
+	}
+	if (hf_params.max_msg > HF_WIRE_MSG_MAX) {
+		pr_err("max_msg=%u is above the wire limit %u\n",
+		       hf_params.max_msg, HF_WIRE_MSG_MAX);
+		return -EINVAL;
+	}
+	if (!hf_params.frame_segs || hf_params.frame_segs > U16_MAX) {
+		pr_err("frame_segs=%u is outside 1..%u\n",
+		       hf_params.frame_segs, U16_MAX);
+		return -EINVAL;
+	}
+	if (!hf_params.max_inflight || hf_params.max_inflight > HF_WIN_SEGS) {
+		pr_err("max_inflight=%u is outside 1..%u\n",
+		       hf_params.max_inflight, HF_WIN_SEGS);
+		return -EINVAL;
+	}
+	if (!hf_params.max_peers) {
+		pr_err("max_peers must be at least 1\n");
+		return -EINVAL;
+	}
+	if (hf_retry_limit > U8_MAX) {
+		pr_err("retry_limit=%u is above %u\n", hf_retry_limit, U8_MAX);
+		return -EINVAL;
+	}
+	hf_rto_params_default(&hf_params.rto);
+	hf_params.rto.retry_limit = hf_retry_limit;
+	hf_params.rto.granularity_us = jiffies_to_usecs(1);
+	return hf_rto_params_check(&hf_params.rto);
+}
 
 static int __init hf_init(void)
 {
 	int err;
 
-	if (hf_ethertype < ETH_P_802_3_MIN) {
-		pr_err("ethertype=%#x is a length, not an EtherType (minimum %#x)\n",
-		       hf_ethertype, ETH_P_802_3_MIN);
-		return -EINVAL;
-	}
+	err = hf_params_check();
+	if (err)
+		return err;
 
 	err = hf_net_register();
 	if (err)
 		return err;
 
-	err = hf_sock_register(hf_family);
-	if (err) {
-		hf_net_unregister();
-		return err;
-	}
+	/* The notifier first: no peer may appear on a device it missed. */
+	err = register_netdevice_notifier(&hf_netdev_notifier);
+	if (err)
+		goto out_net;
 
-	pr_info("address family %d, EtherType %#06x\n", hf_family, hf_ethertype);
+	hf_packet_type.type = htons(hf_params.ethertype);
+	dev_add_pack(&hf_packet_type);
+
+	err = hf_sock_register(hf_family);
+	if (err)
+		goto out_pack;
+
+	pr_info("address family %d, EtherType %#06x\n", hf_family,
+		hf_params.ethertype);
 	return 0;
+
+out_pack:
+	dev_remove_pack(&hf_packet_type);
+	unregister_netdevice_notifier(&hf_netdev_notifier);
+out_net:
+	hf_net_unregister();
+	return err;
 }
 
 static void __exit hf_exit(void)
 {
 	hf_sock_unregister();
+	dev_remove_pack(&hf_packet_type);
+	unregister_netdevice_notifier(&hf_netdev_notifier);
 	hf_net_unregister();
+	/* Peers are freed after a grace period. */
+	rcu_barrier();
 }
 
 module_init(hf_init);

@@ -1,30 +1,113 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hf_net.c - per-network-namespace state: created when a namespace comes
- * up (or the module loads), freed with it. A socket holds a reference on
- * its namespace, so the port table is empty by the time it goes.
+ * up (or the module loads) and freed with it, with its counters in
+ * /proc/net/hyperframe and a periodic reclaim of idle peers. A socket
+ * holds a reference on its namespace, so the port table is empty by the
+ * time it goes; peers are torn down here.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/proc_fs.h>
 #include <linux/random.h>
+#include <linux/seq_file.h>
 
 #include "hf_net.h"
+#include "hf_peer.h"
+
+#define HF_GC_INTERVAL	HZ
 
 unsigned int hf_net_id __read_mostly;
+
+const char *const hf_stat_names[HF_STAT_MAX] = {
+	[HF_STAT_TX_MSGS]		= "tx_msgs",
+	[HF_STAT_TX_BYTES]		= "tx_bytes",
+	[HF_STAT_TX_SEGS]		= "tx_segs",
+	[HF_STAT_TX_FRAMES]		= "tx_frames",
+	[HF_STAT_TX_ACKS]		= "tx_acks",
+	[HF_STAT_TX_RETRANSMITS]	= "tx_retransmits",
+	[HF_STAT_TX_RTO]		= "tx_rto",
+	[HF_STAT_TX_XMIT_ERRORS]	= "tx_xmit_errors",
+	[HF_STAT_TX_MSGS_FAILED]	= "tx_msgs_failed",
+	[HF_STAT_TX_MSGS_DELIVERED]	= "tx_msgs_delivered",
+	[HF_STAT_RX_SEGS]		= "rx_segs",
+	[HF_STAT_RX_ACKS]		= "rx_acks",
+	[HF_STAT_RX_MSGS]		= "rx_msgs",
+	[HF_STAT_RX_BYTES]		= "rx_bytes",
+	[HF_STAT_RX_DUPLICATES]		= "rx_duplicates",
+	[HF_STAT_RX_MSGS_NO_PORT]	= "rx_msgs_no_port",
+	[HF_STAT_RX_MSGS_TOO_BIG]	= "rx_msgs_too_big",
+	[HF_STAT_DROP_MALFORMED]	= "drop_malformed",
+	[HF_STAT_DROP_CSUM]		= "drop_csum",
+	[HF_STAT_DROP_BEYOND]		= "drop_beyond_window",
+	[HF_STAT_DROP_MSG_WINDOW]	= "drop_msg_window",
+	[HF_STAT_DROP_DISAGREE]		= "drop_disagree",
+	[HF_STAT_DROP_NO_PEER]		= "drop_no_peer",
+	[HF_STAT_DROP_PEER_LIMIT]	= "drop_peer_limit",
+	[HF_STAT_DROP_EPOCH]		= "drop_epoch",
+	[HF_STAT_DROP_ACK_INVALID]	= "drop_ack_invalid",
+	[HF_STAT_DROP_RCVBUF]		= "drop_rcvbuf",
+	[HF_STAT_DROP_MEMORY]		= "drop_memory",
+	[HF_STAT_DROP_OTHERHOST]	= "drop_otherhost",
+};
+
+static int hf_proc_show(struct seq_file *seq, void *v)
+{
+	struct hf_net *hn = hf_net(seq_file_single_net(seq));
+	unsigned int i;
+
+	for (i = 0; i < HF_STAT_MAX; i++)
+		seq_printf(seq, "%s %lld\n", hf_stat_names[i],
+			   (s64)atomic64_read(&hn->stats.v[i]));
+	for (i = HF_WERR_OK + 1; i < HF_WERR_MAX; i++)
+		seq_printf(seq, "drop_malformed_%s %lld\n", hf_wire_err_name(i),
+			   (s64)atomic64_read(&hn->stats.malformed[i]));
+	seq_printf(seq, "peers %u\n", READ_ONCE(hn->npeers));
+	seq_printf(seq, "rx_mem_bytes %lld\n", (s64)atomic64_read(&hn->rx_mem));
+	return 0;
+}
+
+static void hf_net_gc(struct work_struct *work)
+{
+	struct hf_net *hn = container_of(to_delayed_work(work), struct hf_net,
+					 gc);
+
+	hf_peer_reclaim_idle(hn->net);
+	schedule_delayed_work(&hn->gc, HF_GC_INTERVAL);
+}
 
 static int __net_init hf_net_init(struct net *net)
 {
 	struct hf_net *hn = hf_net(net);
 
+	hn->net = net;
 	spin_lock_init(&hn->ports_lock);
 	hash_init(hn->ports);
 	hn->next_ephemeral = HF_EPHEMERAL_MIN +
 		get_random_u32_below(HF_EPHEMERAL_MAX - HF_EPHEMERAL_MIN + 1);
+	spin_lock_init(&hn->peers_lock);
+	hash_init(hn->peers);
+	INIT_DELAYED_WORK(&hn->gc, hf_net_gc);
+
+	if (!proc_create_net_single("hyperframe", 0444, net->proc_net,
+				    hf_proc_show, NULL))
+		return -ENOMEM;
+	schedule_delayed_work(&hn->gc, HF_GC_INTERVAL);
 	return 0;
+}
+
+static void __net_exit hf_net_exit(struct net *net)
+{
+	struct hf_net *hn = hf_net(net);
+
+	remove_proc_entry("hyperframe", net->proc_net);
+	cancel_delayed_work_sync(&hn->gc);
+	hf_peer_flush_net(net);
 }
 
 static struct pernet_operations hf_net_ops = {
 	.init	= hf_net_init,
+	.exit	= hf_net_exit,
 	.id	= &hf_net_id,
 	.size	= sizeof(struct hf_net),
 };

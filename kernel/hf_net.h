@@ -9,10 +9,14 @@
 
 #include <linux/hashtable.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "hf_stats.h"
+
 #define HF_PORT_HASH_BITS	8
+#define HF_PEER_HASH_BITS	8
 
 /* Ephemeral ports: the IANA dynamic range. */
 #define HF_EPHEMERAL_MIN	49152
@@ -23,11 +27,25 @@
  * @ports_lock: serialises changes to @ports; readers use RCU
  * @ports: bound sockets hashed by port
  * @next_ephemeral: where the next ephemeral port search starts
+ * @peers_lock: serialises changes to @peers; readers use RCU
+ * @peers: peers hashed by interface and address
+ * @npeers: peers in @peers
+ * @rx_mem: bytes of reassembly held for peers, against mem_limit
+ * @gc: reclaims idle peers
+ * @stats: counters
+ * @net: the namespace this belongs to
  */
 struct hf_net {
 	spinlock_t ports_lock;
 	DECLARE_HASHTABLE(ports, HF_PORT_HASH_BITS);
 	u16 next_ephemeral;
+	spinlock_t peers_lock;
+	DECLARE_HASHTABLE(peers, HF_PEER_HASH_BITS);
+	u32 npeers;
+	atomic64_t rx_mem;
+	struct delayed_work gc;
+	struct hf_stats stats;
+	struct net *net;
 };
 
 extern unsigned int hf_net_id;

@@ -20,9 +20,18 @@
 #include <net/sock.h>
 #include <linux/hyperframe.h>
 
+#include <linux/errqueue.h>
 #include <linux/etherdevice.h>
+#include <linux/if_arp.h>
 #include <linux/netdevice.h>
+#include <linux/sockios.h>
+#include <asm/ioctls.h>
 
+#include "hf_input.h"
+#include "hf_net.h"
+#include "hf_output.h"
+#include "hf_params.h"
+#include "hf_peer.h"
 #include "hf_port.h"
 #include "hf_sock.h"
 
@@ -63,6 +72,20 @@ static int hf_check_addr(struct sock *sk, const struct sockaddr *uaddr,
 		if (!dev)
 			return -ENODEV;
 	}
+	return 0;
+}
+
+/* A destination must name a port, an interface and a unicast address. */
+static int hf_check_dest(struct sock *sk, const struct sockaddr_hf *addr,
+			 int len)
+{
+	int err = hf_check_addr(sk, (const struct sockaddr *)addr, len);
+
+	if (err)
+		return err;
+	if (!addr->shf_port || !addr->shf_ifindex ||
+	    !is_valid_ether_addr(addr->shf_addr))
+		return -EINVAL;
 	return 0;
 }
 
@@ -188,6 +211,253 @@ static int hf_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	return err;
 }
 
+/* Wait until the socket's unsent and unacknowledged data fits SO_SNDBUF. */
+static int hf_wait_sndbuf(struct sock *sk, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		if (sk_wmem_alloc_get(sk) < READ_ONCE(sk->sk_sndbuf))
+			break;
+		sk_set_bit(SOCKWQ_ASYNC_NOSPACE, sk);
+		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		if (!*timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(*timeo);
+			break;
+		}
+		release_sock(sk);
+		*timeo = wait_woken(&wait, TASK_INTERRUPTIBLE, *timeo);
+		lock_sock(sk);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+/**
+ * hf_sendmsg() - queue one whole message to a peer
+ * @sock: the socket
+ * @m: the message; msg_name, if set, is the destination (else connect()'s)
+ * @len: its length
+ *
+ * A blocking send waits for SO_SNDBUF space (up to SO_SNDTIMEO); a
+ * non-blocking one gets EAGAIN. The message is copied once and owned by
+ * the transport from here: delivery or failure is reported later.
+ *
+ * Return: @len; -EDESTADDRREQ without a destination, an hf_check_addr()
+ * errno or -EINVAL for a bad one, -EMSGSIZE above max_msg or the
+ * interface's MTU cannot carry a segment, -ENETDOWN for an interface that
+ * is down, -EOPNOTSUPP for an interface that is not Ethernet or for
+ * unsupported flags, -EAGAIN, -EINTR, -ENOMEM, -ENOBUFS (peer limit),
+ * -EFAULT.
+ */
+static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
+{
+	struct sock *sk = sock->sk;
+	struct hf_sock *hs = hf_sk(sk);
+	struct net *net = sock_net(sk);
+	struct sockaddr_hf dst;
+	struct net_device *dev;
+	struct hf_tx_msg *msg;
+	struct hf_peer *peer;
+	u32 seg_size;
+	long timeo;
+	int err;
+
+	if (m->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR |
+			     MSG_CMSG_COMPAT | MSG_BATCH))
+		return -EOPNOTSUPP;
+
+	if (m->msg_name) {
+		err = hf_check_dest(sk, m->msg_name, m->msg_namelen);
+		if (err)
+			return err;
+		memcpy(&dst, m->msg_name, sizeof(dst));
+	} else {
+		lock_sock(sk);
+		err = hs->has_peer ? 0 : -EDESTADDRREQ;
+		dst = hs->peer;
+		release_sock(sk);
+		if (err)
+			return err;
+	}
+	if (len > hf_params.max_msg)
+		return -EMSGSIZE;
+
+	dev = dev_get_by_index(net, dst.shf_ifindex);
+	if (!dev)
+		return -ENODEV;
+	/* Only Ethernet: on lo every unicast frame would be OTHERHOST. */
+	err = -EOPNOTSUPP;
+	if (dev->type != ARPHRD_ETHER)
+		goto out_dev;
+	err = -ENETDOWN;
+	if (!(dev->flags & IFF_UP))
+		goto out_dev;
+	err = -EMSGSIZE;
+	if (READ_ONCE(dev->mtu) < HF_DATA_HLEN + 64)
+		goto out_dev;
+	seg_size = min_t(u32, READ_ONCE(dev->mtu) - HF_DATA_HLEN, U16_MAX);
+
+	lock_sock(sk);
+	err = hf_autobind(sk);
+	if (err)
+		goto out_sock;
+	timeo = sock_sndtimeo(sk, m->msg_flags & MSG_DONTWAIT);
+	err = hf_wait_sndbuf(sk, &timeo);
+	if (err)
+		goto out_sock;
+
+	msg = hf_tx_msg_alloc(sk, &m->msg_iter, len, seg_size, &err);
+	if (!msg)
+		goto out_sock;
+	msg->sport = hs->port;
+	msg->dport = dst.shf_port;
+
+	peer = hf_peer_get(net, dev, dst.shf_addr, true, &err);
+	if (!peer) {
+		hf_tx_msg_put(msg);
+		goto out_sock;
+	}
+	spin_lock_bh(&peer->lock);
+	if (peer->dead) {
+		err = -ENETDOWN;
+	} else {
+		msg->user_seq = hs->tx_msgs++;
+		hf_output_queue(peer, msg);
+		msg = NULL;
+	}
+	spin_unlock_bh(&peer->lock);
+	hf_peer_put(peer);
+	if (msg) {
+		hf_tx_msg_put(msg);
+		goto out_sock;
+	}
+	hf_stat_inc(&hf_net(net)->stats, HF_STAT_TX_MSGS);
+	hf_stat_add(&hf_net(net)->stats, HF_STAT_TX_BYTES, len);
+	err = len;
+out_sock:
+	release_sock(sk);
+out_dev:
+	dev_put(dev);
+	return err;
+}
+
+/**
+ * hf_recvmsg() - receive one whole message, or an error-queue entry
+ * @sock: the socket
+ * @m: where to put it; msg_name receives the source address
+ * @len: room in @m
+ * @flags: MSG_DONTWAIT, MSG_PEEK, MSG_TRUNC, MSG_ERRQUEUE
+ *
+ * A message longer than @len is truncated and MSG_TRUNC set in
+ * msg_flags, as in UDP; with MSG_TRUNC in @flags the full length is
+ * returned.
+ *
+ * Return: bytes copied (or the message length with MSG_TRUNC), -EAGAIN,
+ * a pending socket error, -EOPNOTSUPP for unsupported flags.
+ */
+static int hf_recvmsg(struct socket *sock, struct msghdr *m, size_t len,
+		      int flags)
+{
+	DECLARE_SOCKADDR(struct sockaddr_hf *, src, m->msg_name);
+	struct sock *sk = sock->sk;
+	struct sk_buff *skb;
+	size_t copied;
+	int err;
+
+	if (flags & ~(MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC | MSG_ERRQUEUE |
+		      MSG_CMSG_COMPAT | MSG_CMSG_CLOEXEC | MSG_WAITALL |
+		      MSG_WAITFORONE))
+		return -EOPNOTSUPP;
+	if (flags & MSG_ERRQUEUE)
+		return sock_recv_errqueue(sk, m, len, SOL_HYPERFRAME,
+					  HF_RECVERR);
+
+	skb = skb_recv_datagram(sk, flags, &err);
+	if (!skb)
+		return err;
+
+	copied = skb->len;
+	if (copied > len) {
+		copied = len;
+		m->msg_flags |= MSG_TRUNC;
+	}
+	err = skb_copy_datagram_msg(skb, 0, m, copied);
+	if (!err) {
+		if (src) {
+			memset(src, 0, sizeof(*src));
+			src->shf_family = sk->sk_family;
+			src->shf_port = HF_SKB_CB(skb)->sport;
+			src->shf_ifindex = HF_SKB_CB(skb)->ifindex;
+			ether_addr_copy(src->shf_addr, HF_SKB_CB(skb)->addr);
+			m->msg_namelen = sizeof(*src);
+		}
+		err = flags & MSG_TRUNC ? skb->len : copied;
+	}
+	skb_free_datagram(sk, skb);
+	if (READ_ONCE(hf_sk(sk)->rx_refused) && !(flags & MSG_PEEK)) {
+		WRITE_ONCE(hf_sk(sk)->rx_refused, false);
+		hf_input_window_open(sock_net(sk));
+	}
+	return err;
+}
+
+/**
+ * hf_ioctl() - queue sizes, as for UDP
+ * @sock: the socket
+ * @cmd: SIOCINQ (length of the next message) or SIOCOUTQ (bytes of
+ *	 messages sent whose outcome is not known yet)
+ * @arg: user pointer to an int
+ *
+ * Return: 0, -EFAULT, or -ENOIOCTLCMD for other commands.
+ */
+static int hf_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
+{
+	struct sock *sk = sock->sk;
+	struct sk_buff *skb;
+	int val;
+
+	switch (cmd) {
+	case SIOCINQ:
+		spin_lock_bh(&sk->sk_receive_queue.lock);
+		skb = skb_peek(&sk->sk_receive_queue);
+		val = skb ? skb->len : 0;
+		spin_unlock_bh(&sk->sk_receive_queue.lock);
+		break;
+	case SIOCOUTQ:
+		val = sk_wmem_alloc_get(sk);
+		break;
+	default:
+		return -ENOIOCTLCMD;
+	}
+	return put_user(val, (int __user *)arg);
+}
+
+/* Options at SOL_HYPERFRAME arrive with HF_INFO and the control plane. */
+static int hf_setsockopt(struct socket *sock, int level, int optname,
+			 sockptr_t optval, unsigned int optlen)
+{
+	return -ENOPROTOOPT;
+}
+
+static int hf_getsockopt(struct socket *sock, int level, int optname,
+			 char __user *optval, int __user *optlen)
+{
+	return -ENOPROTOOPT;
+}
+
+static void hf_sock_destruct(struct sock *sk)
+{
+	skb_queue_purge(&sk->sk_receive_queue);
+	skb_queue_purge(&sk->sk_error_queue);
+}
+
 /**
  * hf_release() - close a socket
  * @sock: the socket being closed; called once, in process context
@@ -221,11 +491,13 @@ static struct proto_ops hf_rdm_ops __ro_after_init = {
 	.accept		= sock_no_accept,
 	.getname	= hf_getname,
 	.poll		= datagram_poll,
-	.ioctl		= sock_no_ioctl,
+	.ioctl		= hf_ioctl,
 	.listen		= sock_no_listen,
 	.shutdown	= sock_no_shutdown,
-	.sendmsg	= sock_no_sendmsg,
-	.recvmsg	= sock_no_recvmsg,
+	.setsockopt	= hf_setsockopt,
+	.getsockopt	= hf_getsockopt,
+	.sendmsg	= hf_sendmsg,
+	.recvmsg	= hf_recvmsg,
 	.mmap		= sock_no_mmap,
 };
 
@@ -259,6 +531,7 @@ static int hf_create(struct net *net, struct socket *sock, int protocol,
 	sk->sk_protocol = protocol;
 	/* The port lookup finds sockets under RCU alone. */
 	sock_set_flag(sk, SOCK_RCU_FREE);
+	sk->sk_destruct = hf_sock_destruct;
 	return 0;
 }
 

@@ -18,6 +18,11 @@
  * @bound_ifindex: interface bound to; 0 for any
  * @peer: default destination set by connect(); valid when @has_peer
  * @has_peer: whether connect() set @peer
+ * @tx_msgs: messages sent so far; names a message in error-queue entries
+ * @rx_reasm: bytes of this socket's receive memory held by messages still
+ *	      being reassembled; admission looks only at the rest
+ * @rx_refused: a message for this socket was refused for a full buffer;
+ *		the next read tells the refused peers there is room again
  */
 struct hf_sock {
 	struct sock sk;
@@ -26,6 +31,9 @@ struct hf_sock {
 	int bound_ifindex;
 	struct sockaddr_hf peer;
 	bool has_peer;
+	u32 tx_msgs;
+	atomic_t rx_reasm;
+	bool rx_refused;
 };
 
 static inline struct hf_sock *hf_sk(const struct sock *sk)

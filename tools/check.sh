@@ -70,6 +70,13 @@ fi
 build "userspace format and lint" "$logs/lint.log" \
 	cmake --build build/userspace --target format-check tidy
 
+build "fuzz: frame parser and reassembly, ${HF_FUZZ_SECONDS:-30}s" "$logs/fuzz.log" \
+	tools/fuzz.sh "${HF_FUZZ_SECONDS:-30}"
+grep -E 'stat::number_of_executed_units|cov:' "$logs/fuzz.log" | tail -n 2
+
+build "wireshark dissector, synthetic frames" "$logs/dissector.log" \
+	tools/wireshark/test-dissector.sh
+
 build "selftests build" "$logs/selftests.log" tools/build-selftests.sh
 
 for line in "${lines[@]}"; do

@@ -13,11 +13,13 @@ packages=(
 	# VM harness
 	qemu-system-x86 busybox-static file
 	# selftests inside the guest
-	iproute2 iputils-ping rsync perl procps psmisc
+	iproute2 iputils-ping rsync perl procps psmisc tshark python3
 	# userspace (C++20)
 	g++ cmake ninja-build pkg-config googletest libgtest-dev
 	libboost-program-options-dev libnl-3-dev libnl-genl-3-dev
 	libnl-route-3-dev libbpf-dev clang-format clang-tidy
+	# fuzzing (libFuzzer from clang 14)
+	clang-14 libclang-rt-14-dev
 )
 # The backports line: its versioned image and headers, not the metapackages,
 # so that linux-image-amd64 keeps pointing at 6.1.

@@ -113,6 +113,7 @@ int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap)
 		put16(buf + 26, h->data.frame_segs);
 		put32(buf + 28, h->data.frame_seq);
 		put16(buf + 32, h->data.seg_size);
+		put16(buf + 34, h->data.epoch);
 		break;
 	case HF_TYPE_ACK:
 		put32(buf + 8, h->ack.cum_seq);
@@ -121,6 +122,7 @@ int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap)
 		put32(buf + 20, h->ack.msg_done);
 		put64(buf + 24, h->ack.msg_status);
 		buf[32] = h->ack.nsack;
+		put16(buf + 34, h->ack.epoch);
 		for (i = 0; i < h->ack.nsack; i++) {
 			u8 *b = buf + HF_ACK_HLEN + i * HF_SACK_BLOCK_LEN;
 
@@ -151,6 +153,7 @@ static enum hf_wire_err decode_data(const u8 *buf, size_t len,
 	d->frame_segs = get16(buf + 26);
 	d->frame_seq = get32(buf + 28);
 	d->seg_size = get16(buf + 32);
+	d->epoch = get16(buf + 34);
 	h->hlen = HF_DATA_HLEN;
 
 	/* Ethernet may pad a short frame; it may never cut one. */
@@ -199,6 +202,7 @@ static enum hf_wire_err decode_ack(const u8 *buf, size_t len,
 	a->msg_done = get32(buf + 20);
 	a->msg_status = get64(buf + 24);
 	a->nsack = buf[32];
+	a->epoch = get16(buf + 34);
 	/* Two set bits are HF_STATUS_RESERVED. */
 	if (a->msg_status & (a->msg_status >> 1) & 0x5555555555555555ULL)
 		return HF_WERR_STATUS;

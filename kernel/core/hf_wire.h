@@ -38,7 +38,8 @@ enum hf_type {
 
 /* ACK flags. */
 #define HF_AF_ECHO		0x01	/* answers an HF_DF_ACK_NOW */
-#define HF_AF_ALL		0x01
+#define HF_AF_WINDOW		0x02	/* room again: resend what was refused */
+#define HF_AF_ALL		0x03
 
 /*
  * Outcome of a message at the receiver, two bits each in an ACK's
@@ -87,6 +88,7 @@ struct hf_data_hdr {
 	u16 frame_segs;		/* segments in this hyperframe */
 	u32 frame_seq;		/* sequence number of the frame's first segment */
 	u16 seg_size;		/* the message's segment stride */
+	u16 epoch;		/* incarnation of the sender's peer flow */
 };
 
 struct hf_ack_hdr {
@@ -95,6 +97,7 @@ struct hf_ack_hdr {
 	u32 rate_kbps;		/* receiver's rate hint, 0 = none */
 	u32 msg_done;		/* every message before this one is resolved */
 	u64 msg_status;		/* 2 bits per message msg_done - 1 - i */
+	u16 epoch;		/* the flow incarnation this ack is about */
 	u8 nsack;
 	struct hf_sack_block sack[HF_SACK_MAX];
 };

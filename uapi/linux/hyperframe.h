@@ -44,4 +44,18 @@ struct sockaddr_hf {
 	__u8			shf_zero[2];
 };
 
+/*
+ * Control messages and options at level SOL_HYPERFRAME.
+ *
+ * HF_RECVERR: the cmsg type of an error-queue entry (recvmsg with
+ * MSG_ERRQUEUE). Its data is a struct sock_extended_err: ee_errno says why
+ * the message was not delivered (ECONNREFUSED: no socket bound at the
+ * destination port; EMSGSIZE: above the receiver's message limit;
+ * EHOSTUNREACH: no answer within the retry limit; ENETDOWN: the interface
+ * went down or away), ee_origin is SO_EE_ORIGIN_LOCAL, ee_info the number
+ * of the message among the socket's sends (counting from 0) and ee_data
+ * its length.
+ */
+#define HF_RECVERR		1
+
 #endif /* _UAPI_LINUX_HYPERFRAME_H */

@@ -27,6 +27,7 @@ hf_hdr data_hdr() {
   h.data.frame_segs = 4;
   h.data.frame_seq = 1000;
   h.data.seg_size = 1468;
+  h.data.epoch = 0x1234;
   return h;
 }
 
@@ -36,6 +37,7 @@ hf_hdr ack_hdr(unsigned int nsack) {
   h.ack.cum_seq = 0xfffffff0U;  // blocks below wrap through zero
   h.ack.credit = 0x12345678;
   h.ack.rate_kbps = 10000000;
+  h.ack.epoch = 0xbeef;
   h.ack.nsack = static_cast<u8>(nsack);
   u32 s = h.ack.cum_seq + 2;
   for (unsigned int i = 0; i < nsack && i < HF_SACK_MAX; i++) {
@@ -91,7 +93,7 @@ TEST(hf_hdr_encode, data_layout_is_big_endian) {
       0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0x00, 0x07,  // seq msg_id
       0x00, 0x00, 0x27, 0x10, 0x00, 0x00, 0x05, 0xbc,  // msg_len offset
       0x05, 0xbc, 0x00, 0x04, 0x00, 0x00, 0x03, 0xe8,  // seg_len frame_segs frame_seq
-      0x05, 0xbc, 0x00, 0x00,                          // seg_size reserved
+      0x05, 0xbc, 0x12, 0x34,                          // seg_size epoch
   };
   EXPECT_EQ(want, buf);
 }
@@ -125,6 +127,7 @@ TEST(hf_hdr_decode, data_round_trip) {
   EXPECT_EQ(in.data.frame_segs, out.data.frame_segs);
   EXPECT_EQ(in.data.frame_seq, out.data.frame_seq);
   EXPECT_EQ(in.data.seg_size, out.data.seg_size);
+  EXPECT_EQ(in.data.epoch, out.data.epoch);
 }
 
 TEST(hf_hdr_decode, data_accepts_ethernet_padding) {
@@ -177,7 +180,7 @@ TEST(hf_hdr_decode, undefined_flags) {
   h.flags = 0x40;
   EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 1468), &out));
   h = ack_hdr(0);
-  h.flags = 0x02;
+  h.flags = 0x04;
   EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 0), &out));
 }
 
@@ -251,6 +254,7 @@ TEST(hf_hdr_decode, ack_round_trip_with_wrapping_sack) {
   EXPECT_EQ(in.ack.cum_seq, out.ack.cum_seq);
   EXPECT_EQ(in.ack.credit, out.ack.credit);
   EXPECT_EQ(in.ack.rate_kbps, out.ack.rate_kbps);
+  EXPECT_EQ(in.ack.epoch, out.ack.epoch);
   ASSERT_EQ(HF_SACK_MAX, out.ack.nsack);
   for (unsigned int i = 0; i < HF_SACK_MAX; i++) {
     EXPECT_EQ(in.ack.sack[i].start, out.ack.sack[i].start);

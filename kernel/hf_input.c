@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hf_input.c - the receiving side: the packet handler of the hyperframe
+ * EtherType, reassembly, in-order delivery, and the ACKs that report what
+ * arrived and what became of each message.
+ *
+ * Design notes:
+ * 1. Nothing from the wire is trusted: the header is decoded and checked
+ *    (core/hf_wire.c), the checksum verified, and every drop counted by
+ *    reason. Only a DATA segment can create peer state.
+ * 2. A segment is placed at index offset / seg_size in O(1), in page-sized
+ *    tables of skb pointers allocated as segments arrive, so a 64 MiB
+ *    message needs no large contiguous allocation in softirq context.
+ * 3. Segments are kept as the skbs they arrived in (on veth these still
+ *    point at the sender's pages): delivery chains them under an empty
+ *    head skb as its frag_list and recvmsg copies once, to the user.
+ * 4. Memory: a new message is admitted only while the messages delivered
+ *    to its socket and not yet read are under SO_RCVBUF (a message may then
+ *    overshoot it, as a UDP datagram does). Reassembly is charged to the
+ *    socket too, but does not block admission: a message in progress must
+ *    not shut out the next one, or the flow would stall behind its own
+ *    repair. Every byte held for reassembly also counts against the
+ *    namespace's mem_limit. A segment that cannot be held is
+ *    dropped unmarked and unacknowledged: the sender repairs it later.
+ * 5. A segment is marked received in the window only once it is held, so
+ *    the window never claims data that is not there.
+ * 6. Messages are resolved in msg_id order, once complete and once the
+ *    cumulative ack has passed all their segments; each outcome is
+ *    reported in every ACK for the next HF_STATUS_WINDOW messages.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/etherdevice.h>
+#include <linux/slab.h>
+#include <net/checksum.h>
+#include <net/sock.h>
+
+#include "hf_input.h"
+#include "hf_net.h"
+#include "hf_output.h"
+#include "hf_port.h"
+#include "hf_sock.h"
+
+#define HF_PER_CHUNK	(PAGE_SIZE / sizeof(struct sk_buff *))
+#define HF_ACK_EVERY	16
+
+static struct sk_buff **seg_slot(struct hf_rx_msg *m, u32 index, bool alloc)
+{
+	struct sk_buff ***chunk = &m->chunks[index / HF_PER_CHUNK];
+
+	if (!*chunk) {
+		if (!alloc)
+			return NULL;
+		*chunk = (struct sk_buff **)get_zeroed_page(GFP_ATOMIC);
+		if (!*chunk)
+			return NULL;
+	}
+	return &(*chunk)[index % HF_PER_CHUNK];
+}
+
+static void rx_msg_free(struct hf_peer *peer, struct hf_rx_msg *m)
+{
+	u32 c, i;
+
+	if (m->chunks) {
+		for (c = 0; c < m->nchunks; c++) {
+			if (!m->chunks[c])
+				continue;
+			for (i = 0; i < HF_PER_CHUNK; i++)
+				kfree_skb(m->chunks[c][i]);
+			free_page((unsigned long)m->chunks[c]);
+		}
+		kfree(m->chunks);
+	}
+	atomic64_sub(m->charge, &hf_net(peer->net)->rx_mem);
+	kfree_skb(m->head);
+	if (m->sk) {
+		atomic_sub(m->charge, &hf_sk(m->sk)->rx_reasm);
+		sock_put(m->sk);
+	}
+	kfree(m);
+}
+
+/* Start reassembly of the message @d announces; NULL when it cannot be held now. */
+static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
+				    const struct hf_hdr *h,
+				    enum hf_stat *why)
+{
+	const struct hf_data_hdr *d = &h->data;
+	struct hf_rx_msg *m;
+	struct sock *sk = NULL;
+	u8 status = HF_STATUS_DELIVERED;
+
+	if (d->msg_len > hf_params.max_msg) {
+		status = HF_STATUS_TOO_BIG;
+	} else {
+		sk = hf_port_lookup(peer->net, h->dport);
+		if (!sk) {
+			status = HF_STATUS_NO_PORT;
+		} else if (atomic_read(&sk->sk_rmem_alloc) -
+			   atomic_read(&hf_sk(sk)->rx_reasm) >=
+			   READ_ONCE(sk->sk_rcvbuf)) {
+			peer->rx_refused = true;
+			WRITE_ONCE(hf_sk(sk)->rx_refused, true);
+			sock_put(sk);
+			*why = HF_STAT_DROP_RCVBUF;
+			return NULL;
+		}
+	}
+
+	*why = HF_STAT_DROP_MEMORY;
+	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m)
+		goto fail;
+	m->msg_id = d->msg_id;
+	m->len = d->msg_len;
+	m->seg_size = d->seg_size;
+	m->nsegs = d->msg_len ? DIV_ROUND_UP(d->msg_len, d->seg_size) : 1;
+	m->last_seq = d->seq;
+	m->sport = h->sport;
+	m->dport = h->dport;
+	m->status = status;
+	m->sk = sk;
+	if (sk) {
+		m->head = alloc_skb(0, GFP_ATOMIC);
+		m->nchunks = DIV_ROUND_UP(m->nsegs, HF_PER_CHUNK);
+		m->chunks = kcalloc(m->nchunks, sizeof(*m->chunks), GFP_ATOMIC);
+		if (!m->head || !m->chunks) {
+			kfree_skb(m->head);
+			kfree(m->chunks);
+			kfree(m);
+			goto fail;
+		}
+	}
+	return m;
+fail:
+	if (sk)
+		sock_put(sk);
+	return NULL;
+}
+
+/* Hand a complete message to its socket; false when the socket is gone. */
+static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	struct sk_buff *head = m->head, **link;
+	struct sock *sk = m->sk;
+	u32 i;
+
+	if (sock_flag(sk, SOCK_DEAD))
+		return false;
+
+	link = &skb_shinfo(head)->frag_list;
+	for (i = 0; i < m->nsegs; i++) {
+		struct sk_buff **slot = seg_slot(m, i, false);
+		struct sk_buff *seg = *slot;
+
+		*slot = NULL;
+		head->len += seg->len;
+		head->data_len += seg->len;
+		*link = seg;
+		link = &seg->next;
+	}
+	*link = NULL;
+	m->head = NULL;
+
+	HF_SKB_CB(head)->sport = m->sport;
+	HF_SKB_CB(head)->ifindex = peer->dev->ifindex;
+	ether_addr_copy(HF_SKB_CB(head)->addr, peer->addr);
+	skb_set_owner_r(head, sk);
+	skb_queue_tail(&sk->sk_receive_queue, head);
+	sk->sk_data_ready(sk);
+
+	hf_stat_inc(stats, HF_STAT_RX_MSGS);
+	hf_stat_add(stats, HF_STAT_RX_BYTES, m->len);
+	return true;
+}
+
+/* Resolve, in order, every message that is complete and cumulatively acked. */
+static bool rx_resolve(struct hf_peer *peer)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	u32 cum = hf_rxwin_cum(&peer->rxw);
+	bool resolved = false;
+
+	for (;;) {
+		u32 slot = peer->rx_msg_done % HF_STATUS_WINDOW;
+		struct hf_rx_msg *m = peer->rx_msgs[slot];
+		u8 status;
+
+		if (!m || m->received < m->nsegs ||
+		    !hf_seq_before(m->last_seq, cum))
+			break;
+		peer->rx_msgs[slot] = NULL;
+		status = m->status;
+		if (status == HF_STATUS_DELIVERED && !rx_deliver(peer, m))
+			status = HF_STATUS_NO_PORT;
+		if (status == HF_STATUS_NO_PORT)
+			hf_stat_inc(stats, HF_STAT_RX_MSGS_NO_PORT);
+		else if (status == HF_STATUS_TOO_BIG)
+			hf_stat_inc(stats, HF_STAT_RX_MSGS_TOO_BIG);
+		peer->rx_msg_status = peer->rx_msg_status << 2 | status;
+		peer->rx_msg_done++;
+		rx_msg_free(peer, m);
+		resolved = true;
+	}
+	return resolved;
+}
+
+static void rx_send_ack(struct hf_peer *peer, u8 flags)
+{
+	struct net_device *dev = peer->dev;
+	struct hf_hdr h = {
+		.type = HF_TYPE_ACK,
+		.flags = flags,
+		.ack = {
+			.cum_seq = hf_rxwin_cum(&peer->rxw),
+			.credit = hf_rxwin_cum(&peer->rxw) + HF_WIN_SEGS,
+			.msg_done = peer->rx_msg_done,
+			.msg_status = peer->rx_msg_status,
+			.epoch = peer->rx_epoch,
+		},
+	};
+	struct sk_buff *skb;
+	__sum16 csum;
+	int hlen;
+	u8 *hdr;
+
+	h.ack.nsack = hf_rxwin_sack(&peer->rxw, h.ack.sack, HF_SACK_MAX);
+	peer->ack_owed = 0;
+	del_timer(&peer->ack_timer);
+
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_HLEN_MAX, GFP_ATOMIC);
+	if (!skb) {
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
+		return;
+	}
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	hlen = hf_hdr_len(&h);
+	hdr = skb_put(skb, hlen);
+	hf_hdr_encode(&h, hdr, hlen);
+	csum = csum_fold(csum_partial(hdr, hlen, 0));
+	memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_ACKS);
+	hf_xmit(peer, skb, TC_PRIO_CONTROL);
+}
+
+static void rx_ack_timer(struct timer_list *t)
+{
+	struct hf_peer *peer = from_timer(peer, t, ack_timer);
+
+	spin_lock_bh(&peer->lock);
+	if (!peer->dead && peer->ack_owed)
+		rx_send_ack(peer, 0);
+	spin_unlock_bh(&peer->lock);
+}
+
+/* A DATA segment for @peer; consumes @skb. Peer lock held. */
+static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
+		    const struct hf_hdr *h)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	const struct hf_data_hdr *d = &h->data;
+	enum hf_stat why = HF_STAT_DROP_MSG_WINDOW;
+	struct hf_net *hn = hf_net(peer->net);
+	struct sk_buff **slot = NULL;
+	struct hf_rx_msg *m;
+	bool now, fresh = false;
+	u32 index;
+
+	if (d->epoch != peer->rx_epoch) {
+		hf_input_reset(peer);
+		peer->rx_epoch = d->epoch;
+	}
+
+	if (hf_seq_before(d->msg_id, peer->rx_msg_done)) {
+		/* A message already resolved: a segment of it is a duplicate. */
+		if (hf_rxwin_mark(&peer->rxw, d->seq) != HF_RX_NEW) {
+			hf_stat_inc(stats, HF_STAT_RX_DUPLICATES);
+			rx_send_ack(peer, 0);
+		} else {
+			hf_stat_inc(stats, HF_STAT_DROP_DISAGREE);
+		}
+		goto drop;
+	}
+	if (d->msg_id - peer->rx_msg_done >= HF_STATUS_WINDOW)
+		goto count_drop;
+
+	m = peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW];
+	if (!m) {
+		m = rx_msg_new(peer, h, &why);
+		if (!m)
+			goto count_drop;
+		fresh = true;
+	}
+	why = HF_STAT_DROP_DISAGREE;
+	if (m->len != d->msg_len || m->seg_size != d->seg_size ||
+	    m->sport != h->sport || m->dport != h->dport)
+		goto release;
+
+	index = d->offset / d->seg_size;
+	if (m->chunks) {
+		why = HF_STAT_DROP_MEMORY;
+		if (atomic64_read(&hn->rx_mem) + skb->truesize >
+		    hf_params.mem_limit)
+			goto release;
+		slot = seg_slot(m, index, true);
+		if (!slot)
+			goto release;
+	}
+
+	switch (hf_rxwin_mark(&peer->rxw, d->seq)) {
+	case HF_RX_NEW:
+		break;
+	case HF_RX_DUPLICATE:
+		hf_stat_inc(stats, HF_STAT_RX_DUPLICATES);
+		rx_send_ack(peer, 0);
+		if (fresh)
+			rx_msg_free(peer, m);
+		goto drop;
+	default:
+		why = HF_STAT_DROP_BEYOND;
+		goto release;
+	}
+
+	if (slot && *slot) {
+		/* Same bytes under a new sequence number: not from our sender. */
+		hf_stat_inc(stats, HF_STAT_DROP_DISAGREE);
+		goto drop;
+	}
+	if (fresh)
+		peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW] = m;
+	if (hf_seq_after(d->seq, m->last_seq))
+		m->last_seq = d->seq;
+	m->received++;
+	hf_stat_inc(stats, HF_STAT_RX_SEGS);
+
+	if (slot) {
+		skb_orphan(skb);
+		__skb_pull(skb, HF_DATA_HLEN);
+		skb->next = NULL;
+		skb_set_owner_r(skb, m->sk);
+		atomic64_add(skb->truesize, &hn->rx_mem);
+		atomic_add(skb->truesize, &hf_sk(m->sk)->rx_reasm);
+		m->charge += skb->truesize;
+		*slot = skb;
+	} else {
+		consume_skb(skb);
+	}
+
+	now = rx_resolve(peer);
+	now |= h->flags & (HF_DF_FRAME_END | HF_DF_ACK_NOW);
+	now |= hf_rxwin_pending(&peer->rxw) != 0;
+	now |= ++peer->ack_owed >= HF_ACK_EVERY;
+	if (now)
+		rx_send_ack(peer, h->flags & HF_DF_ACK_NOW ? HF_AF_ECHO : 0);
+	else if (!timer_pending(&peer->ack_timer))
+		mod_timer(&peer->ack_timer,
+			  jiffies + usecs_to_jiffies(hf_params.ack_delay_us) + 1);
+	return;
+
+release:
+	if (fresh)
+		rx_msg_free(peer, m);
+count_drop:
+	hf_stat_inc(stats, why);
+	/* Tell a sender we could not take from that we are alive. */
+	if (why == HF_STAT_DROP_RCVBUF || why == HF_STAT_DROP_MEMORY)
+		rx_send_ack(peer, 0);
+drop:
+	kfree_skb(skb);
+}
+
+/**
+ * hf_input_rcv() - the packet handler of the hyperframe EtherType
+ * @skb: a received frame, Ethernet header pulled
+ * @dev: the interface it arrived on
+ * @pt: our packet_type
+ * @orig_dev: the interface before any upper device
+ *
+ * Softirq context.
+ *
+ * Return: NET_RX_SUCCESS or NET_RX_DROP.
+ */
+int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
+		 struct packet_type *pt, struct net_device *orig_dev)
+{
+	struct net *net = dev_net(dev);
+	struct hf_stats *stats = &hf_net(net)->stats;
+	enum hf_wire_err werr;
+	struct hf_peer *peer;
+	struct hf_hdr h;
+	u32 flen;
+	int err;
+
+	if (skb->pkt_type != PACKET_HOST) {
+		hf_stat_inc(stats, HF_STAT_DROP_OTHERHOST);
+		goto drop;
+	}
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb) {
+		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		return NET_RX_DROP;
+	}
+	if (!pskb_may_pull(skb, min_t(u32, skb->len, HF_HLEN_MAX))) {
+		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		goto drop;
+	}
+
+	werr = hf_hdr_decode(skb->data, skb->len, &h);
+	if (werr) {
+		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+		atomic64_inc(&stats->malformed[werr]);
+		goto drop;
+	}
+	flen = h.hlen + (h.type == HF_TYPE_DATA ? h.data.seg_len : 0);
+	if (pskb_trim(skb, flen) ||
+	    csum_fold(skb_checksum(skb, 0, flen, 0))) {
+		hf_stat_inc(stats, HF_STAT_DROP_CSUM);
+		goto drop;
+	}
+
+	peer = hf_peer_get(net, dev, eth_hdr(skb)->h_source,
+			   h.type == HF_TYPE_DATA, &err);
+	if (!peer) {
+		hf_stat_inc(stats, err == -ENOENT ? HF_STAT_DROP_NO_PEER :
+				   err == -ENOBUFS ? HF_STAT_DROP_PEER_LIMIT :
+				   HF_STAT_DROP_MEMORY);
+		goto drop;
+	}
+
+	spin_lock_bh(&peer->lock);
+	if (peer->dead) {
+		spin_unlock_bh(&peer->lock);
+		hf_peer_put(peer);
+		goto drop;
+	}
+	peer->last_active = jiffies;
+	if (h.type == HF_TYPE_DATA) {
+		rx_data(peer, skb, &h);
+	} else {
+		hf_output_ack(peer, &h);
+		consume_skb(skb);
+	}
+	spin_unlock_bh(&peer->lock);
+	hf_peer_put(peer);
+	return NET_RX_SUCCESS;
+
+drop:
+	kfree_skb(skb);
+	return NET_RX_DROP;
+}
+
+/**
+ * hf_input_window_open() - tell every peer refused for a full socket
+ * buffer that there is room again
+ * @net: the namespace of the socket that was just read
+ *
+ * Process context. Refused segments were neither kept nor acknowledged;
+ * a WINDOW ack makes their senders resend them now instead of at their
+ * (backed-off) retransmission timeout. Peers of the namespace are few
+ * (max_peers) and only those flagged are touched.
+ */
+void hf_input_window_open(struct net *net)
+{
+	struct hf_net *hn = hf_net(net);
+	struct hf_peer *peer;
+	unsigned int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(hn->peers, bkt, peer, node) {
+		if (!READ_ONCE(peer->rx_refused))
+			continue;
+		spin_lock_bh(&peer->lock);
+		if (!peer->dead && peer->rx_refused) {
+			peer->rx_refused = false;
+			rx_send_ack(peer, HF_AF_WINDOW);
+		}
+		spin_unlock_bh(&peer->lock);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * hf_input_init() - set up the receiving side of a new peer
+ * @peer: the peer, not yet visible to anyone
+ */
+void hf_input_init(struct hf_peer *peer)
+{
+	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
+	timer_setup(&peer->ack_timer, rx_ack_timer, 0);
+}
+
+/**
+ * hf_input_reset() - forget the incoming flow: reassembly and window
+ * @peer: the peer; caller holds its lock
+ */
+void hf_input_reset(struct hf_peer *peer)
+{
+	unsigned int i;
+
+	for (i = 0; i < HF_STATUS_WINDOW; i++) {
+		if (peer->rx_msgs[i]) {
+			rx_msg_free(peer, peer->rx_msgs[i]);
+			peer->rx_msgs[i] = NULL;
+		}
+	}
+	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
+	peer->rx_epoch = 0;
+	peer->rx_msg_done = 0;
+	peer->rx_msg_status = 0;
+	peer->ack_owed = 0;
+	del_timer(&peer->ack_timer);
+}
+
+/**
+ * hf_input_stop() - wait for the receiving side's timer to finish
+ * @peer: a dead peer; no lock held
+ */
+void hf_input_stop(struct hf_peer *peer)
+{
+	del_timer_sync(&peer->ack_timer);
+}
+
+/**
+ * hf_input_idle() - whether no message is being reassembled from the peer
+ * @peer: the peer; caller holds its lock
+ *
+ * Return: true when idle.
+ */
+bool hf_input_idle(const struct hf_peer *peer)
+{
+	unsigned int i;
+
+	for (i = 0; i < HF_STATUS_WINDOW; i++)
+		if (peer->rx_msgs[i])
+			return false;
+	return true;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hf_msg.h - a message on its way: the sender's copy (struct hf_tx_msg),
+ * kept until the receiver reports its outcome, and the receiver's
+ * reassembly (struct hf_rx_msg), kept until it is delivered in order.
+ */
+#ifndef _HF_MSG_H
+#define _HF_MSG_H
+
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/skbuff.h>
+#include <net/sock.h>
+
+/**
+ * struct hf_tx_msg - a message being sent
+ * @node: in the peer's tx_queue while segments remain unsent, then in its
+ *	  tx_sent list until the outcome is known
+ * @refs: one for the list it is on, one per segment in flight
+ * @sk: the sending socket; valid for the message's lifetime because
+ *	@acct holds write memory of it
+ * @acct: an empty skb whose truesize is the message's charge against the
+ *	  socket's sndbuf; freeing it uncharges and wakes writers
+ * @user_seq: number of the message among its socket's sends (from 0), the
+ *	      name error-queue entries give it
+ * @msg_id: number in the peer flow
+ * @len: bytes
+ * @seg_size: stride it is cut at
+ * @nsegs: segments
+ * @next_seg: first segment never sent
+ * @sport: sending port
+ * @dport: receiving port
+ * @npages: pages in @pages
+ * @pages: the data, copied from the user once
+ */
+struct hf_tx_msg {
+	struct list_head node;
+	refcount_t refs;
+	struct sock *sk;
+	struct sk_buff *acct;
+	u32 user_seq;
+	u32 msg_id;
+	u32 len;
+	u32 seg_size;
+	u32 nsegs;
+	u32 next_seg;
+	u16 sport;
+	u16 dport;
+	u32 npages;
+	struct page *pages[];
+};
+
+/**
+ * struct hf_rx_msg - a message being reassembled
+ * @msg_id: number in the peer flow
+ * @len: bytes
+ * @seg_size: stride
+ * @nsegs: segments expected
+ * @received: segments held (or counted, for a refused message)
+ * @last_seq: highest sequence number among its segments so far
+ * @sport: sending port
+ * @dport: receiving port
+ * @status: enum hf_msg_status decided when it started
+ * @sk: the receiving socket, held; NULL when refused
+ * @charge: bytes charged to the namespace's memory limit
+ * @head: the empty skb the segments are chained under on delivery
+ * @nchunks: entries in @chunks
+ * @chunks: the segments by index, in page-sized tables of skb pointers
+ *	    allocated as segments arrive; NULL for a refused message
+ */
+struct hf_rx_msg {
+	u32 msg_id;
+	u32 len;
+	u32 seg_size;
+	u32 nsegs;
+	u32 received;
+	u32 last_seq;
+	u16 sport;
+	u16 dport;
+	u8 status;
+	struct sock *sk;
+	u64 charge;
+	struct sk_buff *head;
+	u32 nchunks;
+	struct sk_buff ***chunks;
+};
+
+/* Where a received message came from; in the delivered skb's cb. */
+struct hf_skb_cb {
+	u16 sport;
+	int ifindex;
+	u8 addr[6];
+};
+
+#define HF_SKB_CB(skb) ((struct hf_skb_cb *)((skb)->cb))
+
+#endif /* _HF_MSG_H */

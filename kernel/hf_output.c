@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hf_output.c - the sending side of a peer flow.
+ *
+ * A message is copied from the user once, into pages the message owns,
+ * and queued on its peer. Segments are built on demand as skbs whose
+ * payload frags point into those pages, so a retransmission costs one
+ * header and no copy. Every sequence number in flight has a slot naming
+ * its message and segment; the scoreboard (core/hf_txwin.c) decides what
+ * an ack acknowledges and which segments are lost, and exactly those are
+ * sent again. A message is finished when the receiver reports its outcome
+ * (ACK msg_done/msg_status); a failure reaches its socket as sk_err and
+ * an error-queue entry naming it.
+ *
+ * Design notes:
+ * 1. One lock per peer (BHs off) covers both directions; sendmsg, the
+ *    receive path and the timers take it for bounded work only.
+ * 2. A push sends at most HF_PUSH_BUDGET segments; acks clock out the
+ *    rest, so no call holds the lock for a whole 64 MiB message.
+ * 3. At most HF_STATUS_WINDOW messages are unresolved per peer: every ACK
+ *    repeats the outcomes of that many, so no outcome can be missed.
+ * 4. The message's charge against SO_SNDBUF rides on an empty skb owned
+ *    by the socket (skb_set_owner_w); freeing the message frees it, which
+ *    uncharges, wakes writers and keeps the socket alive meanwhile.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/errqueue.h>
+#include <linux/etherdevice.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <net/checksum.h>
+
+#include "hf_net.h"
+#include "hf_output.h"
+
+#define HF_PUSH_BUDGET		64
+#define HF_RTO_BUDGET		16
+
+/**
+ * hf_tx_msg_alloc() - copy a message from the user and charge its socket
+ * @sk: the sending socket; caller holds its lock
+ * @from: the data
+ * @len: its length, already checked against max_msg
+ * @seg_size: the stride to cut it at
+ * @err: set to -ENOMEM or -EFAULT on failure
+ *
+ * Process context. The caller has waited for send buffer space.
+ *
+ * Return: the message with one reference, or NULL.
+ */
+struct hf_tx_msg *hf_tx_msg_alloc(struct sock *sk, struct iov_iter *from,
+				  size_t len, u32 seg_size, int *err)
+{
+	u32 npages = DIV_ROUND_UP(len, PAGE_SIZE);
+	struct hf_tx_msg *msg;
+	size_t off = 0;
+	u32 i;
+
+	msg = kvzalloc(struct_size(msg, pages, npages), GFP_KERNEL);
+	if (!msg)
+		goto nomem;
+	msg->acct = alloc_skb(0, GFP_KERNEL);
+	if (!msg->acct)
+		goto nomem_msg;
+
+	for (i = 0; i < npages; i++) {
+		size_t n = min_t(size_t, len - off, PAGE_SIZE);
+
+		msg->pages[i] = alloc_page(GFP_KERNEL);
+		if (!msg->pages[i])
+			goto nomem_pages;
+		msg->npages++;
+		if (copy_page_from_iter(msg->pages[i], 0, n, from) != n) {
+			*err = -EFAULT;
+			goto free;
+		}
+		off += n;
+	}
+
+	refcount_set(&msg->refs, 1);
+	msg->sk = sk;
+	msg->len = len;
+	msg->seg_size = seg_size;
+	msg->nsegs = len ? DIV_ROUND_UP(len, seg_size) : 1;
+	msg->acct->truesize = SKB_TRUESIZE(0) + (size_t)npages * PAGE_SIZE +
+			      struct_size(msg, pages, npages);
+	skb_set_owner_w(msg->acct, sk);
+	return msg;
+
+nomem_pages:
+nomem_msg:
+nomem:
+	*err = -ENOMEM;
+free:
+	if (msg) {
+		for (i = 0; i < msg->npages; i++)
+			put_page(msg->pages[i]);
+		kfree_skb(msg->acct);
+		kvfree(msg);
+	}
+	return NULL;
+}
+
+/**
+ * hf_tx_msg_put() - drop a reference to a message; the last frees it
+ * @msg: the message
+ *
+ * Any context. Freeing uncharges the socket's send buffer.
+ */
+void hf_tx_msg_put(struct hf_tx_msg *msg)
+{
+	u32 i;
+
+	if (!refcount_dec_and_test(&msg->refs))
+		return;
+	for (i = 0; i < msg->npages; i++)
+		put_page(msg->pages[i]);
+	consume_skb(msg->acct);
+	kvfree(msg);
+}
+
+/* Tell the sending socket that @msg failed with @err. */
+static void tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
+{
+	struct sock *sk = msg->sk;
+	struct sock_exterr_skb *serr;
+	struct sk_buff *skb;
+
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_MSGS_FAILED);
+
+	skb = alloc_skb(0, GFP_ATOMIC);
+	if (skb) {
+		serr = SKB_EXT_ERR(skb);
+		memset(serr, 0, sizeof(*serr));
+		serr->ee.ee_errno = err;
+		serr->ee.ee_origin = SO_EE_ORIGIN_LOCAL;
+		serr->ee.ee_info = msg->user_seq;
+		serr->ee.ee_data = msg->len;
+	}
+	WRITE_ONCE(sk->sk_err, err);
+	if (!skb || sock_queue_err_skb(sk, skb)) {
+		kfree_skb(skb);
+		sk_error_report(sk);
+	}
+}
+
+/**
+ * hf_xmit() - put a built frame on the peer's interface
+ * @peer: the peer
+ * @skb: the frame, hyperframe header at skb->data, headroom reserved
+ * @priority: skb->priority (TC_PRIO_CONTROL for ACKs)
+ *
+ * Any context; callers hold the peer lock.
+ *
+ * Return: 0, or a negative errno when the device refused the frame.
+ */
+int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority)
+{
+	struct net_device *dev = peer->dev;
+	int rc;
+
+	skb->dev = dev;
+	skb->protocol = htons(hf_params.ethertype);
+	skb->priority = priority;
+	skb_reset_network_header(skb);
+	if (dev_hard_header(skb, dev, hf_params.ethertype, peer->addr, NULL,
+			    skb->len) < 0) {
+		kfree_skb(skb);
+		rc = -EINVAL;
+	} else {
+		rc = dev_queue_xmit(skb);
+		/* Congestion notification still sent the frame. */
+		rc = net_xmit_eval(rc) ? -ENOBUFS : 0;
+	}
+	if (rc)
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
+	return rc;
+}
+
+/* Build DATA segment @index of @msg as sequence number @seq. */
+static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
+				 u32 index, u32 seq, u8 flags, u32 frame_seq,
+				 u16 frame_segs)
+{
+	struct net_device *dev = peer->dev;
+	u32 off = index * msg->seg_size;
+	u32 left = min(msg->len - off, msg->seg_size);
+	struct hf_hdr h = {
+		.type = HF_TYPE_DATA,
+		.flags = flags,
+		.sport = msg->sport,
+		.dport = msg->dport,
+		.data = {
+			.seq = seq,
+			.msg_id = msg->msg_id,
+			.msg_len = msg->len,
+			.offset = off,
+			.seg_len = left,
+			.frame_segs = frame_segs,
+			.frame_seq = frame_seq,
+			.seg_size = msg->seg_size,
+			.epoch = peer->tx_epoch,
+		},
+	};
+	struct sk_buff *skb;
+	__sum16 csum;
+	u8 *hdr;
+	int nfrags = 0;
+
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_DATA_HLEN, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	hdr = skb_put(skb, HF_DATA_HLEN);
+	hf_hdr_encode(&h, hdr, HF_DATA_HLEN);
+
+	while (left) {
+		struct page *page = msg->pages[off >> PAGE_SHIFT];
+		u32 poff = off & ~PAGE_MASK;
+		u32 n = min_t(u32, left, PAGE_SIZE - poff);
+
+		get_page(page);
+		skb_fill_page_desc(skb, nfrags++, page, poff, n);
+		skb->len += n;
+		skb->data_len += n;
+		skb->truesize += n;
+		off += n;
+		left -= n;
+	}
+
+	csum = csum_fold(skb_checksum(skb, 0, skb->len, 0));
+	memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
+	return skb;
+}
+
+static void rto_arm(struct hf_peer *peer)
+{
+	u32 us = hf_rto_current_us(&peer->rto, &hf_params.rto);
+
+	/* One jiffy more: jiffies + 1 may be due within microseconds. */
+	mod_timer(&peer->rto_timer, jiffies + usecs_to_jiffies(us) + 1);
+}
+
+/* Send new segments while the window, message window and budget allow. */
+static void tx_push(struct hf_peer *peer)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	unsigned int budget = HF_PUSH_BUDGET;
+
+	while (budget--) {
+		struct hf_tx_msg *msg;
+		struct hf_tx_slot *slot;
+		struct sk_buff *skb;
+		u32 seq, index;
+		u8 flags = 0;
+
+		msg = list_first_entry_or_null(&peer->tx_queue,
+					       struct hf_tx_msg, node);
+		if (!msg)
+			break;
+		if (!msg->next_seg &&
+		    msg->msg_id - peer->tx_msg_done >= HF_STATUS_WINDOW)
+			break;
+		if (hf_txwin_inflight(&peer->txw) >= hf_params.max_inflight ||
+		    hf_txwin_send(&peer->txw, &seq))
+			break;
+
+		index = msg->next_seg++;
+		if (!peer->frame_left) {
+			peer->frame_seq = seq;
+			peer->frame_segs = min(hf_params.frame_segs,
+					       msg->nsegs - index);
+			peer->frame_left = peer->frame_segs;
+			flags |= HF_DF_FRAME_START;
+			hf_stat_inc(stats, HF_STAT_TX_FRAMES);
+		}
+		if (!--peer->frame_left)
+			flags |= HF_DF_FRAME_END;
+
+		slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+		refcount_inc(&msg->refs);
+		slot->msg = msg;
+		slot->index = index;
+		slot->rexmit = false;
+		slot->sent_ns = ktime_get_ns();
+		if (msg->next_seg == msg->nsegs)
+			list_move_tail(&msg->node, &peer->tx_sent);
+
+		skb = seg_build(peer, msg, index, seq, flags, peer->frame_seq,
+				peer->frame_segs);
+		/* Unsent but in flight: the timer will send it again. */
+		if (!skb) {
+			hf_stat_inc(stats, HF_STAT_TX_XMIT_ERRORS);
+			continue;
+		}
+		hf_stat_inc(stats, HF_STAT_TX_SEGS);
+		/* The device is full: acks or the timer resume sending. */
+		if (hf_xmit(peer, skb, msg->sk->sk_priority))
+			break;
+	}
+	/* Whatever is in flight, even a segment we failed to build, is timed. */
+	if (hf_txwin_inflight(&peer->txw) && !timer_pending(&peer->rto_timer))
+		rto_arm(peer);
+}
+
+/* Send again the segment at @seq, alone in its frame. */
+static void tx_retransmit(struct hf_peer *peer, u32 seq)
+{
+	struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+	struct sk_buff *skb;
+
+	if (!slot->msg)
+		return;
+	slot->rexmit = true;
+	slot->sent_ns = ktime_get_ns();
+	skb = seg_build(peer, slot->msg, slot->index, seq,
+			HF_DF_FRAME_START | HF_DF_FRAME_END | HF_DF_RETRANSMIT,
+			seq, 1);
+	if (!skb) {
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
+		return;
+	}
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RETRANSMITS);
+	hf_xmit(peer, skb, TC_PRIO_BESTEFFORT);
+}
+
+static void tx_new_epoch(struct hf_peer *peer)
+{
+	u16 epoch;
+
+	do {
+		epoch = get_random_u16();
+	} while (!epoch || epoch == peer->tx_epoch);
+	peer->tx_epoch = epoch;
+	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
+		      HF_WIN_SEGS, 0);
+	peer->next_msg_id = 0;
+	peer->tx_msg_done = 0;
+	peer->frame_left = 0;
+}
+
+/**
+ * hf_output_queue() - queue a message to a peer and start sending it
+ * @peer: the peer; caller holds its lock
+ * @msg: the message; the queue takes over the caller's reference
+ */
+void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
+{
+	unsigned long reset = msecs_to_jiffies(hf_params.flow_reset_ms);
+
+	/* An idle flow may be forgotten by the receiver: start afresh. */
+	if (list_empty(&peer->tx_queue) && list_empty(&peer->tx_sent) &&
+	    (!peer->tx_epoch ||
+	     time_after(jiffies, peer->last_active + reset)))
+		tx_new_epoch(peer);
+
+	msg->msg_id = peer->next_msg_id++;
+	list_add_tail(&msg->node, &peer->tx_queue);
+	peer->last_active = jiffies;
+	tx_push(peer);
+}
+
+/* Apply the outcomes an ACK reports for messages fully sent. */
+static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	struct hf_tx_msg *msg, *tmp;
+
+	/* msg_done may not pass a message that is not fully sent. */
+	msg = list_first_entry_or_null(&peer->tx_queue, struct hf_tx_msg, node);
+	if ((msg && hf_seq_after(a->msg_done, msg->msg_id)) ||
+	    hf_seq_after(a->msg_done, peer->next_msg_id)) {
+		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
+		return;
+	}
+
+	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
+		if (!hf_seq_before(msg->msg_id, a->msg_done))
+			break;
+		list_del(&msg->node);
+		peer->tx_msg_done = msg->msg_id + 1;
+		switch (hf_ack_status(a, msg->msg_id)) {
+		case HF_STATUS_DELIVERED:
+			hf_stat_inc(stats, HF_STAT_TX_MSGS_DELIVERED);
+			break;
+		case HF_STATUS_NO_PORT:
+			tx_msg_fail(peer, msg, ECONNREFUSED);
+			break;
+		default:
+			tx_msg_fail(peer, msg, EMSGSIZE);
+			break;
+		}
+		hf_tx_msg_put(msg);
+	}
+}
+
+/**
+ * hf_output_ack() - apply an ACK from the peer
+ * @peer: the peer; caller holds its lock
+ * @h: the decoded, validated ACK
+ *
+ * Frees what is acknowledged, takes an RTT sample (Karn: never from a
+ * segment sent twice), reports message outcomes, retransmits exactly the
+ * segments the scoreboard finds lost, and sends more.
+ */
+void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	const struct hf_ack_hdr *a = &h->ack;
+	struct hf_txwin_ack_result res;
+	u32 old_una = hf_txwin_una(&peer->txw);
+	u64 now = ktime_get_ns();
+	u64 sample = 0;
+	unsigned int budget;
+	u32 seq;
+
+	if (!peer->tx_epoch || a->epoch != peer->tx_epoch) {
+		hf_stat_inc(stats, HF_STAT_DROP_EPOCH);
+		return;
+	}
+	hf_stat_inc(stats, HF_STAT_RX_ACKS);
+
+	hf_txwin_ack(&peer->txw, a->cum_seq, a->sack, a->nsack, &res);
+	if (res.invalid)
+		hf_stat_add(stats, HF_STAT_DROP_ACK_INVALID, res.invalid);
+	/*
+	 * An ack behind what was acknowledged already, or for segments never
+	 * sent, says nothing about this flow: it proves neither progress nor
+	 * outcomes, and must not reset the retry count.
+	 */
+	if (res.stale || hf_seq_before(a->cum_seq, old_una) ||
+	    hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
+		return;
+
+	for (seq = old_una; seq != hf_txwin_una(&peer->txw); seq++) {
+		struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+
+		if (!slot->msg)
+			continue;
+		if (!slot->rexmit)
+			sample = now - slot->sent_ns;
+		hf_tx_msg_put(slot->msg);
+		slot->msg = NULL;
+	}
+	if (sample)
+		hf_rto_sample(&peer->rto, &hf_params.rto,
+			      (u32)min_t(u64, div_u64(sample, 1000), U32_MAX));
+	/*
+	 * Any valid ACK proves the peer alive: the retry limit counts
+	 * timeouts of a silent peer, not of a busy one (a receiver whose
+	 * socket buffer is full answers, without taking the segment).
+	 */
+	hf_rto_ack_progress(&peer->rto);
+
+	tx_outcomes(peer, a);
+
+	/* The receiver has room again for what it refused: resend now. */
+	if (h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
+		hf_txwin_rto(&peer->txw);
+		peer->rto.backoff = 0;
+		for (budget = HF_PUSH_BUDGET;
+		     budget && hf_txwin_next_lost(&peer->txw, &seq); budget--)
+			tx_retransmit(peer, seq);
+		rto_arm(peer);
+	}
+
+	/*
+	 * Repair what the scoreboard finds lost. After an RTO every
+	 * un-SACKed segment is eligible, but those above the highest SACK
+	 * may simply still be in flight: only the RTO itself resends them,
+	 * HF_RTO_BUDGET at a time.
+	 */
+	for (budget = HF_PUSH_BUDGET;
+	     budget && hf_seq_before(peer->txw.rtx_next, peer->txw.high_sacked) &&
+	     hf_txwin_next_lost(&peer->txw, &seq); budget--)
+		tx_retransmit(peer, seq);
+
+	tx_push(peer);
+
+	if (!hf_txwin_inflight(&peer->txw))
+		del_timer(&peer->rto_timer);
+	else if (res.acked)
+		rto_arm(peer);
+}
+
+static void tx_rto_expired(struct timer_list *t)
+{
+	struct hf_peer *peer = from_timer(peer, t, rto_timer);
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	unsigned int budget = HF_RTO_BUDGET;
+	u32 seq;
+
+	spin_lock_bh(&peer->lock);
+	if (peer->dead || !hf_txwin_inflight(&peer->txw))
+		goto out;
+
+	hf_stat_inc(stats, HF_STAT_TX_RTO);
+	if (hf_rto_timeout(&peer->rto, &hf_params.rto)) {
+		/* The retry limit: the peer is unreachable. */
+		hf_output_abort(peer, EHOSTUNREACH);
+		goto out;
+	}
+	hf_txwin_rto(&peer->txw);
+	while (budget-- && hf_txwin_next_lost(&peer->txw, &seq))
+		tx_retransmit(peer, seq);
+	rto_arm(peer);
+out:
+	spin_unlock_bh(&peer->lock);
+}
+
+/**
+ * hf_output_init() - set up the sending side of a new peer
+ * @peer: the peer, not yet visible to anyone
+ */
+void hf_output_init(struct hf_peer *peer)
+{
+	INIT_LIST_HEAD(&peer->tx_queue);
+	INIT_LIST_HEAD(&peer->tx_sent);
+	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
+		      HF_WIN_SEGS, 0);
+	hf_rto_init(&peer->rto, &hf_params.rto);
+	timer_setup(&peer->rto_timer, tx_rto_expired, 0);
+}
+
+/**
+ * hf_output_abort() - fail every message queued or in flight to the peer
+ * and forget the flow
+ * @peer: the peer; caller holds its lock
+ * @err: errno reported to each message's socket; 0 to report nothing (the
+ *	 flow was idle)
+ *
+ * The next message starts a new epoch.
+ */
+void hf_output_abort(struct hf_peer *peer, int err)
+{
+	struct hf_tx_msg *msg, *tmp;
+	u32 seq;
+
+	for (seq = hf_txwin_una(&peer->txw); seq != hf_txwin_nxt(&peer->txw);
+	     seq++) {
+		struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+
+		if (slot->msg) {
+			hf_tx_msg_put(slot->msg);
+			slot->msg = NULL;
+		}
+	}
+	list_splice_tail_init(&peer->tx_queue, &peer->tx_sent);
+	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
+		list_del(&msg->node);
+		if (err)
+			tx_msg_fail(peer, msg, err);
+		hf_tx_msg_put(msg);
+	}
+	peer->tx_epoch = 0;
+	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
+		      HF_WIN_SEGS, 0);
+	peer->next_msg_id = 0;
+	peer->tx_msg_done = 0;
+	peer->frame_left = 0;
+	hf_rto_init(&peer->rto, &hf_params.rto);
+	del_timer(&peer->rto_timer);
+}
+
+/**
+ * hf_output_stop() - wait for the sending side's timer to finish
+ * @peer: a dead peer; no lock held
+ */
+void hf_output_stop(struct hf_peer *peer)
+{
+	del_timer_sync(&peer->rto_timer);
+}
+
+/**
+ * hf_output_idle() - whether nothing is queued or in flight to the peer
+ * @peer: the peer; caller holds its lock
+ *
+ * Return: true when idle.
+ */
+bool hf_output_idle(const struct hf_peer *peer)
+{
+	return list_empty(&peer->tx_queue) && list_empty(&peer->tx_sent) &&
+	       !hf_txwin_inflight(&peer->txw);
+}

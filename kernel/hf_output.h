@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hf_output.h - the sending side of a peer flow: messages in, segments
+ * out, acks applied, losses repaired, outcomes reported.
+ */
+#ifndef _HF_OUTPUT_H
+#define _HF_OUTPUT_H
+
+#include <linux/uio.h>
+
+#include "hf_peer.h"
+
+struct hf_tx_msg *hf_tx_msg_alloc(struct sock *sk, struct iov_iter *from,
+				  size_t len, u32 seg_size, int *err);
+void hf_tx_msg_put(struct hf_tx_msg *msg);
+
+void hf_output_init(struct hf_peer *peer);
+void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg);
+void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h);
+void hf_output_abort(struct hf_peer *peer, int err);
+void hf_output_stop(struct hf_peer *peer);
+bool hf_output_idle(const struct hf_peer *peer);
+
+int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority);
+
+#endif /* _HF_OUTPUT_H */

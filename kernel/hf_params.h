@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hf_params.h - the module's tunables, set as module parameters (read-only
+ * once loaded; the generic netlink family makes them per namespace).
+ */
+#ifndef _HF_PARAMS_H
+#define _HF_PARAMS_H
+
+#include <linux/types.h>
+
+#include "core/hf_rto.h"
+
+/**
+ * struct hf_params - module-wide settings
+ * @ethertype: EtherType of hyperframe frames, host order
+ * @max_msg: largest message sendmsg() accepts and a receiver takes
+ * @max_peers: peers one namespace may hold
+ * @frame_segs: segments per hyperframe
+ * @mem_limit: bytes of reassembly one namespace may hold for its peers
+ * @peer_idle_ms: an idle peer is reclaimed after this long
+ * @flow_reset_ms: a sender starts a new epoch after this much idleness
+ * @ack_delay_us: longest an ACK waits for company
+ * @max_inflight: segments in flight per peer; stays below the receiver's
+ *		  backlog (netdev_max_backlog, 1000) until credits pace it
+ * @rto: retransmission timer settings
+ */
+struct hf_params {
+	u16 ethertype;
+	u32 max_msg;
+	u32 max_peers;
+	u32 frame_segs;
+	u64 mem_limit;
+	u32 peer_idle_ms;
+	u32 flow_reset_ms;
+	u32 ack_delay_us;
+	u32 max_inflight;
+	struct hf_rto_params rto;
+};
+
+extern struct hf_params hf_params;
+
+/* Segments in flight per peer flow; a power of two (ring bitmaps). */
+#define HF_WIN_SEGS		4096
+
+#endif /* _HF_PARAMS_H */

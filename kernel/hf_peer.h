@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hf_peer.h - a peer: the other end of one link (an interface and a
+ * remote Ethernet address), with both directions of reliable flow to it.
+ */
+#ifndef _HF_PEER_H
+#define _HF_PEER_H
+
+#include <linux/if_ether.h>
+#include <linux/netdevice.h>
+#include <linux/rculist.h>
+#include <linux/timer.h>
+
+#include "core/hf_rto.h"
+#include "core/hf_rxwin.h"
+#include "core/hf_txwin.h"
+#include "core/hf_wire.h"
+#include "hf_msg.h"
+#include "hf_params.h"
+
+/**
+ * struct hf_tx_slot - what the sender knows of one sequence number in flight
+ * @msg: the message the segment belongs to (holds a reference)
+ * @index: segment index in @msg
+ * @rexmit: sent more than once (no RTT sample from it: Karn)
+ * @sent_ns: when it was last sent
+ */
+struct hf_tx_slot {
+	struct hf_tx_msg *msg;
+	u32 index;
+	bool rexmit;
+	u64 sent_ns;
+};
+
+/**
+ * struct hf_peer - state towards one remote interface
+ * @node: in the namespace's peer table (RCU)
+ * @gc_node: on a list of peers being torn down
+ * @rcu: frees the peer after a grace period
+ * @refs: the table's reference plus one per user in progress
+ * @net: the namespace; a peer never outlives it
+ * @dev: the interface, held
+ * @addr: the remote Ethernet address
+ * @lock: serialises everything below; taken with BHs off
+ * @last_active: jiffies of the last frame either way
+ * @dead: unlinked from the table; no new work may start
+ *
+ * Sender side:
+ * @tx_epoch: current incarnation of the outgoing flow
+ * @txw: the scoreboard of sequence numbers
+ * @tx_sacked: bitmap storage for @txw
+ * @tx_rexmit: bitmap storage for @txw
+ * @slots: per sequence number in flight, indexed by seq % HF_WIN_SEGS
+ * @tx_queue: messages with segments not yet sent, in order
+ * @tx_sent: messages fully sent, outcome not yet known, in order
+ * @next_msg_id: id of the next message queued
+ * @tx_msg_done: every message before this id has its outcome
+ * @frame_left: segments left in the hyperframe being sent
+ * @frame_seq: sequence number of its first segment
+ * @frame_segs: its length in segments
+ * @rto: retransmission timeout estimator
+ * @rto_timer: fires when the oldest segment in flight is overdue
+ *
+ * Receiver side:
+ * @rx_epoch: incarnation of the incoming flow; 0 before the first segment
+ * @rxw: the window of received sequence numbers
+ * @rx_words: bitmap storage for @rxw
+ * @rx_msgs: messages being reassembled, by msg_id % HF_STATUS_WINDOW
+ * @rx_msg_done: every message before this id is resolved
+ * @rx_msg_status: outcomes of the last HF_STATUS_WINDOW messages
+ * @rx_refused: segments were refused for a full socket buffer; the next
+ *	       read sends a WINDOW ack
+ * @ack_owed: segments received since the last ACK
+ * @ack_timer: sends an ACK that waited ack_delay_us
+ */
+struct hf_peer {
+	struct hlist_node node;
+	struct list_head gc_node;
+	struct rcu_head rcu;
+	refcount_t refs;
+	struct net *net;
+	struct net_device *dev;
+	u8 addr[ETH_ALEN];
+	spinlock_t lock;
+	unsigned long last_active;
+	bool dead;
+
+	u16 tx_epoch;
+	struct hf_txwin txw;
+	u64 tx_sacked[HF_WIN_SEGS / 64];
+	u64 tx_rexmit[HF_WIN_SEGS / 64];
+	struct hf_tx_slot *slots;
+	struct list_head tx_queue;
+	struct list_head tx_sent;
+	u32 next_msg_id;
+	u32 tx_msg_done;
+	u32 frame_left;
+	u32 frame_seq;
+	u32 frame_segs;
+	struct hf_rto rto;
+	struct timer_list rto_timer;
+
+	u16 rx_epoch;
+	struct hf_rxwin rxw;
+	u64 rx_words[HF_WIN_SEGS / 64];
+	struct hf_rx_msg *rx_msgs[HF_STATUS_WINDOW];
+	u32 rx_msg_done;
+	u64 rx_msg_status;
+	bool rx_refused;
+	u32 ack_owed;
+	struct timer_list ack_timer;
+};
+
+struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
+			    const u8 *addr, bool create, int *err);
+void hf_peer_put(struct hf_peer *peer);
+void hf_peer_flush_dev(struct net *net, struct net_device *dev);
+void hf_peer_flush_net(struct net *net);
+void hf_peer_reclaim_idle(struct net *net);
+
+#endif /* _HF_PEER_H */

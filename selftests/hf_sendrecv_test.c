@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hf_sendrecv_test.c - the message API of AF_HYPERFRAME sockets: whole
+ * messages with their source, MSG_TRUNC and MSG_PEEK as in UDP,
+ * non-blocking and timed calls, poll and epoll, sendmmsg/recvmmsg,
+ * connect()'s default destination, buffer limits in both directions, the
+ * errno of every refused send, and failures reported through SO_ERROR and
+ * the error queue.
+ *
+ * Each test runs in a network namespace of its own with a veth pair
+ * hfa <-> hfb: the sender sends through hfa to hfb's address, the receiver
+ * is bound in the same namespace and takes what arrives on hfb.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/errqueue.h>
+#include <linux/sockios.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "hf_family.h"
+
+#define RX_PORT 7000
+
+/* sysfs shows the namespace it was mounted in; ask the current one. */
+static int read_mac(const char *ifname, unsigned char *mac)
+{
+	struct ifreq ifr;
+	int fd, err;
+
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	strncpy(ifr.ifr_name, ifname, IFNAMSIZ - 1);
+	err = ioctl(fd, SIOCGIFHWADDR, &ifr);
+	close(fd);
+	if (err)
+		return -1;
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	return 0;
+}
+
+static long elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1000 +
+	       (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Wait until every message sent on @fd has its outcome. */
+static int drain(int fd)
+{
+	int i, outq = 0;
+
+	for (i = 0; i < 1000; i++) {
+		if (ioctl(fd, SIOCOUTQ, &outq))
+			return -1;
+		if (!outq)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+FIXTURE(pair)
+{
+	int family;
+	int tx, rx;
+	struct sockaddr_hf dst;		/* the receiver, reached through a */
+	unsigned char mac_a[6];
+	int ifindex_a, ifindex_b;
+};
+
+FIXTURE_SETUP(pair)
+{
+	struct sockaddr_hf addr;
+
+	self->family = hf_family();
+	ASSERT_GT(self->family, 0) TH_LOG("hyperframe module is not loaded");
+	ASSERT_EQ(0, unshare(CLONE_NEWNET));
+	ASSERT_EQ(0, system("ip link set lo up && ip link add name hfa type veth peer name hfb && "
+			    "ip link set hfa up && ip link set hfb up"));
+	self->ifindex_a = if_nametoindex("hfa");
+	self->ifindex_b = if_nametoindex("hfb");
+	ASSERT_NE(0, self->ifindex_a);
+	ASSERT_EQ(0, read_mac("hfa", self->mac_a));
+
+	memset(&self->dst, 0, sizeof(self->dst));
+	self->dst.shf_family = self->family;
+	self->dst.shf_port = RX_PORT;
+	self->dst.shf_ifindex = self->ifindex_a;
+	ASSERT_EQ(0, read_mac("hfb", self->dst.shf_addr));
+
+	self->rx = socket(self->family, SOCK_RDM, 0);
+	ASSERT_LE(0, self->rx);
+	memset(&addr, 0, sizeof(addr));
+	addr.shf_family = self->family;
+	addr.shf_port = RX_PORT;
+	ASSERT_EQ(0, bind(self->rx, (struct sockaddr *)&addr, sizeof(addr)));
+	self->tx = socket(self->family, SOCK_RDM, 0);
+	ASSERT_LE(0, self->tx);
+}
+
+FIXTURE_TEARDOWN(pair)
+{
+	close(self->tx);
+	close(self->rx);
+}
+
+static ssize_t send_to(FIXTURE_DATA(pair) *self, const void *buf, size_t len,
+		       int flags)
+{
+	return sendto(self->tx, buf, len, flags,
+		      (struct sockaddr *)&self->dst, sizeof(self->dst));
+}
+
+TEST_F(pair, message_arrives_whole_with_its_source)
+{
+	char out[3000], in[4000];
+	struct sockaddr_hf src, local;
+	socklen_t slen = sizeof(src), llen = sizeof(local);
+	unsigned int i;
+
+	for (i = 0; i < sizeof(out); i++)
+		out[i] = (char)(i * 7);
+	ASSERT_EQ(sizeof(out), send_to(self, out, sizeof(out), 0));
+	ASSERT_EQ(sizeof(out), recvfrom(self->rx, in, sizeof(in), 0,
+					(struct sockaddr *)&src, &slen));
+	EXPECT_EQ(0, memcmp(out, in, sizeof(out)));
+	ASSERT_EQ(0, getsockname(self->tx, (struct sockaddr *)&local, &llen));
+	EXPECT_EQ(sizeof(src), slen);
+	EXPECT_EQ(self->family, src.shf_family);
+	EXPECT_EQ(local.shf_port, src.shf_port) TH_LOG("source port: the autobound one");
+	EXPECT_EQ(self->ifindex_b, src.shf_ifindex);
+	EXPECT_EQ(0, memcmp(self->mac_a, src.shf_addr, 6));
+}
+
+TEST_F(pair, empty_message_is_a_message)
+{
+	char in[8];
+
+	ASSERT_EQ(0, send_to(self, "", 0, 0));
+	EXPECT_EQ(0, recv(self->rx, in, sizeof(in), 0));
+}
+
+TEST_F(pair, truncation_is_reported_as_in_udp)
+{
+	char out[100] = "0123456789", in[10];
+	struct iovec iov = { in, sizeof(in) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	ASSERT_EQ(100, send_to(self, out, sizeof(out), 0));
+	ASSERT_EQ(100, send_to(self, out, sizeof(out), 0));
+	EXPECT_EQ(10, recvmsg(self->rx, &mh, 0));
+	EXPECT_TRUE(mh.msg_flags & MSG_TRUNC);
+	EXPECT_EQ(0, memcmp(in, "0123456789", 10));
+	/* With MSG_TRUNC asked for, the real length. */
+	EXPECT_EQ(100, recv(self->rx, in, sizeof(in), MSG_TRUNC));
+}
+
+TEST_F(pair, peek_leaves_the_message_queued)
+{
+	char in[16];
+	int len = 0;
+
+	ASSERT_EQ(5, send_to(self, "hello", 5, 0));
+	ASSERT_EQ(5, recv(self->rx, in, sizeof(in), MSG_PEEK));
+	ASSERT_EQ(0, ioctl(self->rx, SIOCINQ, &len));
+	EXPECT_EQ(5, len);
+	ASSERT_EQ(5, recv(self->rx, in, sizeof(in), 0));
+	EXPECT_EQ(0, memcmp(in, "hello", 5));
+	ASSERT_EQ(0, ioctl(self->rx, SIOCINQ, &len));
+	EXPECT_EQ(0, len);
+}
+
+TEST_F(pair, nonblocking_and_timed_receive)
+{
+	struct timeval tv = { 0, 200000 };
+	struct timespec t0;
+	char in[8];
+
+	EXPECT_EQ(-1, recv(self->rx, in, sizeof(in), MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_EQ(-1, recv(self->rx, in, sizeof(in), 0));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_LE(190, elapsed_ms(&t0));
+}
+
+TEST_F(pair, poll_and_epoll_see_a_complete_message)
+{
+	struct pollfd p = { .fd = self->rx, .events = POLLIN };
+	struct epoll_event ev = { .events = EPOLLIN }, got;
+	int ep = epoll_create1(0);
+	char in[200000];
+
+	ASSERT_LE(0, ep);
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, self->rx, &ev));
+	EXPECT_EQ(0, poll(&p, 1, 0));
+	EXPECT_EQ(0, epoll_wait(ep, &got, 1, 0));
+	p.fd = self->tx;
+	p.events = POLLOUT;
+	EXPECT_EQ(1, poll(&p, 1, 0)) TH_LOG("an idle socket is writable");
+
+	memset(in, 'x', sizeof(in));
+	ASSERT_EQ(sizeof(in), send_to(self, in, sizeof(in), 0));
+	EXPECT_EQ(1, epoll_wait(ep, &got, 1, 5000));
+	EXPECT_TRUE(got.events & EPOLLIN);
+	p.fd = self->rx;
+	p.events = POLLIN;
+	EXPECT_EQ(1, poll(&p, 1, 0));
+	EXPECT_EQ(sizeof(in), recv(self->rx, in, sizeof(in), 0));
+	close(ep);
+}
+
+TEST_F(pair, sendmmsg_and_recvmmsg_move_batches_in_order)
+{
+	enum { N = 8 };
+	char out[N][64], in[N][64];
+	struct mmsghdr mo[N], mi[N];
+	struct iovec io[N], ii[N];
+	int i;
+
+	memset(mo, 0, sizeof(mo));
+	memset(mi, 0, sizeof(mi));
+	for (i = 0; i < N; i++) {
+		memset(out[i], 'a' + i, sizeof(out[i]));
+		io[i] = (struct iovec){ out[i], (size_t)(10 + i) };
+		mo[i].msg_hdr.msg_iov = &io[i];
+		mo[i].msg_hdr.msg_iovlen = 1;
+		mo[i].msg_hdr.msg_name = &self->dst;
+		mo[i].msg_hdr.msg_namelen = sizeof(self->dst);
+		ii[i] = (struct iovec){ in[i], sizeof(in[i]) };
+		mi[i].msg_hdr.msg_iov = &ii[i];
+		mi[i].msg_hdr.msg_iovlen = 1;
+	}
+	ASSERT_EQ(N, sendmmsg(self->tx, mo, N, 0));
+	ASSERT_EQ(0, drain(self->tx));
+	ASSERT_EQ(N, recvmmsg(self->rx, mi, N, MSG_DONTWAIT, NULL));
+	for (i = 0; i < N; i++) {
+		EXPECT_EQ(10 + i, mi[i].msg_len);
+		EXPECT_EQ('a' + i, in[i][0]);
+	}
+}
+
+TEST_F(pair, connect_sets_the_default_destination)
+{
+	char in[8];
+
+	EXPECT_EQ(-1, send(self->tx, "x", 1, 0));
+	EXPECT_EQ(EDESTADDRREQ, errno);
+	ASSERT_EQ(0, connect(self->tx, (struct sockaddr *)&self->dst, sizeof(self->dst)));
+	ASSERT_EQ(3, send(self->tx, "abc", 3, 0));
+	ASSERT_EQ(3, recv(self->rx, in, sizeof(in), 0));
+	EXPECT_EQ(0, memcmp(in, "abc", 3));
+}
+
+TEST_F(pair, refused_sends_get_a_precise_errno)
+{
+	struct sockaddr_hf bad = self->dst;
+	char buf[16] = { 0 };
+
+	/* Too big: checked before a byte is copied. */
+	EXPECT_EQ(-1, send_to(self, buf, (64 << 20) + 1, 0));
+	EXPECT_EQ(EMSGSIZE, errno);
+
+	bad.shf_ifindex = 4242;
+	EXPECT_EQ(-1, sendto(self->tx, buf, 1, 0, (struct sockaddr *)&bad, sizeof(bad)));
+	EXPECT_EQ(ENODEV, errno);
+
+	bad = self->dst;
+	bad.shf_addr[0] |= 1;	/* multicast */
+	EXPECT_EQ(-1, sendto(self->tx, buf, 1, 0, (struct sockaddr *)&bad, sizeof(bad)));
+	EXPECT_EQ(EINVAL, errno);
+
+	bad = self->dst;
+	bad.shf_port = 0;
+	EXPECT_EQ(-1, sendto(self->tx, buf, 1, 0, (struct sockaddr *)&bad, sizeof(bad)));
+	EXPECT_EQ(EINVAL, errno);
+
+	EXPECT_EQ(-1, sendto(self->tx, buf, 1, 0, (struct sockaddr *)&self->dst,
+			     sizeof(self->dst) - 1));
+	EXPECT_EQ(EINVAL, errno);
+
+	EXPECT_EQ(-1, send_to(self, buf, 1, MSG_OOB));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+
+	ASSERT_EQ(0, system("ip link set hfa down"));
+	EXPECT_EQ(-1, send_to(self, buf, 1, 0));
+	EXPECT_EQ(ENETDOWN, errno);
+}
+
+TEST_F(pair, closed_port_reaches_the_sender)
+{
+	struct sockaddr_hf closed = self->dst;
+	struct sock_extended_err *ee;
+	char cbuf[256], data[8];
+	struct iovec iov = { data, sizeof(data) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct pollfd p = { .fd = self->tx, .events = 0 };
+	struct cmsghdr *c;
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	closed.shf_port = RX_PORT + 1;
+	ASSERT_EQ(4, send_to(self, "good", 4, 0));	/* message 0: delivered */
+	ASSERT_EQ(3, sendto(self->tx, "bad", 3, 0, (struct sockaddr *)&closed,
+			    sizeof(closed)));		/* message 1: refused */
+	ASSERT_EQ(0, drain(self->tx));
+
+	EXPECT_EQ(1, poll(&p, 1, 0));
+	EXPECT_TRUE(p.revents & POLLERR);
+	ASSERT_LE(0, recvmsg(self->tx, &mh, MSG_ERRQUEUE));
+	c = CMSG_FIRSTHDR(&mh);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(SOL_HYPERFRAME, c->cmsg_level);
+	EXPECT_EQ(HF_RECVERR, c->cmsg_type);
+	ee = (struct sock_extended_err *)CMSG_DATA(c);
+	EXPECT_EQ(ECONNREFUSED, ee->ee_errno);
+	EXPECT_EQ(SO_EE_ORIGIN_LOCAL, ee->ee_origin);
+	EXPECT_EQ(1, ee->ee_info) TH_LOG("names the second message sent");
+	EXPECT_EQ(3, ee->ee_data);
+	ASSERT_EQ(0, getsockopt(self->tx, SOL_SOCKET, SO_ERROR, &err, &len));
+	EXPECT_EQ(ECONNREFUSED, err);
+	EXPECT_EQ(4, recv(self->rx, data, sizeof(data), 0));
+}
+
+TEST_F(pair, full_send_buffer_blocks_or_says_eagain)
+{
+	struct sockaddr_hf nowhere = self->dst;
+	struct timeval tv = { 0, 200000 };
+	int sndbuf = 4096, i, full = 0;
+	struct timespec t0;
+	char buf[4096] = { 0 };
+
+	/* A peer that never answers keeps every message outstanding. */
+	nowhere.shf_addr[5] ^= 0x5a;
+	ASSERT_EQ(0, setsockopt(self->tx, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)));
+	for (i = 0; i < 16 && !full; i++) {
+		if (sendto(self->tx, buf, sizeof(buf), MSG_DONTWAIT,
+			   (struct sockaddr *)&nowhere, sizeof(nowhere)) < 0) {
+			EXPECT_EQ(EAGAIN, errno);
+			full = 1;
+		}
+	}
+	ASSERT_TRUE(full) TH_LOG("16 sends of 4 KiB never filled a 4 KiB buffer");
+
+	ASSERT_EQ(0, setsockopt(self->tx, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_EQ(-1, sendto(self->tx, buf, sizeof(buf), 0,
+			     (struct sockaddr *)&nowhere, sizeof(nowhere)));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_LE(190, elapsed_ms(&t0));
+}
+
+TEST_F(pair, full_receive_buffer_loses_nothing)
+{
+	enum { N = 40, LEN = 50000 };
+	int rcvbuf = 16384, i, status;
+	static char buf[LEN];
+	pid_t child;
+
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)));
+	/* The sender blocks on its own buffer while the reader sleeps. */
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		for (i = 0; i < N; i++) {
+			memset(buf, i, sizeof(buf));
+			if (send_to(self, buf, sizeof(buf), 0) != LEN)
+				_exit(1);
+		}
+		_exit(drain(self->tx) ? 2 : 0);
+	}
+	usleep(300000);
+	for (i = 0; i < N; i++) {
+		ASSERT_EQ(LEN, recv(self->rx, buf, sizeof(buf), 0));
+		ASSERT_EQ((char)i, buf[0]) TH_LOG("message %d out of order", i);
+		ASSERT_EQ((char)i, buf[LEN - 1]);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# End-to-end message transfer between network namespaces: every size
+# around the segment boundaries up to 64 MiB at MTU 1500 and 9000, an
+# all-to-all among 4 nodes behind a bridge, delivery under netem loss,
+# reordering, duplication and corruption (byte-exact, exactly once, in
+# order; only lost segments retransmitted), and the errors a sender must
+# learn: no socket at the port, and a peer that never answers.
+
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+XFER=$HF_DIR/hf_xfer
+LOGS=$(mktemp -d)
+
+# stat NODE NAME: a counter from the node's /proc/net/hyperframe.
+stat()
+{
+	ip netns exec "${HF_NODES[$1]}" awk -v k="$2" '$1 == k {print $2}' \
+		/proc/net/hyperframe
+}
+
+# xfer FROM TO PORT SIZES [REPEAT]: receiver on TO, sender on FROM; both
+# must succeed. Leaves the receiver's summary in $LOGS/recv-PORT.
+xfer()
+{
+	local from=$1 to=$2 port=$3 sizes=$4 repeat=${5:-1}
+	local log=$LOGS/recv-$port rpid rc
+
+	ip netns exec "${HF_NODES[to]}" "$XFER" recv "$port" "$sizes" \
+		"$repeat" >"$log" 2>&1 &
+	rpid=$!
+	busywait 10000 grep -q ready "$log"
+	check_err $? "receiver on node $to port $port did not start"
+	ip netns exec "${HF_NODES[from]}" timeout 120 "$XFER" send eth0 \
+		"$(hf_node_mac "$to")" "$port" "$sizes" "$repeat" \
+		>"$LOGS/send-$port" 2>&1
+	rc=$?
+	check_err $rc "sender $from -> $to:$port failed: $(cat "$LOGS/send-$port")"
+	timeout 120 tail --pid="$rpid" -f /dev/null
+	wait "$rpid"
+	rc=$?
+	check_err $rc "receiver $to:$port: $(cat "$log")"
+	return "$RET"
+}
+
+sizes_for()
+{
+	local mtu=$1 seg=$(($1 - 36))
+
+	echo "0,1,$((mtu - 1)),$mtu,$((mtu + 1)),$((seg - 1)),$seg,$((seg + 1)),$((16 * seg)),65536,1048576,67108864"
+}
+
+ktap_plan 6
+
+for mtu in 1500 9000; do
+	hf_topo_create 2 "$mtu"
+	xfer 0 1 7000 "$(sizes_for "$mtu")"
+	check_eq "$(stat 1 rx_msgs)" 12 "messages delivered"
+	check_eq "$(stat 0 tx_msgs_delivered)" 12 "deliveries confirmed to the sender"
+	check_eq "$(stat 0 tx_retransmits)" 0 "retransmits on a clean link"
+	log_test "transfer: sizes 0 .. 64 MiB at MTU $mtu, byte-exact"
+	defer_run
+done
+
+# All-to-all: every node sends to every other, all at once.
+hf_topo_create 4 1500
+pids=()
+for ((i = 0; i < 4; i++)); do
+	for ((j = 0; j < 4; j++)); do
+		((i == j)) && continue
+		xfer "$i" "$j" $((7100 + 10 * i + j)) 1,4096,100000,1048576 3 &
+		pids+=($!)
+	done
+done
+for p in "${pids[@]}"; do
+	wait "$p"
+	check_err $? "an all-to-all pair failed"
+done
+total=0
+for ((i = 0; i < 4; i++)); do
+	total=$((total + $(stat "$i" rx_msgs)))
+done
+check_eq "$total" $((12 * 4 * 3)) "messages delivered in the all-to-all"
+log_test "transfer: all-to-all among 4 nodes behind a bridge"
+defer_run
+
+# Impairments on both directions of the link.
+impaired()
+{
+	local name=$1 netem=$2
+
+	hf_topo_create 2 1500
+	for n in 0 1; do
+		ip netns exec "${HF_NODES[n]}" tc qdisc add dev eth0 root netem $netem
+	done
+	xfer 0 1 7200 1,1464,100000,1048576,4194304 4
+	check_eq "$(stat 1 rx_msgs)" 20 "messages delivered"
+	lost=$(ip netns exec "${HF_NODES[0]}" tc -s qdisc show dev eth0 |
+		sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n 1)
+	echo "# $name: sent $(stat 0 tx_msgs), delivered $(stat 1 rx_msgs)," \
+		"data segments $(stat 0 tx_segs), lost on the wire ${lost:-?}," \
+		"retransmitted $(stat 0 tx_retransmits), rto $(stat 0 tx_rto)," \
+		"duplicates $(stat 1 rx_duplicates), checksum drops $(stat 1 drop_csum)"
+	log_test "transfer: $name: every message once, intact, in order"
+	defer_run
+}
+
+impaired "loss 1% / reorder / duplicate 1% / corrupt 0.5%" \
+	"loss 1% delay 1ms reorder 10% duplicate 1% corrupt 0.5%"
+impaired "loss 10%" "loss 10%"
+
+# Failures the sender must learn about.
+hf_topo_create 2 1500
+ip netns exec "${HF_NODES[0]}" timeout 60 "$XFER" send eth0 \
+	"$(hf_node_mac 1)" 7999 1000 >"$LOGS/noport" 2>&1
+check_eq $? 1 "send to a closed port must fail"
+grep -q 'Connection refused' "$LOGS/noport"
+check_err $? "no ECONNREFUSED for a closed port: $(cat "$LOGS/noport")"
+check_eq "$(stat 1 rx_msgs_no_port)" 1 "receiver counted the closed port"
+
+ip netns exec "${HF_NODES[0]}" timeout 90 "$XFER" send eth0 \
+	02:00:00:00:00:99 7000 5000 >"$LOGS/unreach" 2>&1
+check_eq $? 1 "send to a missing peer must fail"
+grep -q 'No route to host' "$LOGS/unreach"
+check_err $? "no EHOSTUNREACH for a missing peer: $(cat "$LOGS/unreach")"
+log_test "transfer: closed port and unreachable peer reach the sender"
+defer_run
+rm -rf "$LOGS"
+
+exit "$(ktap_exit)"

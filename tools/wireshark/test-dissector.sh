@@ -1,0 +1,637 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-dissector.sh - checks tools/wireshark/hyperframe.lua against frames
+# built by hand from docs/wire-format.md.
+#
+# An embedded Python script (standard library only) writes a pcap of
+# DATA and ACK frames covering every type, every flag and every reason of
+# the validation table, and the exact tshark output each frame must give.
+# tshark decodes the pcap with the dissector; every field of every frame
+# is compared, then each malformed reason is looked up by display filter,
+# then the EtherType preference is exercised. Output is KTAP; the exit
+# status is non-zero on any failure.
+#
+# Usage: test-dissector.sh [-v]     (-v: show tshark's tree of failures)
+# Environment: TSHARK (default tshark), PYTHON (default /usr/bin/python3),
+# HF_DISSECTOR (default: hyperframe.lua next to this script), HF_KEEP=1
+# keeps the work directory (pcaps, expected and actual fields) in /tmp.
+# Without tshark it prints a KTAP skip plan and exits 4.
+set -uo pipefail
+
+here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd -P)
+lua=${HF_DISSECTOR:-$here/hyperframe.lua}
+tshark=${TSHARK:-tshark}
+python=${PYTHON:-/usr/bin/python3}
+[[ -x $python ]] || python=python3
+verbose=0
+[[ ${1:-} == -v ]] && verbose=1
+
+if ! command -v "$tshark" >/dev/null 2>&1; then
+	echo "TAP version 13"
+	echo "1..0 # SKIP tshark not found (DEBIAN_FRONTEND=noninteractive apt-get install -y tshark)"
+	exit 4
+fi
+
+work=$(mktemp -d /tmp/hf-dissector.XXXXXX) || exit 1
+trap '[[ ${HF_KEEP:-} ]] || rm -rf "$work"' EXIT
+chmod 755 "$work"
+mkdir -p "$work/home"
+cp "$lua" "$work/hyperframe.lua"
+
+# tshark runs with HOME pointing at an empty directory, so the personal
+# preferences of whoever runs the test (a changed hyperframe.ethertype, a
+# disabled protocol) and a copy of the dissector already installed in
+# ~/.local/lib/wireshark/plugins (which would register "hyperframe" twice)
+# do not change the result.
+#
+# Lua and root. Whether Lua runs at all is decided by the global init.lua
+# (/usr/share/wireshark/init.lua), before any script: "enable_lua = false"
+# (2.6 and earlier: "disable_lua = true") turns Lua off, and
+# "run_user_scripts_when_superuser = false" makes a process running as root
+# skip personal plugins and -X lua_script files (older releases instead
+# failed with "dofile has been disabled due to running Wireshark as
+# superuser"). Wireshark 4.0 as packaged in Debian 12 ships enable_lua =
+# true and run_user_scripts_when_superuser = true, so "-X lua_script:" loads
+# as root; the one line tshark prints, 'Running as user "root" and group
+# "root". This could be dangerous.', is a warning on stderr, not an error.
+# Nothing in the environment or on the command line can override init.lua
+# for root: WIRESHARK_DATA_DIR, which would point at another init.lua, is
+# ignored when started with special privileges, and uid 0 counts. So the
+# test never assumes: it asks tshark whether the protocol registered, and
+# if not while running as root, it runs tshark as the unprivileged user
+# "nobody" (reading a capture file needs no privilege; Wireshark recommends
+# dissecting unprivileged anyway). If that fails too, Lua is disabled
+# outright and the test bails out.
+run_as=()
+ts()
+{
+	HOME=$work/home XDG_CONFIG_HOME=$work/home/.config \
+		"${run_as[@]}" "$tshark" "$@" 2>>"$work/tshark.err"
+}
+registered()
+{
+	ts -G protocols -X "lua_script:$work/hyperframe.lua" |
+		awk -F'\t' '$3 == "hyperframe" { found = 1 } END { exit !found }'
+}
+
+echo "TAP version 13"
+
+# ---- the frames -------------------------------------------------------------
+cat >"$work/gen.py" <<'PYEOF'
+import struct, sys
+
+out = sys.argv[1]
+FIELDS = [
+    "hyperframe.version", "hyperframe.type", "hyperframe.flags",
+    "hyperframe.flags.frame_start", "hyperframe.flags.frame_end",
+    "hyperframe.flags.retransmit", "hyperframe.flags.ack_now",
+    "hyperframe.flags.echo", "hyperframe.flags.window", "hyperframe.flags.undefined",
+    "hyperframe.sport", "hyperframe.dport", "hyperframe.port",
+    "hyperframe.csum", "hyperframe.csum.status", "hyperframe.csum.calculated",
+    "hyperframe.hlen",
+    "hyperframe.seq", "hyperframe.msg_id", "hyperframe.msg_len",
+    "hyperframe.offset", "hyperframe.seg_len", "hyperframe.frame_segs",
+    "hyperframe.frame_seq", "hyperframe.seg_size", "hyperframe.frame_index",
+    "hyperframe.seg_index", "hyperframe.epoch",
+    "hyperframe.cum_seq", "hyperframe.credit", "hyperframe.rate_kbps",
+    "hyperframe.msg_done", "hyperframe.msg_status",
+    "hyperframe.outcome.msg_id", "hyperframe.outcome.status",
+    "hyperframe.nsack", "hyperframe.reserved",
+    "hyperframe.sack.start", "hyperframe.sack.end", "hyperframe.sack.len",
+    "hyperframe.padding", "hyperframe.malformed", "_ws.expert.message",
+    "_ws.col.Info",
+    "data.len", "data.data",
+]
+REASONS = ["short", "version", "type", "flags", "length", "offset", "frame",
+           "sack", "status", "csum"]
+OUTCOME_NAMES = {1: "no_port", 2: "too_big", 3: "reserved"}
+
+def rfc1071(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return s
+
+def put_csum(body, clen, bad=False, value=None):
+    """Write the checksum over body[:clen] (field zeroed), or a wrong one."""
+    b = bytearray(body)
+    b[6:8] = b"\0\0"
+    c = ~rfc1071(bytes(b[:clen])) & 0xFFFF
+    if value is not None:
+        c = value
+    elif bad:
+        c ^= 0x5A5A
+    b[6:8] = struct.pack("!H", c)
+    return bytes(b)
+
+def payload(n, seed=0):
+    return bytes((seed + 7 * i) & 0xFF for i in range(n))
+
+def data(seq=0, msg_id=0, msg_len=None, offset=0, seg_len=None, frame_segs=1,
+         frame_seq=None, seg_size=1464, epoch=0x1234, flags=0, sport=5001,
+         dport=7000, present=None, vt=0x11, bad_csum=False, csum=None,
+         trunc=None):
+    """A DATA frame; present = payload bytes actually included."""
+    if seg_len is None:
+        seg_len = min(seg_size, (msg_len or 0) - offset)
+    if msg_len is None:
+        msg_len = offset + seg_len
+    if frame_seq is None:
+        frame_seq = seq
+    if present is None:
+        present = seg_len
+    h = struct.pack("!BBHHHIIIIHHIHH", vt, flags, sport, dport, 0,
+                    seq & 0xFFFFFFFF, msg_id, msg_len, offset, seg_len,
+                    frame_segs, frame_seq & 0xFFFFFFFF, seg_size, epoch)
+    body = h + payload(present, seq)
+    body = put_csum(body, 36 + min(seg_len, present), bad_csum, csum)
+    return body[:trunc] if trunc is not None else body
+
+def ack(cum=0, credit=0, rate=0, done=0, status=0, blocks=(), nsack=None,
+        reserved=0, epoch=0x1234, flags=0, sport=0, dport=7000, vt=0x12,
+        bad_csum=False, trunc=None):
+    if nsack is None:
+        nsack = len(blocks)
+    body = struct.pack("!BBHHHIIIIQBBH", vt, flags, sport, dport, 0,
+                       cum & 0xFFFFFFFF, credit, rate, done, status, nsack,
+                       reserved, epoch)
+    for s, e in blocks:
+        body += struct.pack("!II", s & 0xFFFFFFFF, e & 0xFFFFFFFF)
+    body = put_csum(body, len(body), bad_csum)
+    return body[:trunc] if trunc is not None else body
+
+def raw(vt, flags=0, n=36, sport=1, dport=2):
+    body = struct.pack("!BBHHH", vt, flags, sport, dport, 0) + payload(n - 8)
+    return put_csum(body, len(body))
+
+def status_bits(**outcomes):
+    """status_bits(i0=1, i31=2): outcome of message msg_done - 1 - i."""
+    v = 0
+    for k, o in outcomes.items():
+        v |= o << (2 * int(k[1:]))
+    return v
+
+W = 2 ** 32
+FRAMES = [
+    # ---- well-formed, every type and flag
+    ("data_example", data(seq=12, msg_id=3, msg_len=100000, offset=17568,
+                          frame_segs=4, frame_seq=10), None, b""),
+    ("data_single_start_end", data(msg_len=100, flags=0x03), None, b""),
+    ("data_frame_start", data(seq=100, msg_len=4000, seg_size=1000,
+                              frame_segs=3, flags=0x01, msg_id=7), None, b""),
+    ("data_end_rtx_acknow", data(seq=102, frame_seq=100, frame_segs=3,
+                                 msg_len=3500, offset=3000, seg_size=1000,
+                                 flags=0x0E, msg_id=7), None, b""),
+    ("data_empty_msg_nonzero_padding", data(msg_len=0, seg_len=0, seg_size=1,
+                                            flags=0x03, msg_id=9, epoch=1),
+     None, b"\xaa" * 10),
+    ("data_seq_wrap_msg_max", data(seq=1, frame_seq=-2, frame_segs=4,
+                                   msg_len=2 ** 30, offset=2 ** 30 - 1024,
+                                   seg_size=1024, flags=0x02, msg_id=0xFFFFFFFF,
+                                   epoch=0xFFFF, sport=65535, dport=1), None, b""),
+    ("data_csum_stored_ffff", None, None, b""),          # filled in below
+    ("ack_example", ack(cum=75, credit=200, done=6,
+                        blocks=[(80, 90), (100, 101)]), None, b""),
+    ("ack_echo_outcomes", ack(cum=1000, credit=4096, rate=1000000, done=100,
+                              status=status_bits(i0=1, i2=2, i17=1, i31=2),
+                              flags=0x01), None, b""),
+    ("ack_16_sacks_wrap_reserved", ack(
+        cum=W - 20, credit=100, rate=1, done=3, reserved=0x5A, epoch=0xFFFF,
+        blocks=[(W - 19 + 3 * i, W - 17 + 3 * i) for i in range(16)]),
+     None, b""),
+    ("ack_low_done_padded", ack(cum=0, done=2, status=status_bits(i1=2)),
+     None, b"\0" * 10),
+    # ---- short
+    ("short_common", raw(0x11, n=8)[:5], "short", b""),
+    ("short_data", data(msg_len=100, flags=0x03)[:20], "short", b""),
+    ("short_ack", ack(cum=5)[:30], "short", b""),
+    ("short_ack_blocks", ack(cum=5, nsack=2, blocks=[(7, 9)]), "short", b""),
+    # ---- version, type
+    ("version_2", data(msg_len=100, vt=0x21), "version", b""),
+    ("version_0", raw(0x02, n=40), "version", b""),
+    ("type_0", raw(0x10), "type", b""),
+    ("type_3", raw(0x13, flags=0x01), "type", b""),
+    ("type_15", raw(0x1F, n=8), "type", b""),
+    # ---- flags
+    ("flags_data_0x10", data(msg_len=100, flags=0x13), "flags", b""),
+    ("flags_data_0x80", data(msg_len=100, flags=0x80), "flags", b""),
+    ("flags_ack_0x04", ack(cum=5, flags=0x07), "flags", b""),
+    # ---- length
+    ("length_beyond_frame", data(msg_len=100, present=50), "length", b""),
+    ("length_seg_size_0", data(msg_len=100, seg_len=100, seg_size=0), "length", b""),
+    ("length_above_seg_size", data(msg_len=2000, seg_len=1000, seg_size=512),
+     "length", b""),
+    ("length_empty_in_message", data(msg_len=100, seg_len=0), "length", b""),
+    ("length_short_not_last", data(msg_len=3000, seg_len=1000, seg_size=1464),
+     "length", b""),
+    # ---- offset
+    ("offset_msg_len_above_2^30", data(msg_len=2 ** 30 + 1, offset=0,
+                                       seg_len=1464), "offset", b""),
+    ("offset_beyond_message", data(msg_len=2000, offset=1464, seg_len=1000),
+     "offset", b""),
+    ("offset_not_stride_multiple", data(msg_len=5000, offset=1000, seg_len=1464),
+     "offset", b""),
+    ("offset_checked_before_last_length", data(msg_len=5000, offset=1000,
+                                               seg_len=100), "offset", b""),
+    # ---- frame
+    ("frame_segs_0", data(msg_len=100, frame_segs=0), "frame", b""),
+    ("frame_index_beyond", data(seq=15, frame_seq=10, frame_segs=5,
+                                msg_len=100), "frame", b""),
+    ("frame_index_negative", data(seq=9, frame_seq=10, frame_segs=5,
+                                  msg_len=100), "frame", b""),
+    ("frame_start_not_first", data(seq=11, frame_seq=10, frame_segs=3,
+                                   msg_len=100, flags=0x01), "frame", b""),
+    ("frame_end_not_last", data(seq=11, frame_seq=10, frame_segs=3,
+                                msg_len=100, flags=0x02), "frame", b""),
+    # ---- sack
+    ("sack_17_blocks", ack(cum=0, blocks=[(1 + 2 * i, 2 + 2 * i) for i in range(17)]),
+     "sack", b""),
+    ("sack_start_at_cum", ack(cum=50, blocks=[(50, 60)]), "sack", b""),
+    ("sack_start_below_cum", ack(cum=50, blocks=[(40, 60)]), "sack", b""),
+    ("sack_empty", ack(cum=50, blocks=[(55, 55)]), "sack", b""),
+    ("sack_inverted", ack(cum=50, blocks=[(60, 55)]), "sack", b""),
+    ("sack_adjacent", ack(cum=50, blocks=[(52, 55), (55, 58)]), "sack", b""),
+    ("sack_overlapping", ack(cum=50, blocks=[(52, 57), (55, 58)]), "sack", b""),
+    ("sack_half_space", ack(cum=0, blocks=[(1, 2 ** 31 + 1)]), "sack", b""),
+    # ---- status
+    ("status_reserved_newest", ack(cum=5, done=10, status=status_bits(i0=3)),
+     "status", b""),
+    ("status_reserved_oldest", ack(cum=5, done=40, status=status_bits(i31=3, i1=1)),
+     "status", b""),
+    ("status_checked_before_sack", ack(cum=5, done=1, status=status_bits(i0=3),
+                                       nsack=17), "status", b""),
+    # ---- csum
+    ("csum_data", data(msg_len=100, flags=0x03, bad_csum=True), "csum", b""),
+    ("csum_ack", ack(cum=75, done=6, bad_csum=True, flags=0x01), "csum", b""),
+    ("csum_and_flags", data(msg_len=100, flags=0x20, bad_csum=True), "flags", b""),
+]
+
+# A DATA whose correct checksum is 0, stored as 0xffff: one's complement has
+# two zeros, and the receiver (csum_fold of the whole sum) accepts both.
+for epoch in range(0x10000):
+    b = data(seq=3, msg_len=10, epoch=epoch)
+    if struct.unpack("!H", b[6:8])[0] == 0:
+        FRAMES[6] = ("data_csum_stored_ffff",
+                     data(seq=3, msg_len=10, epoch=epoch, csum=0xFFFF), None, b"")
+        break
+else:
+    sys.exit("no epoch gives a zero checksum")
+
+def before(a, b):
+    return (a - b) % W >= 2 ** 31
+
+def verdict(frame):
+    """The drop reason of wire-format.md's validation table, checked in
+    hf_hdr_decode()'s order; None for a well-formed header."""
+    fl = len(frame)
+    if fl < 8:
+        return "short"
+    v, t, flags = frame[0] >> 4, frame[0] & 15, frame[1]
+    if v != 1:
+        return "version"
+    if t == 1:
+        if fl < 36:
+            return "short"
+        if flags & ~0x0F:
+            return "flags"
+        (seq, _, msg_len, off, seg_len, fsegs, fseq, seg_size,
+         _) = struct.unpack("!IIIIHHIHH", frame[8:36])
+        if seg_len > fl - 36 or not seg_size or seg_len > seg_size:
+            return "length"
+        if not seg_len and msg_len:
+            return "length"
+        if msg_len > 2 ** 30 or off + seg_len > msg_len or off % seg_size:
+            return "offset"
+        if seg_len < seg_size and off + seg_len != msg_len:
+            return "length"
+        idx = (seq - fseq) % W
+        if not fsegs or idx >= fsegs:
+            return "frame"
+        if (flags & 1 and idx) or (flags & 2 and idx != fsegs - 1):
+            return "frame"
+        return None
+    if t == 2:
+        if fl < 36:
+            return "short"
+        if flags & ~0x03:
+            return "flags"
+        cum, status, nsack = struct.unpack("!I12xQB", frame[8:33])
+        if any((status >> 2 * i) & 3 == 3 for i in range(32)):
+            return "status"
+        if nsack > 16:
+            return "sack"
+        if fl < 36 + 8 * nsack:
+            return "short"
+        floor = cum
+        for i in range(nsack):
+            s, e = struct.unpack("!II", frame[36 + 8 * i:44 + 8 * i])
+            if not before(floor, s) or not before(s, e) or before(e, floor):
+                return "sack"
+            floor = e
+        return None
+    return "type"
+
+def expect(body, pad):
+    """The tshark fields this frame must decode to, and its expert reasons."""
+    e = {}
+    fl = len(body) + len(pad)
+    frame = body + pad
+    reason = None
+    verify = None           # bytes the checksum covers, when known
+    info = None
+    data_from = None
+    if fl < 8:
+        return e, "%d bytes" % fl, "short", False
+    v, t = body[0] >> 4, body[0] & 15
+    flags, sport, dport, cs = struct.unpack("!BHHH", body[1:8])
+    e.update({"hyperframe.version": v, "hyperframe.type": t,
+              "hyperframe.flags": "0x%02x" % flags, "hyperframe.sport": sport,
+              "hyperframe.dport": dport, "hyperframe.port": "%d;%d" % (sport, dport),
+              "hyperframe.csum": "0x%04x" % cs})
+    names = []
+    if v != 1:
+        reason, info, data_from = "version", "version %d type %d" % (v, t), 8
+    elif t == 1:
+        for bit, name, fld in ((1, "FRAME_START", "frame_start"), (2, "FRAME_END", "frame_end"),
+                               (4, "RETRANSMIT", "retransmit"), (8, "ACK_NOW", "ack_now")):
+            e["hyperframe.flags." + fld] = int(bool(flags & bit))
+            if flags & bit:
+                names.append(name)
+        if flags & 0xF0:
+            e["hyperframe.flags.undefined"] = "0x%02x" % (flags & 0xF0)
+            names.append("undefined 0x%02x" % (flags & 0xF0))
+    elif t == 2:
+        e["hyperframe.flags.echo"] = int(bool(flags & 1))
+        e["hyperframe.flags.window"] = int(bool(flags & 2))
+        if flags & 1:
+            names.append("ECHO")
+        if flags & 2:
+            names.append("WINDOW")
+        if flags & 0xFC:
+            e["hyperframe.flags.undefined"] = "0x%02x" % (flags & 0xFC)
+            names.append("undefined 0x%02x" % (flags & 0xFC))
+    else:
+        reason, info, data_from = "type", "version 1 type %d" % t, 8
+
+    if v == 1 and t == 1 and fl < 36:
+        reason, info, data_from = "short", "DATA", 8
+    elif v == 1 and t == 1:
+        (seq, msg_id, msg_len, off, seg_len, fsegs, fseq, seg_size,
+         epoch) = struct.unpack("!IIIIHHIHH", frame[8:36])
+        idx = (seq - fseq) % W
+        e.update({"hyperframe.hlen": 36, "hyperframe.seq": seq,
+                  "hyperframe.msg_id": msg_id, "hyperframe.msg_len": msg_len,
+                  "hyperframe.offset": off, "hyperframe.seg_len": seg_len,
+                  "hyperframe.frame_segs": fsegs, "hyperframe.frame_seq": fseq,
+                  "hyperframe.seg_size": seg_size, "hyperframe.frame_index": idx,
+                  "hyperframe.epoch": epoch})
+        if seg_size and off % seg_size == 0:
+            e["hyperframe.seg_index"] = off // seg_size
+        present = fl - 36
+        if seg_len <= present:
+            verify = 36 + seg_len
+        if min(seg_len, present):
+            n = min(seg_len, present)
+            e["data.len"] = n
+            e["data.data"] = frame[36:36 + n].hex()
+        info = "DATA %d→%d seq=%d msg=%d off=%d len=%d/%d" % (
+            sport, dport, seq, msg_id, off, seg_len, msg_len)
+    elif v == 1 and t == 2 and fl < 36:
+        reason, info, data_from = "short", "ACK", 8
+    elif v == 1 and t == 2:
+        (cum, credit, rate, done, status, nsack, res,
+         epoch) = struct.unpack("!IIIIQBBH", frame[8:36])
+        hlen = 36 + 8 * nsack
+        e.update({"hyperframe.hlen": hlen, "hyperframe.cum_seq": cum,
+                  "hyperframe.credit": credit, "hyperframe.rate_kbps": rate,
+                  "hyperframe.msg_done": done,
+                  "hyperframe.msg_status": "0x%016x" % status,
+                  "hyperframe.nsack": nsack, "hyperframe.reserved": "0x%02x" % res,
+                  "hyperframe.epoch": epoch})
+        outs = [((done - 1 - i) % W, (status >> 2 * i) & 3) for i in range(32)
+                if (status >> 2 * i) & 3]
+        if outs:
+            e["hyperframe.outcome.msg_id"] = ";".join(str(m) for m, o in outs)
+            e["hyperframe.outcome.status"] = ";".join(str(o) for m, o in outs)
+        shown = min(nsack, (fl - 36) // 8)
+        blocks = [struct.unpack("!II", frame[36 + 8 * i:44 + 8 * i]) for i in range(shown)]
+        if blocks:
+            e["hyperframe.sack.start"] = ";".join(str(s) for s, _ in blocks)
+            e["hyperframe.sack.end"] = ";".join(str(x) for _, x in blocks)
+            e["hyperframe.sack.len"] = ";".join(str((x - s) % W) for s, x in blocks)
+        if nsack <= 16 and fl >= hlen:
+            verify = hlen
+        refused = sum(1 for m, o in outs if o != 3)
+        info = "ACK cum=%d sack=%d done=%d" % (cum, nsack, done)
+        if refused:
+            info += " refused=%d" % refused
+    if verify is not None and fl > verify:
+        e["hyperframe.padding"] = frame[verify:].hex()
+    if data_from is not None and fl > data_from:
+        e["data.len"] = fl - data_from
+        e["data.data"] = frame[data_from:].hex()
+    if names:
+        info += " [" + ",".join(names) + "]"
+    csum_bad = False
+    if verify is not None:
+        calc = ~rfc1071(frame[:6] + b"\0\0" + frame[8:verify]) & 0xFFFF
+        ok = rfc1071(frame[:verify]) == 0xFFFF
+        e["hyperframe.csum.calculated"] = "0x%04x" % calc
+        e["hyperframe.csum.status"] = "correct" if ok else "incorrect"
+        csum_bad = not ok
+    else:
+        e["hyperframe.csum.status"] = "unverified"
+    return e, info, reason, csum_bad
+
+with open(out + "/fields", "w") as f:
+    f.write("\n".join(FIELDS) + "\n")
+
+eth = bytes.fromhex("020000000002" "020000000001")
+rows, by_expert, by_field = [], {r: [] for r in REASONS}, {r: [] for r in REASONS}
+with open(out + "/hf.pcap", "wb") as pcap, open(out + "/expect", "w") as ex:
+    pcap.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+    for n, (name, body, want, pad) in enumerate(FRAMES, 1):
+        fr = eth + b"\x88\xb5" + body + pad
+        pcap.write(struct.pack("<IIII", 1700000000 + n, 0, len(fr), len(fr)) + fr)
+        e, info, reason, csum_bad = expect(body, pad)
+        reason = verdict(body + pad)
+        if reason is None and csum_bad:
+            reason = "csum"
+        if reason != want:
+            sys.exit("%s: the model says %s, the frame list %s" % (name, reason, want))
+        experts = sorted(set(([reason] if reason and reason != "csum" else []) +
+                             (["csum"] if csum_bad else [])))
+        if reason:
+            info += " [Malformed: %s]" % reason
+            e["hyperframe.malformed"] = reason
+            by_field[reason].append(n)
+        for r in experts:
+            by_expert[r].append(n)
+        e["_ws.expert.message"] = ",".join(experts)
+        e["_ws.col.Info"] = info
+        ex.write("%d|%s|%s\n" % (n, name, "|".join(str(e.get(k, "")) for k in FIELDS)))
+with open(out + "/reasons", "w") as f:
+    for r in REASONS:
+        f.write("%s %s %s\n" % (r, ",".join(map(str, by_expert[r])) or "-",
+                                ",".join(map(str, by_field[r])) or "-"))
+
+# The well-formed frames again, cut by a snap length: truncated, not malformed.
+with open(out + "/snaplen.pcap", "wb") as pcap:
+    pcap.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+    for name, body, want, pad in FRAMES:
+        fr = eth + b"\x88\xb5" + body + pad
+        for cut in (4, 20, 40):
+            if want is None and cut < len(body) + len(pad):
+                pcap.write(struct.pack("<IIII", 1700000000, 0, 14 + cut, len(fr)) + fr[:14 + cut])
+
+# The first frame again under another EtherType, for the preference.
+with open(out + "/other-ethertype.pcap", "wb") as pcap:
+    pcap.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+    fr = eth + b"\x88\xb6" + FRAMES[0][1]
+    pcap.write(struct.pack("<IIII", 1700000000, 0, len(fr), len(fr)) + fr)
+PYEOF
+
+if ! "$python" "$work/gen.py" "$work" >"$work/gen.log" 2>&1; then
+	echo "1..1"
+	echo "not ok 1 generate frames # $(tail -n 1 "$work/gen.log")"
+	exit 1
+fi
+mapfile -t fields <"$work/fields"
+mapfile -t expected <"$work/expect"
+mapfile -t reasons <"$work/reasons"
+# tests: lua loads, one per frame, one per reason, ethertype, snaplen, no Lua errors
+echo "1..$((1 + ${#expected[@]} + ${#reasons[@]} + 3))"
+
+t=0
+fail=0
+ok()
+{
+	t=$((t + 1))
+	echo "ok $t $1"
+}
+not_ok()
+{
+	t=$((t + 1))
+	fail=$((fail + 1))
+	echo "not ok $t $1 # $2"
+}
+
+# ---- 1: the dissector loads ------------------------------------------------
+if registered; then
+	ok "lua dissector registers (uid $(id -u))"
+elif [[ $(id -u) == 0 ]] && run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups) &&
+	registered; then
+	ok "lua dissector registers (as nobody: init.lua keeps -X lua_script from root)"
+else
+	not_ok "lua dissector registers" "Lua disabled? see $(grep -m1 -hE 'Lua|lua' "$work/tshark.err" || echo /usr/share/wireshark/init.lua)"
+	echo "Bail out! the dissector cannot be loaded"
+	exit 1
+fi
+
+tshark_hf()
+{
+	ts -X "lua_script:$work/hyperframe.lua" "$@"
+}
+
+# ---- one test per frame: every field, exactly -------------------------------
+eargs=()
+for f in "${fields[@]}"; do
+	eargs+=(-e "$f")
+done
+tshark_hf -r "$work/hf.pcap" -T fields -E separator='|' -E occurrence=a \
+	-E aggregator=';' -e frame.number "${eargs[@]}" >"$work/actual"
+declare -A actual=()
+while IFS= read -r line; do
+	actual[${line%%|*}]=${line#*|}
+done <"$work/actual"
+
+# The expert column holds whole messages; keep the reason each starts with.
+expert_col=-1
+info_col=-1
+for i in "${!fields[@]}"; do
+	[[ ${fields[$i]} == _ws.expert.message ]] && expert_col=$i
+	[[ ${fields[$i]} == _ws.col.Info ]] && info_col=$i
+done
+
+for line in "${expected[@]}"; do
+	n=${line%%|*}
+	rest=${line#*|}
+	name=${rest%%|*}
+	IFS='|' read -r -a want <<<"${rest#*|}"
+	IFS='|' read -r -a got <<<"${actual[$n]-}"
+	diffs=()
+	for i in "${!fields[@]}"; do
+		w=${want[$i]-}
+		g=${got[$i]-}
+		# Booleans print as 1/0 in Wireshark 4.0, True/False later.
+		if [[ ${fields[$i]} == hyperframe.flags.* ]]; then
+			g=${g//True/1}
+			g=${g//False/0}
+		fi
+		if ((i == expert_col)); then
+			g=$(tr ';' '\n' <<<"$g" | sed -n 's/^\([a-z]*\): .*/\1/p' | sort -u | paste -sd, -)
+		fi
+		[[ $g == "$w" ]] || diffs+=("${fields[$i]}='$g' want '$w'")
+	done
+	if ((${#diffs[@]})); then
+		not_ok "frame $n $name" "${diffs[*]:0:4}"
+		if ((verbose)); then
+			tshark_hf -r "$work/hf.pcap" -Y "frame.number == $n" -V -O hyperframe | sed 's/^/# /'
+		fi
+	else
+		ok "frame $n $name"
+	fi
+done
+
+# ---- one test per reason: expert filter and drop-reason field ---------------
+for line in "${reasons[@]}"; do
+	read -r r by_expert by_field <<<"$line"
+	got_e=$(tshark_hf -r "$work/hf.pcap" -Y "hyperframe.malformed.$r" -T fields -e frame.number | paste -sd, -)
+	got_f=$(tshark_hf -r "$work/hf.pcap" -Y "hyperframe.malformed == \"$r\"" -T fields -e frame.number | paste -sd, -)
+	[[ $got_e ]] || got_e=-
+	[[ $got_f ]] || got_f=-
+	if [[ $got_e == "$by_expert" && $got_f == "$by_field" ]]; then
+		ok "reason $r: frames $by_field"
+	else
+		not_ok "reason $r" "expert frames $got_e want $by_expert, field frames $got_f want $by_field"
+	fi
+done
+
+# ---- the EtherType preference ------------------------------------------------
+IFS='|' read -r -a first <<<"${expected[0]#*|*|}"
+want_info=${first[$info_col]}
+off=$(tshark_hf -r "$work/other-ethertype.pcap" -T fields -e hyperframe.type)
+on=$(tshark_hf -r "$work/other-ethertype.pcap" -o hyperframe.ethertype:34998 -T fields -e _ws.col.Info)
+moved=$(tshark_hf -r "$work/hf.pcap" -o hyperframe.ethertype:34998 -Y hyperframe -T fields -e frame.number | wc -l)
+if [[ -z $off && $on == "$want_info" && $moved == 0 ]]; then
+	ok "ethertype preference moves the dissector (-o hyperframe.ethertype:34998)"
+else
+	not_ok "ethertype preference" "default decoded '$off', moved decoded '$on', old ethertype still decoded $moved"
+fi
+
+# ---- frames cut by the capture's snap length are not malformed ---------------
+cut=$(tshark_hf -r "$work/snaplen.pcap" -T fields -e hyperframe.malformed -e _ws.col.Info)
+total=$(wc -l <<<"$cut")
+truncated=$(grep -c $'^\t.*\[truncated\]$' <<<"$cut")
+if ((total >= 20 && truncated == total)); then
+	ok "$total frames cut by the snap length: truncated, not malformed"
+else
+	not_ok "snap length" "$((total - truncated)) of $total frames not shown as truncated: $(grep -v -m1 $'^\t.*\[truncated\]$' <<<"$cut")"
+fi
+
+# ---- no Lua runtime error anywhere, in the tree or on stderr -----------------
+tshark_hf -r "$work/hf.pcap" -V >"$work/tree"
+tshark_hf -r "$work/snaplen.pcap" -V >>"$work/tree"
+lua_tree=$(grep -c -i 'lua error' "$work/tree")
+lua_err=$(grep -i -E 'lua|error' "$work/tshark.err" | grep -v -c 'Running as user')
+if [[ $lua_tree == 0 && $lua_err == 0 && -s $work/tree ]]; then
+	ok "no lua errors"
+else
+	not_ok "no lua errors" "$(grep -m1 -i 'lua error' "$work/tree" "$work/tshark.err" | head -n 1)"
+fi
+
+echo "# $((t - fail)) passed, $fail failed (tshark $("$tshark" --version 2>/dev/null | sed -n '1s/.*(Wireshark) \([^ ]*\).*/\1/p'))"
+((fail == 0))
