@@ -285,6 +285,10 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	}
 	if (d->msg_id - peer->rx_msg_done >= HF_STATUS_WINDOW)
 		goto count_drop;
+	if (d->seg_size < HF_MIN_SEG_SIZE && d->msg_len > d->seg_size) {
+		why = HF_STAT_DROP_SEG_SIZE;
+		goto count_drop;
+	}
 
 	m = peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW];
 	if (!m) {
@@ -520,20 +524,4 @@ void hf_input_reset(struct hf_peer *peer)
 void hf_input_stop(struct hf_peer *peer)
 {
 	del_timer_sync(&peer->ack_timer);
-}
-
-/**
- * hf_input_idle() - whether no message is being reassembled from the peer
- * @peer: the peer; caller holds its lock
- *
- * Return: true when idle.
- */
-bool hf_input_idle(const struct hf_peer *peer)
-{
-	unsigned int i;
-
-	for (i = 0; i < HF_STATUS_WINDOW; i++)
-		if (peer->rx_msgs[i])
-			return false;
-	return true;
 }

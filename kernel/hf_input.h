@@ -15,7 +15,6 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 void hf_input_init(struct hf_peer *peer);
 void hf_input_reset(struct hf_peer *peer);
 void hf_input_stop(struct hf_peer *peer);
-bool hf_input_idle(const struct hf_peer *peer);
 void hf_input_window_open(struct net *net);
 
 #endif /* _HF_INPUT_H */

@@ -42,6 +42,7 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_DROP_BEYOND]		= "drop_beyond_window",
 	[HF_STAT_DROP_MSG_WINDOW]	= "drop_msg_window",
 	[HF_STAT_DROP_DISAGREE]		= "drop_disagree",
+	[HF_STAT_DROP_SEG_SIZE]		= "drop_seg_size",
 	[HF_STAT_DROP_NO_PEER]		= "drop_no_peer",
 	[HF_STAT_DROP_PEER_LIMIT]	= "drop_peer_limit",
 	[HF_STAT_DROP_EPOCH]		= "drop_epoch",

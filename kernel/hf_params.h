@@ -39,6 +39,13 @@ struct hf_params {
 
 extern struct hf_params hf_params;
 
+/*
+ * Smallest segment stride sent or accepted: bounds the segment tables a
+ * peer can make a receiver allocate (64 MiB / 64 B / 512 per page = 2048
+ * table pointers).
+ */
+#define HF_MIN_SEG_SIZE		64
+
 /* Segments in flight per peer flow; a power of two (ring bitmaps). */
 #define HF_WIN_SEGS		4096
 

@@ -119,6 +119,11 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 		*err = peer ? 0 : -ENOENT;
 		return peer;
 	}
+	/* Cheap early refusal; the count is checked again under the lock. */
+	if (READ_ONCE(hn->npeers) >= hf_params.max_peers) {
+		*err = -ENOBUFS;
+		return NULL;
+	}
 
 	fresh = peer_alloc(net, dev, addr);
 	if (!fresh) {
@@ -191,7 +196,12 @@ static void peer_flush(struct net *net, struct net_device *dev, bool idle)
 			bool busy;
 
 			spin_lock(&peer->lock);
-			busy = !hf_output_idle(peer) || !hf_input_idle(peer) ||
+			/*
+			 * A peer silent for peer_idle_ms with nothing of ours
+			 * in flight goes, with any message it left half sent:
+			 * its sender has given up or gone.
+			 */
+			busy = !hf_output_idle(peer) ||
 			       time_before(jiffies,
 					   peer->last_active + idle_jiffies);
 			spin_unlock(&peer->lock);

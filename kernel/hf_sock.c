@@ -240,6 +240,43 @@ static int hf_wait_sndbuf(struct sock *sk, long *timeo)
 }
 
 /**
+ * hf_dest_dev() - the interface a message leaves through, if it can
+ * @net: the sender's namespace
+ * @ifindex: the destination's interface
+ * @seg_size: set to the segment stride its MTU allows
+ * @err: set to -ENODEV, -EOPNOTSUPP (not Ethernet: on lo every unicast
+ *	 frame would be OTHERHOST), -ENETDOWN or -EMSGSIZE (MTU too small)
+ *
+ * Return: the device with a reference, or NULL with @err set.
+ */
+static struct net_device *hf_dest_dev(struct net *net, int ifindex,
+				      u32 *seg_size, int *err)
+{
+	struct net_device *dev = dev_get_by_index(net, ifindex);
+	u32 mtu;
+
+	if (!dev) {
+		*err = -ENODEV;
+		return NULL;
+	}
+	mtu = READ_ONCE(dev->mtu);
+	if (dev->type != ARPHRD_ETHER)
+		*err = -EOPNOTSUPP;
+	else if (!netif_running(dev))
+		*err = -ENETDOWN;
+	else if (mtu < HF_DATA_HLEN + HF_MIN_SEG_SIZE)
+		*err = -EMSGSIZE;
+	else
+		*err = 0;
+	if (*err) {
+		dev_put(dev);
+		return NULL;
+	}
+	*seg_size = min_t(u32, mtu - HF_DATA_HLEN, U16_MAX);
+	return dev;
+}
+
+/**
  * hf_sendmsg() - queue one whole message to a peer
  * @sock: the socket
  * @m: the message; msg_name, if set, is the destination (else connect()'s)
@@ -289,20 +326,11 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 	if (len > hf_params.max_msg)
 		return -EMSGSIZE;
 
-	dev = dev_get_by_index(net, dst.shf_ifindex);
+	/* Refuse a bad interface at once, before waiting for room. */
+	dev = hf_dest_dev(net, dst.shf_ifindex, &seg_size, &err);
 	if (!dev)
-		return -ENODEV;
-	/* Only Ethernet: on lo every unicast frame would be OTHERHOST. */
-	err = -EOPNOTSUPP;
-	if (dev->type != ARPHRD_ETHER)
-		goto out_dev;
-	err = -ENETDOWN;
-	if (!(dev->flags & IFF_UP))
-		goto out_dev;
-	err = -EMSGSIZE;
-	if (READ_ONCE(dev->mtu) < HF_DATA_HLEN + 64)
-		goto out_dev;
-	seg_size = min_t(u32, READ_ONCE(dev->mtu) - HF_DATA_HLEN, U16_MAX);
+		return err;
+	dev_put(dev);
 
 	lock_sock(sk);
 	err = hf_autobind(sk);
@@ -312,17 +340,21 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 	err = hf_wait_sndbuf(sk, &timeo);
 	if (err)
 		goto out_sock;
+	/* No device reference is held while waiting: look again. */
+	dev = hf_dest_dev(net, dst.shf_ifindex, &seg_size, &err);
+	if (!dev)
+		goto out_sock;
 
 	msg = hf_tx_msg_alloc(sk, &m->msg_iter, len, seg_size, &err);
 	if (!msg)
-		goto out_sock;
+		goto out_dev;
 	msg->sport = hs->port;
 	msg->dport = dst.shf_port;
 
 	peer = hf_peer_get(net, dev, dst.shf_addr, true, &err);
 	if (!peer) {
 		hf_tx_msg_put(msg);
-		goto out_sock;
+		goto out_dev;
 	}
 	spin_lock_bh(&peer->lock);
 	if (peer->dead) {
@@ -336,15 +368,15 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 	hf_peer_put(peer);
 	if (msg) {
 		hf_tx_msg_put(msg);
-		goto out_sock;
+		goto out_dev;
 	}
 	hf_stat_inc(&hf_net(net)->stats, HF_STAT_TX_MSGS);
 	hf_stat_add(&hf_net(net)->stats, HF_STAT_TX_BYTES, len);
 	err = len;
-out_sock:
-	release_sock(sk);
 out_dev:
 	dev_put(dev);
+out_sock:
+	release_sock(sk);
 	return err;
 }
 

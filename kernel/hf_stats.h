@@ -36,6 +36,7 @@ enum hf_stat {
 	HF_STAT_DROP_BEYOND,		/* sequence outside the receive window */
 	HF_STAT_DROP_MSG_WINDOW,	/* message id outside the message window */
 	HF_STAT_DROP_DISAGREE,		/* segment contradicts its message */
+	HF_STAT_DROP_SEG_SIZE,		/* stride below HF_MIN_SEG_SIZE */
 	HF_STAT_DROP_NO_PEER,		/* ACK from an unknown peer */
 	HF_STAT_DROP_PEER_LIMIT,	/* no room for another peer */
 	HF_STAT_DROP_EPOCH,		/* ACK for another flow incarnation */
