@@ -406,7 +406,14 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
 		return NET_RX_DROP;
 	}
-	if (!pskb_may_pull(skb, min_t(u32, skb->len, HF_HLEN_MAX))) {
+	/*
+	 * Make the header linear, and only the header: a DATA segment's
+	 * payload stays in the frags it arrived in (an ACK is all header).
+	 */
+	if (!pskb_may_pull(skb, min_t(u32, skb->len, HF_COMMON_LEN)) ||
+	    !pskb_may_pull(skb, min_t(u32, skb->len,
+				      (skb->data[0] & 0x0f) == HF_TYPE_DATA ?
+				      HF_DATA_HLEN : HF_HLEN_MAX))) {
 		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
 		goto drop;
 	}

@@ -100,6 +100,12 @@ static int __init hf_params_check(void)
 		       hf_params.max_inflight, HF_WIN_SEGS);
 		return -EINVAL;
 	}
+	/* Per-socket receive charges are atomic_t: keep far from INT_MAX. */
+	if (hf_params.mem_limit > INT_MAX / 2) {
+		pr_err("mem_limit=%llu is above %d\n", hf_params.mem_limit,
+		       INT_MAX / 2);
+		return -EINVAL;
+	}
 	if (!hf_params.max_peers) {
 		pr_err("max_peers must be at least 1\n");
 		return -EINVAL;

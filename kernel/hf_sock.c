@@ -211,15 +211,22 @@ static int hf_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	return err;
 }
 
-/* Wait until the socket's unsent and unacknowledged data fits SO_SNDBUF. */
-static int hf_wait_sndbuf(struct sock *sk, long *timeo)
+/*
+ * Wait until the socket's unfinished messages fit SO_SNDBUF, and one more
+ * message of @len cannot push the write charge (a refcount_t) near
+ * INT_MAX, whatever SO_SNDBUF the administrator allows.
+ */
+static int hf_wait_sndbuf(struct sock *sk, size_t len, long *timeo)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	int err = 0;
 
 	add_wait_queue(sk_sleep(sk), &wait);
 	for (;;) {
-		if (sk_wmem_alloc_get(sk) < READ_ONCE(sk->sk_sndbuf))
+		int used = sk_wmem_alloc_get(sk);
+
+		if (used < READ_ONCE(sk->sk_sndbuf) &&
+		    (u64)used + 2 * len < INT_MAX / 2)
 			break;
 		sk_set_bit(SOCKWQ_ASYNC_NOSPACE, sk);
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
@@ -337,7 +344,7 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 	if (err)
 		goto out_sock;
 	timeo = sock_sndtimeo(sk, m->msg_flags & MSG_DONTWAIT);
-	err = hf_wait_sndbuf(sk, &timeo);
+	err = hf_wait_sndbuf(sk, len, &timeo);
 	if (err)
 		goto out_sock;
 	/* No device reference is held while waiting: look again. */
