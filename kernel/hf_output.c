@@ -430,8 +430,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * sent, says nothing about this flow: it proves neither progress nor
 	 * outcomes, and must not reset the retry count.
 	 */
-	if (res.stale || hf_seq_before(a->cum_seq, old_una) ||
-	    hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
+	if (res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
 		return;
 
 	for (seq = old_una; seq != hf_txwin_una(&peer->txw); seq++) {
