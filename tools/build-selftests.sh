@@ -4,10 +4,12 @@
 # the installed linux-source package, unpacked once; the tests land in
 # build/ksft/hyperframe with a kselftest-list.txt, so the guest runs
 # build/ksft/run_kselftest.sh exactly as upstream CI would.
+# HF_KSFT_DIR=build/ksft-NAME installs elsewhere, so a second tree of tests
+# can be built while a guest runs the first (the guest sees all of build/).
 set -euo pipefail
 
 tree=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd -P)
-ksft=$tree/build/ksft
+ksft=$(realpath -m "${HF_KSFT_DIR:-$tree/build/ksft}")
 src=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
 [[ -n $src ]] || { echo "build-selftests: linux-source is missing (run 'make deps')" >&2; exit 1; }
 
@@ -25,7 +27,7 @@ if [[ ! -f $stamp || $(cat "$stamp") != "$src" ]]; then
 	echo "$src" > "$stamp"
 fi
 
-out=$tree/build/selftests
+out=$ksft.obj
 mkdir -p "$out"
 args=(-C "$tree/selftests" KSFT_DIR="$ksft" HF_UAPI="$tree/uapi" OUTPUT="$out")
 make -s "${args[@]}" all
