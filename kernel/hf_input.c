@@ -31,6 +31,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <net/checksum.h>
 #include <net/sock.h>
@@ -58,8 +59,10 @@ static struct sk_buff **seg_slot(struct hf_rx_msg *m, u32 index, bool alloc)
 	return &(*chunk)[index % HF_PER_CHUNK];
 }
 
-static void rx_msg_free(struct hf_peer *peer, struct hf_rx_msg *m)
+/* Let go of the segments @m holds and what they are charged to. */
+static void rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 {
+	struct hf_net *hn = hf_net(peer->net);
 	u32 c, i;
 
 	if (m->chunks) {
@@ -71,14 +74,47 @@ static void rx_msg_free(struct hf_peer *peer, struct hf_rx_msg *m)
 			free_page((unsigned long)m->chunks[c]);
 		}
 		kfree(m->chunks);
+		m->chunks = NULL;
 	}
-	atomic64_sub(m->charge, &hf_net(peer->net)->rx_mem);
+	atomic64_sub(m->charge, &hn->rx_mem);
+	atomic64_sub(m->reserve, &hn->rx_reserved);
 	kfree_skb(m->head);
+	m->head = NULL;
 	if (m->sk) {
 		atomic_sub(m->charge, &hf_sk(m->sk)->rx_reasm);
 		sock_put(m->sk);
+		m->sk = NULL;
 	}
+	m->charge = 0;
+	m->reserve = 0;
+}
+
+static void rx_msg_free(struct hf_peer *peer, struct hf_rx_msg *m)
+{
+	rx_msg_release(peer, m);
 	kfree(m);
+}
+
+/*
+ * The segments of @m take far more memory than its reservation: it is
+ * refused as too big for this receiver. It still completes, counting its
+ * segments without holding them, so the sender learns the outcome.
+ */
+static void rx_msg_refuse(struct hf_peer *peer, struct hf_rx_msg *m)
+{
+	rx_msg_release(peer, m);
+	m->status = HF_STATUS_TOO_BIG;
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_MSGS_NO_MEMORY);
+}
+
+/*
+ * What a message's segments are expected to take: payload plus, per
+ * segment, an skb's bookkeeping and header room. Admission reserves this;
+ * a message may hold twice as much before it is refused.
+ */
+static u64 rx_msg_reserve(u32 len, u32 nsegs)
+{
+	return (u64)len + (u64)nsegs * SKB_TRUESIZE(256);
 }
 
 /* Start reassembly of the message @d announces; NULL when it cannot be held now. */
@@ -87,12 +123,19 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 				    enum hf_stat *why)
 {
 	const struct hf_data_hdr *d = &h->data;
-	struct hf_rx_msg *m;
-	struct sock *sk = NULL;
+	struct hf_net *hn = hf_net(peer->net);
+	u32 nsegs = d->msg_len ? DIV_ROUND_UP(d->msg_len, d->seg_size) : 1;
+	u64 reserve = rx_msg_reserve(d->msg_len, nsegs);
 	u8 status = HF_STATUS_DELIVERED;
+	struct sock *sk = NULL;
+	struct hf_rx_msg *m;
 
 	if (d->msg_len > hf_params.max_msg) {
 		status = HF_STATUS_TOO_BIG;
+	} else if (reserve > hf_params.mem_limit) {
+		/* Could never be held, however long the sender waits. */
+		status = HF_STATUS_TOO_BIG;
+		hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_NO_MEMORY);
 	} else {
 		sk = hf_port_lookup(peer->net, h->dport);
 		if (!sk) {
@@ -108,6 +151,24 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 		}
 	}
 
+	/*
+	 * Reserve the whole message now, so that every message admitted can
+	 * complete: charging segments as they come would let concurrent
+	 * large messages each take part of the limit and none finish. A
+	 * message refused here is admitted when its sender tries again.
+	 */
+	if (sk) {
+		if (atomic64_add_return(reserve, &hn->rx_reserved) >
+		    hf_params.mem_limit) {
+			atomic64_sub(reserve, &hn->rx_reserved);
+			sock_put(sk);
+			*why = HF_STAT_DROP_MEM_LIMIT;
+			return NULL;
+		}
+	} else {
+		reserve = 0;
+	}
+
 	*why = HF_STAT_DROP_MEMORY;
 	m = kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
@@ -115,25 +176,25 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	m->msg_id = d->msg_id;
 	m->len = d->msg_len;
 	m->seg_size = d->seg_size;
-	m->nsegs = d->msg_len ? DIV_ROUND_UP(d->msg_len, d->seg_size) : 1;
+	m->nsegs = nsegs;
 	m->last_seq = d->seq;
 	m->sport = h->sport;
 	m->dport = h->dport;
 	m->status = status;
 	m->sk = sk;
+	m->reserve = reserve;
 	if (sk) {
 		m->head = alloc_skb(0, GFP_ATOMIC);
 		m->nchunks = DIV_ROUND_UP(m->nsegs, HF_PER_CHUNK);
 		m->chunks = kcalloc(m->nchunks, sizeof(*m->chunks), GFP_ATOMIC);
 		if (!m->head || !m->chunks) {
-			kfree_skb(m->head);
-			kfree(m->chunks);
-			kfree(m);
-			goto fail;
+			rx_msg_free(peer, m);
+			return NULL;
 		}
 	}
 	return m;
 fail:
+	atomic64_sub(reserve, &hn->rx_reserved);
 	if (sk)
 		sock_put(sk);
 	return NULL;
@@ -219,6 +280,7 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 			.msg_done = peer->rx_msg_done,
 			.msg_status = peer->rx_msg_status,
 			.epoch = peer->rx_epoch,
+			.rx_state = peer->rx_state,
 		},
 	};
 	struct sk_buff *skb;
@@ -269,15 +331,22 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	u32 index;
 
 	if (d->epoch != peer->rx_epoch) {
+		/*
+		 * A new flow, or one we lost our state for (its sender
+		 * learns that from the new @rx_state in our ACKs).
+		 */
 		hf_input_reset(peer);
 		peer->rx_epoch = d->epoch;
+		do {
+			peer->rx_state = get_random_u16();
+		} while (!peer->rx_state);
 	}
 
 	if (hf_seq_before(d->msg_id, peer->rx_msg_done)) {
 		/* A message already resolved: a segment of it is a duplicate. */
 		if (hf_rxwin_mark(&peer->rxw, d->seq) != HF_RX_NEW) {
 			hf_stat_inc(stats, HF_STAT_RX_DUPLICATES);
-			rx_send_ack(peer, 0);
+			rx_send_ack(peer, HF_AF_DUP);
 		} else {
 			hf_stat_inc(stats, HF_STAT_DROP_DISAGREE);
 		}
@@ -303,11 +372,22 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		goto release;
 
 	index = d->offset / d->seg_size;
+	if (m->chunks && skb->truesize > 2 * rx_msg_reserve(skb->len, 1)) {
+		/* A small segment in a big buffer: keep only what it carries. */
+		struct sk_buff *tight = skb_copy(skb, GFP_ATOMIC);
+
+		why = HF_STAT_DROP_MEMORY;
+		if (!tight)
+			goto release;
+		consume_skb(skb);
+		skb = tight;
+	}
+	if (m->chunks && m->charge + skb->truesize > 2 * m->reserve) {
+		/* Held segments take far more memory than announced. */
+		rx_msg_refuse(peer, m);
+	}
 	if (m->chunks) {
 		why = HF_STAT_DROP_MEMORY;
-		if (atomic64_read(&hn->rx_mem) + skb->truesize >
-		    hf_params.mem_limit)
-			goto release;
 		slot = seg_slot(m, index, true);
 		if (!slot)
 			goto release;
@@ -318,7 +398,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		break;
 	case HF_RX_DUPLICATE:
 		hf_stat_inc(stats, HF_STAT_RX_DUPLICATES);
-		rx_send_ack(peer, 0);
+		rx_send_ack(peer, HF_AF_DUP);
 		if (fresh)
 			rx_msg_free(peer, m);
 		goto drop;
@@ -338,6 +418,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		m->last_seq = d->seq;
 	m->received++;
 	hf_stat_inc(stats, HF_STAT_RX_SEGS);
+	peer->rx_segs++;
 
 	if (slot) {
 		skb_orphan(skb);
@@ -369,7 +450,8 @@ release:
 count_drop:
 	hf_stat_inc(stats, why);
 	/* Tell a sender we could not take from that we are alive. */
-	if (why == HF_STAT_DROP_RCVBUF || why == HF_STAT_DROP_MEMORY)
+	if (why == HF_STAT_DROP_RCVBUF || why == HF_STAT_DROP_MEMORY ||
+	    why == HF_STAT_DROP_MEM_LIMIT)
 		rx_send_ack(peer, 0);
 drop:
 	kfree_skb(skb);
@@ -518,6 +600,7 @@ void hf_input_reset(struct hf_peer *peer)
 	}
 	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
 	peer->rx_epoch = 0;
+	peer->rx_state = 0;
 	peer->rx_msg_done = 0;
 	peer->rx_msg_status = 0;
 	peer->ack_owed = 0;

@@ -62,7 +62,9 @@ struct hf_tx_msg {
  * @dport: receiving port
  * @status: enum hf_msg_status decided when it started
  * @sk: the receiving socket, held; NULL when refused
- * @charge: bytes charged to the namespace's memory limit
+ * @charge: truesize of the segments held, charged to the socket and rx_mem
+ * @reserve: bytes reserved against the namespace's mem_limit at admission;
+ *	     @charge may grow to twice this, never more
  * @head: the empty skb the segments are chained under on delivery
  * @nchunks: entries in @chunks
  * @chunks: the segments by index, in page-sized tables of skb pointers
@@ -80,6 +82,7 @@ struct hf_rx_msg {
 	u8 status;
 	struct sock *sk;
 	u64 charge;
+	u64 reserve;
 	struct sk_buff *head;
 	u32 nchunks;
 	struct sk_buff ***chunks;

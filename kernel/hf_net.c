@@ -30,6 +30,9 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_TX_XMIT_ERRORS]	= "tx_xmit_errors",
 	[HF_STAT_TX_MSGS_FAILED]	= "tx_msgs_failed",
 	[HF_STAT_TX_MSGS_DELIVERED]	= "tx_msgs_delivered",
+	[HF_STAT_TX_RESETS]		= "tx_resets",
+	[HF_STAT_TX_SPURIOUS]		= "tx_spurious_retransmits",
+	[HF_STAT_TX_REORDER_WAITS]	= "tx_reorder_waits",
 	[HF_STAT_RX_SEGS]		= "rx_segs",
 	[HF_STAT_RX_ACKS]		= "rx_acks",
 	[HF_STAT_RX_MSGS]		= "rx_msgs",
@@ -37,6 +40,7 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_RX_DUPLICATES]		= "rx_duplicates",
 	[HF_STAT_RX_MSGS_NO_PORT]	= "rx_msgs_no_port",
 	[HF_STAT_RX_MSGS_TOO_BIG]	= "rx_msgs_too_big",
+	[HF_STAT_RX_MSGS_NO_MEMORY]	= "rx_msgs_no_memory",
 	[HF_STAT_DROP_MALFORMED]	= "drop_malformed",
 	[HF_STAT_DROP_CSUM]		= "drop_csum",
 	[HF_STAT_DROP_BEYOND]		= "drop_beyond_window",
@@ -49,6 +53,7 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_DROP_ACK_INVALID]	= "drop_ack_invalid",
 	[HF_STAT_DROP_RCVBUF]		= "drop_rcvbuf",
 	[HF_STAT_DROP_MEMORY]		= "drop_memory",
+	[HF_STAT_DROP_MEM_LIMIT]	= "drop_mem_limit",
 	[HF_STAT_DROP_OTHERHOST]	= "drop_otherhost",
 };
 
@@ -65,6 +70,8 @@ static int hf_proc_show(struct seq_file *seq, void *v)
 			   (s64)atomic64_read(&hn->stats.malformed[i]));
 	seq_printf(seq, "peers %u\n", READ_ONCE(hn->npeers));
 	seq_printf(seq, "rx_mem_bytes %lld\n", (s64)atomic64_read(&hn->rx_mem));
+	seq_printf(seq, "rx_mem_reserved_bytes %lld\n",
+		   (s64)atomic64_read(&hn->rx_reserved));
 	return 0;
 }
 

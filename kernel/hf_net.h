@@ -30,7 +30,9 @@
  * @peers_lock: serialises changes to @peers; readers use RCU
  * @peers: peers hashed by interface and address
  * @npeers: peers in @peers
- * @rx_mem: bytes of reassembly held for peers, against mem_limit
+ * @rx_mem: bytes of reassembly held for peers (skb truesize)
+ * @rx_reserved: bytes reserved by the messages being reassembled; a new
+ *		 message is admitted only while this stays within mem_limit
  * @gc: reclaims idle peers
  * @stats: counters
  * @net: the namespace this belongs to
@@ -43,6 +45,7 @@ struct hf_net {
 	DECLARE_HASHTABLE(peers, HF_PEER_HASH_BITS);
 	u32 npeers;
 	atomic64_t rx_mem;
+	atomic64_t rx_reserved;
 	struct delayed_work gc;
 	struct hf_stats stats;
 	struct net *net;

@@ -240,7 +240,18 @@ static void rto_arm(struct hf_peer *peer)
 	u32 us = hf_rto_current_us(&peer->rto, &hf_params.rto);
 
 	/* One jiffy more: jiffies + 1 may be due within microseconds. */
+	peer->reo_armed = false;
 	mod_timer(&peer->rto_timer, jiffies + usecs_to_jiffies(us) + 1);
+}
+
+/* Wake up when a segment held back by the reordering window is due. */
+static void reorder_arm(struct hf_peer *peer, u64 wait_ns)
+{
+	if (peer->reo_armed)
+		return;
+	peer->reo_armed = true;
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_REORDER_WAITS);
+	mod_timer(&peer->rto_timer, jiffies + nsecs_to_jiffies(wait_ns) + 1);
 }
 
 /* Send new segments while the window, message window and budget allow. */
@@ -296,6 +307,7 @@ static void tx_push(struct hf_peer *peer)
 			continue;
 		}
 		hf_stat_inc(stats, HF_STAT_TX_SEGS);
+		peer->tx_segs++;
 		/* The device is full: acks or the timer resume sending. */
 		if (hf_xmit(peer, skb, msg->sk->sk_priority))
 			break;
@@ -323,7 +335,44 @@ static void tx_retransmit(struct hf_peer *peer, u32 seq)
 		return;
 	}
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RETRANSMITS);
+	peer->tx_retransmits++;
 	hf_xmit(peer, skb, TC_PRIO_BESTEFFORT);
+}
+
+/*
+ * Repair what the scoreboard finds lost, in order, once the reordering
+ * window says it is not merely late. After an RTO every un-SACKed segment
+ * is eligible, but those above the highest SACK may simply still be in
+ * flight: only the RTO itself resends them, HF_RTO_BUDGET at a time.
+ *
+ * Return: 0, or the nanoseconds until the first segment held back is due.
+ */
+static u64 tx_repair(struct hf_peer *peer)
+{
+	u32 win_us = hf_reorder_window_us(&peer->reo, peer->rto.min_rtt_us,
+					  peer->rto.srtt_us);
+	u64 now = ktime_get_ns();
+	unsigned int budget;
+	u32 seq;
+
+	for (budget = HF_PUSH_BUDGET;
+	     budget && hf_seq_before(peer->txw.rtx_next, peer->txw.high_sacked) &&
+	     hf_txwin_peek_lost(&peer->txw, &seq); budget--) {
+		struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+		u64 wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns, now,
+					      peer->rto.latest_us, win_us);
+
+		/* Sent in order: a later segment cannot be due sooner. */
+		if (wait)
+			return wait == ~0ULL ? 0 : wait;
+		hf_txwin_next_lost(&peer->txw, &seq);
+		if (!peer->recovering) {
+			peer->recovering = true;
+			peer->recover = hf_txwin_nxt(&peer->txw);
+		}
+		tx_retransmit(peer, seq);
+	}
+	return 0;
 }
 
 static void tx_new_epoch(struct hf_peer *peer)
@@ -334,11 +383,62 @@ static void tx_new_epoch(struct hf_peer *peer)
 		epoch = get_random_u16();
 	} while (!epoch || epoch == peer->tx_epoch);
 	peer->tx_epoch = epoch;
+	peer->tx_rx_state = 0;
 	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
 		      HF_WIN_SEGS, 0);
+	hf_reorder_init(&peer->reo);
+	peer->recovering = false;
 	peer->next_msg_id = 0;
 	peer->tx_msg_done = 0;
 	peer->frame_left = 0;
+}
+
+/* Drop the references the sequence numbers in flight hold. */
+static void tx_release_inflight(struct hf_peer *peer)
+{
+	u32 seq;
+
+	for (seq = hf_txwin_una(&peer->txw); seq != hf_txwin_nxt(&peer->txw);
+	     seq++) {
+		struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+
+		if (slot->msg) {
+			hf_tx_msg_put(slot->msg);
+			slot->msg = NULL;
+		}
+	}
+}
+
+/*
+ * The receiver lost its state for our epoch (its ACKs name another
+ * rx_state): what it had acknowledged is gone with it. Every message
+ * started fails with ECONNRESET, its outcome unknown; the messages not
+ * started go out again in a new epoch, numbered from 0.
+ */
+static void tx_restart(struct hf_peer *peer)
+{
+	struct hf_tx_msg *msg, *tmp;
+	u32 id = 0;
+
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RESETS);
+	tx_release_inflight(peer);
+	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
+		list_del(&msg->node);
+		tx_msg_fail(peer, msg, ECONNRESET);
+		hf_tx_msg_put(msg);
+	}
+	msg = list_first_entry_or_null(&peer->tx_queue, struct hf_tx_msg, node);
+	if (msg && msg->next_seg) {
+		list_del(&msg->node);
+		tx_msg_fail(peer, msg, ECONNRESET);
+		hf_tx_msg_put(msg);
+	}
+	tx_new_epoch(peer);
+	list_for_each_entry(msg, &peer->tx_queue, node)
+		msg->msg_id = id++;
+	peer->next_msg_id = id;
+	hf_rto_init(&peer->rto, &hf_params.rto);
+	del_timer(&peer->rto_timer);
 }
 
 /**
@@ -412,7 +512,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	struct hf_txwin_ack_result res;
 	u32 old_una = hf_txwin_una(&peer->txw);
 	u64 now = ktime_get_ns();
-	u64 sample = 0;
+	u64 sample = 0, wait;
 	unsigned int budget;
 	u32 seq;
 
@@ -421,6 +521,23 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		return;
 	}
 	hf_stat_inc(stats, HF_STAT_RX_ACKS);
+	if (!a->rx_state) {
+		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
+		return;
+	}
+	if (!peer->tx_rx_state) {
+		peer->tx_rx_state = a->rx_state;
+	} else if (a->rx_state != peer->tx_rx_state) {
+		tx_restart(peer);
+		tx_push(peer);
+		return;
+	}
+	/* A repair the receiver already had: the window was too narrow. */
+	if (h->flags & HF_AF_DUP) {
+		hf_stat_inc(stats, HF_STAT_TX_SPURIOUS);
+		peer->tx_spurious++;
+		hf_reorder_spurious(&peer->reo, now, peer->rto.srtt_us);
+	}
 
 	hf_txwin_ack(&peer->txw, a->cum_seq, a->sack, a->nsack, &res);
 	if (res.invalid)
@@ -440,8 +557,20 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			continue;
 		if (!slot->rexmit)
 			sample = now - slot->sent_ns;
+		hf_reorder_delivered(&peer->reo, slot->sent_ns);
 		hf_tx_msg_put(slot->msg);
 		slot->msg = NULL;
+	}
+	/* The highest SACKed segment is the latest sent that arrived. */
+	if (hf_seq_after(peer->txw.high_sacked, hf_txwin_una(&peer->txw))) {
+		seq = peer->txw.high_sacked - 1;
+		hf_reorder_delivered(&peer->reo,
+				     peer->slots[seq & (HF_WIN_SEGS - 1)].sent_ns);
+	}
+	if (peer->recovering &&
+	    !hf_seq_before(hf_txwin_una(&peer->txw), peer->recover)) {
+		peer->recovering = false;
+		hf_reorder_recovered(&peer->reo);
 	}
 	if (sample)
 		hf_rto_sample(&peer->rto, &hf_params.rto,
@@ -465,21 +594,13 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		rto_arm(peer);
 	}
 
-	/*
-	 * Repair what the scoreboard finds lost. After an RTO every
-	 * un-SACKed segment is eligible, but those above the highest SACK
-	 * may simply still be in flight: only the RTO itself resends them,
-	 * HF_RTO_BUDGET at a time.
-	 */
-	for (budget = HF_PUSH_BUDGET;
-	     budget && hf_seq_before(peer->txw.rtx_next, peer->txw.high_sacked) &&
-	     hf_txwin_next_lost(&peer->txw, &seq); budget--)
-		tx_retransmit(peer, seq);
-
+	wait = tx_repair(peer);
 	tx_push(peer);
 
 	if (!hf_txwin_inflight(&peer->txw))
 		del_timer(&peer->rto_timer);
+	else if (wait)
+		reorder_arm(peer, wait);
 	else if (res.acked)
 		rto_arm(peer);
 }
@@ -491,9 +612,22 @@ static void tx_rto_expired(struct timer_list *t)
 	unsigned int budget = HF_RTO_BUDGET;
 	u32 seq;
 
+	u64 wait;
+
 	spin_lock_bh(&peer->lock);
 	if (peer->dead || !hf_txwin_inflight(&peer->txw))
 		goto out;
+
+	if (peer->reo_armed) {
+		/* Segments held back by the reordering window are due. */
+		peer->reo_armed = false;
+		wait = tx_repair(peer);
+		if (wait)
+			reorder_arm(peer, wait);
+		else
+			rto_arm(peer);
+		goto out;
+	}
 
 	hf_stat_inc(stats, HF_STAT_TX_RTO);
 	if (hf_rto_timeout(&peer->rto, &hf_params.rto)) {
@@ -520,6 +654,7 @@ void hf_output_init(struct hf_peer *peer)
 	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
 		      HF_WIN_SEGS, 0);
 	hf_rto_init(&peer->rto, &hf_params.rto);
+	hf_reorder_init(&peer->reo);
 	timer_setup(&peer->rto_timer, tx_rto_expired, 0);
 }
 
@@ -535,17 +670,8 @@ void hf_output_init(struct hf_peer *peer)
 void hf_output_abort(struct hf_peer *peer, int err)
 {
 	struct hf_tx_msg *msg, *tmp;
-	u32 seq;
 
-	for (seq = hf_txwin_una(&peer->txw); seq != hf_txwin_nxt(&peer->txw);
-	     seq++) {
-		struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
-
-		if (slot->msg) {
-			hf_tx_msg_put(slot->msg);
-			slot->msg = NULL;
-		}
-	}
+	tx_release_inflight(peer);
 	list_splice_tail_init(&peer->tx_queue, &peer->tx_sent);
 	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
 		list_del(&msg->node);
@@ -554,6 +680,7 @@ void hf_output_abort(struct hf_peer *peer, int err)
 		hf_tx_msg_put(msg);
 	}
 	peer->tx_epoch = 0;
+	peer->tx_rx_state = 0;
 	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
 		      HF_WIN_SEGS, 0);
 	peer->next_msg_id = 0;
@@ -582,4 +709,40 @@ bool hf_output_idle(const struct hf_peer *peer)
 {
 	return list_empty(&peer->tx_queue) && list_empty(&peer->tx_sent) &&
 	       !hf_txwin_inflight(&peer->txw);
+}
+
+/**
+ * hf_output_info() - fill the peer part of a struct hf_info
+ * @peer: the peer; caller holds its lock
+ * @info: filled from hfi_epoch on
+ */
+void hf_output_info(const struct hf_peer *peer, struct hf_info *info)
+{
+	u32 inflight = hf_txwin_inflight(&peer->txw);
+	u32 seg_size = min_t(u32, READ_ONCE(peer->dev->mtu) - HF_DATA_HLEN,
+			     U16_MAX);
+	u32 limit = min_t(u32, hf_params.max_inflight, HF_WIN_SEGS);
+
+	info->hfi_flags |= HF_INFO_PEER;
+	info->hfi_epoch = peer->tx_epoch;
+	info->hfi_seg_size = seg_size;
+	info->hfi_frame_segs = hf_params.frame_segs;
+	info->hfi_frame_bytes = hf_params.frame_segs * seg_size;
+	info->hfi_pacing_rate = 0;
+	info->hfi_credit = inflight < limit ? limit - inflight : 0;
+	info->hfi_inflight = inflight;
+	info->hfi_srtt_us = peer->rto.srtt_us;
+	info->hfi_rttvar_us = peer->rto.rttvar_us;
+	info->hfi_min_rtt_us = peer->rto.min_rtt_us;
+	info->hfi_rto_us = hf_rto_current_us(&peer->rto, &hf_params.rto);
+	info->hfi_reorder_us = hf_reorder_window_us(&peer->reo,
+						    peer->rto.min_rtt_us,
+						    peer->rto.srtt_us);
+	info->hfi_backoff = peer->rto.backoff;
+	info->hfi_retries = peer->rto.retries;
+	info->hfi_tx_queued_msgs = peer->next_msg_id - peer->tx_msg_done;
+	info->hfi_tx_segs = peer->tx_segs;
+	info->hfi_retransmits = peer->tx_retransmits;
+	info->hfi_spurious = peer->tx_spurious;
+	info->hfi_rx_segs = peer->rx_segs;
 }

@@ -6,6 +6,7 @@
 #ifndef _HF_OUTPUT_H
 #define _HF_OUTPUT_H
 
+#include <linux/hyperframe.h>
 #include <linux/uio.h>
 
 #include "hf_peer.h"
@@ -20,6 +21,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h);
 void hf_output_abort(struct hf_peer *peer, int err);
 void hf_output_stop(struct hf_peer *peer);
 bool hf_output_idle(const struct hf_peer *peer);
+void hf_output_info(const struct hf_peer *peer, struct hf_info *info);
 
 int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority);
 

@@ -11,6 +11,7 @@
 #include <linux/rculist.h>
 #include <linux/timer.h>
 
+#include "core/hf_reorder.h"
 #include "core/hf_rto.h"
 #include "core/hf_rxwin.h"
 #include "core/hf_txwin.h"
@@ -47,6 +48,8 @@ struct hf_tx_slot {
  *
  * Sender side:
  * @tx_epoch: current incarnation of the outgoing flow
+ * @tx_rx_state: the receiver's state id its first ACK of the epoch gave;
+ *		 0 before it. Another value later: the receiver lost its state
  * @txw: the scoreboard of sequence numbers
  * @tx_sacked: bitmap storage for @txw
  * @tx_rexmit: bitmap storage for @txw
@@ -59,10 +62,19 @@ struct hf_tx_slot {
  * @frame_seq: sequence number of its first segment
  * @frame_segs: its length in segments
  * @rto: retransmission timeout estimator
- * @rto_timer: fires when the oldest segment in flight is overdue
+ * @rto_timer: fires when the oldest segment in flight is overdue, or when
+ *	       a segment held back by the reordering window is due
+ * @reo: the reordering window (time-based loss detection)
+ * @reo_armed: @rto_timer is set for the reordering window, not the RTO
+ * @recovering: a loss recovery is under way until una reaches @recover
+ * @recover: nxt when the recovery began
+ * @tx_segs: segments sent, first transmissions (for HF_INFO)
+ * @tx_retransmits: segments sent again
+ * @tx_spurious: retransmissions the receiver already had
  *
  * Receiver side:
  * @rx_epoch: incarnation of the incoming flow; 0 before the first segment
+ * @rx_state: random id of our state for @rx_epoch, chosen on adopting it
  * @rxw: the window of received sequence numbers
  * @rx_words: bitmap storage for @rxw
  * @rx_msgs: messages being reassembled, by msg_id % HF_STATUS_WINDOW
@@ -72,6 +84,7 @@ struct hf_tx_slot {
  *	       read sends a WINDOW ack
  * @ack_owed: segments received since the last ACK
  * @ack_timer: sends an ACK that waited ack_delay_us
+ * @rx_segs: segments accepted (for HF_INFO)
  */
 struct hf_peer {
 	struct hlist_node node;
@@ -86,6 +99,7 @@ struct hf_peer {
 	bool dead;
 
 	u16 tx_epoch;
+	u16 tx_rx_state;
 	struct hf_txwin txw;
 	u64 tx_sacked[HF_WIN_SEGS / 64];
 	u64 tx_rexmit[HF_WIN_SEGS / 64];
@@ -99,8 +113,16 @@ struct hf_peer {
 	u32 frame_segs;
 	struct hf_rto rto;
 	struct timer_list rto_timer;
+	struct hf_reorder reo;
+	bool reo_armed;
+	bool recovering;
+	u32 recover;
+	u64 tx_segs;
+	u64 tx_retransmits;
+	u64 tx_spurious;
 
 	u16 rx_epoch;
+	u16 rx_state;
 	struct hf_rxwin rxw;
 	u64 rx_words[HF_WIN_SEGS / 64];
 	struct hf_rx_msg *rx_msgs[HF_STATUS_WINDOW];
@@ -109,6 +131,7 @@ struct hf_peer {
 	bool rx_refused;
 	u32 ack_owed;
 	struct timer_list ack_timer;
+	u64 rx_segs;
 };
 
 struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,

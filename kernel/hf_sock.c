@@ -478,17 +478,100 @@ static int hf_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 	return put_user(val, (int __user *)arg);
 }
 
-/* Options at SOL_HYPERFRAME arrive with HF_INFO and the control plane. */
+/* No option at SOL_HYPERFRAME is writable (yet); HF_INFO is read-only. */
 static int hf_setsockopt(struct socket *sock, int level, int optname,
 			 sockptr_t optval, unsigned int optlen)
 {
+	if (level == SOL_HYPERFRAME && optname == HF_INFO)
+		return -EPERM;
 	return -ENOPROTOOPT;
+}
+
+/* Fill the peer part of @info for the peer it names, if we know it. */
+static int hf_info_peer(struct sock *sk, struct hf_info *info)
+{
+	struct sockaddr_hf *addr = &info->hfi_peer;
+	struct net_device *dev;
+	struct hf_peer *peer;
+	int err;
+
+	err = hf_check_addr(sk, (struct sockaddr *)addr, sizeof(*addr));
+	if (err)
+		return err;
+	if (!addr->shf_ifindex || !is_valid_ether_addr(addr->shf_addr))
+		return -EINVAL;
+	dev = dev_get_by_index(sock_net(sk), addr->shf_ifindex);
+	if (!dev)
+		return -ENODEV;
+	peer = hf_peer_get(sock_net(sk), dev, addr->shf_addr, false, &err);
+	dev_put(dev);
+	if (!peer)
+		return 0;
+	spin_lock_bh(&peer->lock);
+	if (!peer->dead)
+		hf_output_info(peer, info);
+	spin_unlock_bh(&peer->lock);
+	hf_peer_put(peer);
+	return 0;
+}
+
+static int hf_get_info(struct sock *sk, char __user *optval,
+		       int __user *optlen)
+{
+	struct hf_sock *hs = hf_sk(sk);
+	struct hf_info info;
+	int len, err;
+
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < (int)offsetofend(struct hf_info, hfi_size))
+		return -EINVAL;
+	len = min_t(unsigned int, len, sizeof(info));
+
+	memset(&info, 0, sizeof(info));
+	if (len >= (int)offsetofend(struct hf_info, hfi_peer) &&
+	    copy_from_user(&info.hfi_peer,
+			   optval + offsetof(struct hf_info, hfi_peer),
+			   sizeof(info.hfi_peer)))
+		return -EFAULT;
+
+	lock_sock(sk);
+	if (!info.hfi_peer.shf_family && hs->has_peer)
+		info.hfi_peer = hs->peer;
+	info.hfi_version = HF_INFO_VERSION;
+	info.hfi_size = len;
+	info.hfi_port = hs->port;
+	info.hfi_sndbuf = READ_ONCE(sk->sk_sndbuf);
+	info.hfi_rcvbuf = READ_ONCE(sk->sk_rcvbuf);
+	info.hfi_tx_queued = sk_wmem_alloc_get(sk);
+	info.hfi_rx_reassembly = atomic_read(&hs->rx_reasm);
+	info.hfi_rx_queued = sk_rmem_alloc_get(sk) - info.hfi_rx_reassembly;
+	info.hfi_tx_msgs = hs->tx_msgs;
+	info.hfi_errqueue = skb_queue_len(&sk->sk_error_queue);
+	release_sock(sk);
+
+	if (info.hfi_peer.shf_family) {
+		info.hfi_peer.shf_port = 0;
+		err = hf_info_peer(sk, &info);
+		if (err)
+			return err;
+	}
+	if (copy_to_user(optval, &info, len) || put_user(len, optlen))
+		return -EFAULT;
+	return 0;
 }
 
 static int hf_getsockopt(struct socket *sock, int level, int optname,
 			 char __user *optval, int __user *optlen)
 {
-	return -ENOPROTOOPT;
+	if (level != SOL_HYPERFRAME)
+		return -ENOPROTOOPT;
+	switch (optname) {
+	case HF_INFO:
+		return hf_get_info(sock->sk, optval, optlen);
+	default:
+		return -ENOPROTOOPT;
+	}
 }
 
 static void hf_sock_destruct(struct sock *sk)

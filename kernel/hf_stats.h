@@ -23,6 +23,9 @@ enum hf_stat {
 	HF_STAT_TX_XMIT_ERRORS,		/* the device refused a frame */
 	HF_STAT_TX_MSGS_FAILED,		/* messages reported failed */
 	HF_STAT_TX_MSGS_DELIVERED,	/* messages the receiver confirmed */
+	HF_STAT_TX_RESETS,		/* flows restarted: receiver lost its state */
+	HF_STAT_TX_SPURIOUS,		/* retransmissions the receiver had already */
+	HF_STAT_TX_REORDER_WAITS,	/* repairs held back by the reorder window */
 	HF_STAT_RX_SEGS,		/* DATA segments accepted */
 	HF_STAT_RX_ACKS,		/* ACKs accepted */
 	HF_STAT_RX_MSGS,		/* messages delivered to sockets */
@@ -30,6 +33,7 @@ enum hf_stat {
 	HF_STAT_RX_DUPLICATES,		/* segments received twice */
 	HF_STAT_RX_MSGS_NO_PORT,	/* messages for a port nobody bound */
 	HF_STAT_RX_MSGS_TOO_BIG,	/* messages above the size limit */
+	HF_STAT_RX_MSGS_NO_MEMORY,	/* of those too big: refused for memory */
 	/* drops, by reason */
 	HF_STAT_DROP_MALFORMED,		/* failed hf_hdr_decode(); by reason below */
 	HF_STAT_DROP_CSUM,		/* checksum did not verify */
@@ -42,7 +46,8 @@ enum hf_stat {
 	HF_STAT_DROP_EPOCH,		/* ACK for another flow incarnation */
 	HF_STAT_DROP_ACK_INVALID,	/* ACK for segments never sent */
 	HF_STAT_DROP_RCVBUF,		/* receiving socket's buffer full */
-	HF_STAT_DROP_MEMORY,		/* namespace memory limit or no memory */
+	HF_STAT_DROP_MEMORY,		/* no memory, or above the message's reservation */
+	HF_STAT_DROP_MEM_LIMIT,		/* new message: namespace reservations full */
 	HF_STAT_DROP_OTHERHOST,		/* frame not addressed to us */
 	HF_STAT_MAX
 };

@@ -4,8 +4,8 @@
  * messages with their source, MSG_TRUNC and MSG_PEEK as in UDP,
  * non-blocking and timed calls, poll and epoll, sendmmsg/recvmmsg,
  * connect()'s default destination, buffer limits in both directions, the
- * errno of every refused send, and failures reported through SO_ERROR and
- * the error queue.
+ * errno of every refused send, failures reported through SO_ERROR and
+ * the error queue, and the HF_INFO socket option.
  *
  * Each test runs in a network namespace of its own with a veth pair
  * hfa <-> hfb: the sender sends through hfa to hfb's address, the receiver
@@ -15,6 +15,7 @@
 #include <net/if.h>
 #include <poll.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,6 +396,118 @@ TEST_F(pair, full_receive_buffer_loses_nothing)
 	}
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static int get_info(int fd, struct hf_info *info, socklen_t *len)
+{
+	return getsockopt(fd, SOL_HYPERFRAME, HF_INFO, info, len);
+}
+
+TEST_F(pair, hf_info_reports_the_socket_and_the_peer)
+{
+	char buf[100000], in[100000];
+	struct hf_info info;
+	socklen_t len;
+
+	memset(buf, 0x5a, sizeof(buf));
+	ASSERT_EQ(sizeof(buf), send_to(self, buf, sizeof(buf), 0));
+	ASSERT_EQ(0, drain(self->tx));
+
+	/* Before reading: the receiver holds the message, whole. */
+	memset(&info, 0, sizeof(info));
+	len = sizeof(info);
+	ASSERT_EQ(0, get_info(self->rx, &info, &len));
+	EXPECT_EQ(sizeof(info), len);
+	EXPECT_EQ(HF_INFO_VERSION, info.hfi_version);
+	EXPECT_EQ(sizeof(info), info.hfi_size);
+	EXPECT_EQ(RX_PORT, info.hfi_port);
+	EXPECT_LE(sizeof(buf), info.hfi_rx_queued);
+	EXPECT_EQ(0, info.hfi_rx_reassembly);
+	EXPECT_EQ(0, info.hfi_flags & HF_INFO_PEER) TH_LOG("no peer named, not connected");
+	ASSERT_EQ(sizeof(buf), recv(self->rx, in, sizeof(in), 0));
+
+	/* The sender, asked about its peer by address. */
+	memset(&info, 0, sizeof(info));
+	info.hfi_peer = self->dst;
+	len = sizeof(info);
+	ASSERT_EQ(0, get_info(self->tx, &info, &len));
+	EXPECT_EQ(1, info.hfi_tx_msgs);
+	EXPECT_EQ(0, info.hfi_tx_queued) TH_LOG("the outcome is known: nothing held");
+	ASSERT_EQ(HF_INFO_PEER, info.hfi_flags & HF_INFO_PEER);
+	EXPECT_EQ(0, info.hfi_peer.shf_port);
+	EXPECT_NE(0, info.hfi_epoch);
+	EXPECT_EQ(1500 - 36, info.hfi_seg_size);
+	EXPECT_EQ(info.hfi_frame_segs * info.hfi_seg_size, info.hfi_frame_bytes);
+	EXPECT_LT(0, info.hfi_frame_segs);
+	EXPECT_EQ(0, info.hfi_inflight);
+	EXPECT_LT(0, info.hfi_credit);
+	EXPECT_LT(0, info.hfi_srtt_us);
+	EXPECT_LT(0, info.hfi_min_rtt_us);
+	EXPECT_LE(info.hfi_min_rtt_us, info.hfi_srtt_us * 8);
+	EXPECT_LT(info.hfi_srtt_us, info.hfi_rto_us);
+	EXPECT_LE(info.hfi_reorder_us, info.hfi_srtt_us);
+	EXPECT_EQ(0, info.hfi_tx_queued_msgs);
+	EXPECT_EQ((sizeof(buf) + 1463) / 1464, info.hfi_tx_segs);
+	EXPECT_EQ(0, info.hfi_retransmits) TH_LOG("veth loses nothing");
+	EXPECT_EQ(0, info.hfi_rx_segs) TH_LOG("nothing came from that peer");
+
+	/* connect() makes that peer the default one. */
+	ASSERT_EQ(0, connect(self->tx, (struct sockaddr *)&self->dst, sizeof(self->dst)));
+	memset(&info, 0, sizeof(info));
+	len = sizeof(info);
+	ASSERT_EQ(0, get_info(self->tx, &info, &len));
+	EXPECT_EQ(HF_INFO_PEER, info.hfi_flags & HF_INFO_PEER);
+	EXPECT_EQ(0, memcmp(self->dst.shf_addr, info.hfi_peer.shf_addr, 6));
+}
+
+TEST_F(pair, hf_info_checks_its_input)
+{
+	struct hf_info info;
+	socklen_t len;
+	int old;
+
+	/* An older, shorter struct gets its prefix and the length filled. */
+	memset(&info, 0xff, sizeof(info));
+	len = offsetof(struct hf_info, hfi_sndbuf);
+	ASSERT_EQ(0, get_info(self->rx, &info, &len));
+	EXPECT_EQ(offsetof(struct hf_info, hfi_sndbuf), len);
+	EXPECT_EQ(len, info.hfi_size);
+	EXPECT_EQ(RX_PORT, info.hfi_port);
+	EXPECT_EQ(0xffffffffu, info.hfi_sndbuf) TH_LOG("nothing written past len");
+
+	len = sizeof(info.hfi_version);
+	EXPECT_EQ(-1, get_info(self->rx, &info, &len));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* A peer we never talked to: no state, not an error. */
+	memset(&info, 0, sizeof(info));
+	info.hfi_peer = self->dst;
+	info.hfi_peer.shf_addr[5] ^= 0x40;
+	len = sizeof(info);
+	ASSERT_EQ(0, get_info(self->tx, &info, &len));
+	EXPECT_EQ(0, info.hfi_flags & HF_INFO_PEER);
+
+	info.hfi_peer = self->dst;
+	info.hfi_peer.shf_family = AF_INET;
+	len = sizeof(info);
+	EXPECT_EQ(-1, get_info(self->tx, &info, &len));
+	EXPECT_EQ(EAFNOSUPPORT, errno);
+
+	info.hfi_peer = self->dst;
+	info.hfi_peer.shf_ifindex = 9999;
+	EXPECT_EQ(-1, get_info(self->tx, &info, &len));
+	EXPECT_EQ(ENODEV, errno);
+
+	info.hfi_peer = self->dst;
+	info.hfi_peer.shf_zero[1] = 1;
+	EXPECT_EQ(-1, get_info(self->tx, &info, &len));
+	EXPECT_EQ(EINVAL, errno);
+
+	old = 1;
+	EXPECT_EQ(-1, setsockopt(self->tx, SOL_HYPERFRAME, HF_INFO, &old, sizeof(old)));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(-1, getsockopt(self->tx, SOL_HYPERFRAME, 77, &info, &len));
+	EXPECT_EQ(ENOPROTOOPT, errno);
 }
 
 TEST_HARNESS_MAIN

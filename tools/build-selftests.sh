@@ -29,7 +29,8 @@ fi
 
 out=$ksft.obj
 mkdir -p "$out"
-args=(-C "$tree/selftests" KSFT_DIR="$ksft" HF_UAPI="$tree/uapi" OUTPUT="$out")
+src_dir=${HF_SELFTESTS_SRC:-$tree/selftests}
+args=(-C "$src_dir" KSFT_DIR="$ksft" HF_UAPI="$tree/uapi" OUTPUT="$out")
 make -s "${args[@]}" all
 rm -rf "$ksft/hyperframe"
 make -s "${args[@]}" INSTALL_PATH="$ksft/hyperframe" install

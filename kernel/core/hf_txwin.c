@@ -268,6 +268,27 @@ void hf_txwin_ack(struct hf_txwin *win, u32 cum_seq,
  */
 bool hf_txwin_next_lost(struct hf_txwin *win, u32 *seq)
 {
+	if (!hf_txwin_peek_lost(win, seq))
+		return false;
+	hf_bm_set(win->rexmit, win->nbits, *seq);
+	win->rtx_next = *seq + 1;
+	return true;
+}
+
+/**
+ * hf_txwin_peek_lost() - the segment hf_txwin_next_lost() would return,
+ * without taking it
+ * @win: the scoreboard; caller serialises access
+ * @seq: set to the segment's sequence number when one is returned
+ *
+ * For a caller that may decide to wait (a reordering window) before it
+ * sends the segment: the cursor only skips SACKed segments, and the same
+ * segment comes back until hf_txwin_next_lost() takes it.
+ *
+ * Return: true when @seq was set, false when nothing is to retransmit.
+ */
+bool hf_txwin_peek_lost(struct hf_txwin *win, u32 *seq)
+{
 	u32 end = win->lost_end;
 	u32 len, d;
 
@@ -282,9 +303,8 @@ bool hf_txwin_next_lost(struct hf_txwin *win, u32 *seq)
 		win->rtx_next = end;
 		return false;
 	}
-	*seq = win->rtx_next + d;
-	hf_bm_set(win->rexmit, win->nbits, *seq);
-	win->rtx_next = *seq + 1;
+	win->rtx_next += d;
+	*seq = win->rtx_next;
 	return true;
 }
 

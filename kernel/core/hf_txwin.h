@@ -83,6 +83,7 @@ void hf_txwin_ack(struct hf_txwin *win, u32 cum_seq,
 		  const struct hf_sack_block *blocks, unsigned int nblocks,
 		  struct hf_txwin_ack_result *res);
 bool hf_txwin_next_lost(struct hf_txwin *win, u32 *seq);
+bool hf_txwin_peek_lost(struct hf_txwin *win, u32 *seq);
 u32 hf_txwin_rto(struct hf_txwin *win);
 bool hf_txwin_retransmitted(const struct hf_txwin *win, u32 seq);
 

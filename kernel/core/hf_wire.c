@@ -123,6 +123,7 @@ int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap)
 		put64(buf + 24, h->ack.msg_status);
 		buf[32] = h->ack.nsack;
 		put16(buf + 34, h->ack.epoch);
+		put16(buf + 36, h->ack.rx_state);
 		for (i = 0; i < h->ack.nsack; i++) {
 			u8 *b = buf + HF_ACK_HLEN + i * HF_SACK_BLOCK_LEN;
 
@@ -203,6 +204,7 @@ static enum hf_wire_err decode_ack(const u8 *buf, size_t len,
 	a->msg_status = get64(buf + 24);
 	a->nsack = buf[32];
 	a->epoch = get16(buf + 34);
+	a->rx_state = get16(buf + 36);
 	/* Two set bits are HF_STATUS_RESERVED. */
 	if (a->msg_status & (a->msg_status >> 1) & 0x5555555555555555ULL)
 		return HF_WERR_STATUS;

@@ -13,7 +13,7 @@
 
 #include "hf_core.h"
 
-#define HF_WIRE_VERSION		1
+#define HF_WIRE_VERSION		2
 
 /* Frame types (low nibble of byte 0). Others are malformed. */
 enum hf_type {
@@ -24,7 +24,7 @@ enum hf_type {
 /* Header lengths; an ACK adds 8 bytes per SACK block. */
 #define HF_COMMON_LEN		8
 #define HF_DATA_HLEN		36
-#define HF_ACK_HLEN		36
+#define HF_ACK_HLEN		40
 #define HF_SACK_BLOCK_LEN	8
 #define HF_SACK_MAX		16
 #define HF_HLEN_MAX		(HF_ACK_HLEN + HF_SACK_MAX * HF_SACK_BLOCK_LEN)
@@ -39,7 +39,8 @@ enum hf_type {
 /* ACK flags. */
 #define HF_AF_ECHO		0x01	/* answers an HF_DF_ACK_NOW */
 #define HF_AF_WINDOW		0x02	/* room again: resend what was refused */
-#define HF_AF_ALL		0x03
+#define HF_AF_DUP		0x04	/* answers a segment that arrived twice */
+#define HF_AF_ALL		0x07
 
 /*
  * Outcome of a message at the receiver, two bits each in an ACK's
@@ -98,6 +99,7 @@ struct hf_ack_hdr {
 	u32 msg_done;		/* every message before this one is resolved */
 	u64 msg_status;		/* 2 bits per message msg_done - 1 - i */
 	u16 epoch;		/* the flow incarnation this ack is about */
+	u16 rx_state;		/* the receiver's state for it: changes = lost */
 	u8 nsack;
 	struct hf_sack_block sack[HF_SACK_MAX];
 };

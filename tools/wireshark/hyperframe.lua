@@ -1,8 +1,11 @@
 -- SPDX-License-Identifier: GPL-2.0
 --
 -- hyperframe.lua - Wireshark/tshark dissector for the hyperframe wire
--- format, version 1 (docs/wire-format.md; reference code
--- kernel/core/hf_wire.c).
+-- format, version 2 (docs/wire-format.md; reference code
+-- kernel/core/hf_wire.c). Frames of any other version, version 1 (the
+-- 36-byte ACK before rx_state) included, are shown as malformed
+-- ("version") with only their common header decoded, as the kernel drops
+-- them.
 --
 -- Usage:
 --   tshark -X lua_script:tools/wireshark/hyperframe.lua -r capture.pcap
@@ -16,7 +19,7 @@
 --    "hyperframe.malformed.<reason>", named as in the validation table of
 --    wire-format.md.
 -- 2. The checksum covers header + payload (DATA: 36 + seg_len bytes;
---    ACK: 36 + 8 * nsack), never the Ethernet padding, exactly the bytes
+--    ACK: 40 + 8 * nsack), never the Ethernet padding, exactly the bytes
 --    the kernel sums in hf_input_rcv(). It is verified whenever those
 --    bytes are known and captured, even on a frame that is malformed for
 --    another reason (the kernel stops earlier; the dissector still tells).
@@ -29,16 +32,17 @@
 local hf = Proto("hyperframe", "Hyperframe Transport")
 
 -- Wire constants (hf_wire.h).
-local VERSION = 1
+local VERSION = 2
 local TYPE_DATA, TYPE_ACK = 1, 2
-local COMMON_LEN, DATA_HLEN, ACK_HLEN = 8, 36, 36
+local COMMON_LEN, DATA_HLEN, ACK_HLEN = 8, 36, 40
 local SACK_BLOCK_LEN, SACK_MAX = 8, 16
 local STATUS_WINDOW = 32
 local WIRE_MSG_MAX = 2 ^ 30
 local DF_FRAME_START, DF_FRAME_END, DF_RETRANSMIT, DF_ACK_NOW = 1, 2, 4, 8
-local DF_ALL, AF_ALL = 0x0f, 0x03
+local DF_ALL, AF_ALL = 0x0f, 0x07
 local AF_ECHO = 1
 local AF_WINDOW = 2
+local AF_DUP = 4
 local DEFAULT_ETHERTYPE = 0x88B5
 local TWO32, TWO31 = 2 ^ 32, 2 ^ 31
 
@@ -51,7 +55,7 @@ local csum_status_names = { [0] = "incorrect", [1] = "correct", [2] = "unverifie
 -- The validation reasons of wire-format.md, in hf_wire_err order, plus csum.
 local reasons = {
 	short   = "shorter than the header its type and nsack call for",
-	version = "version is not 1",
+	version = "version is not " .. VERSION,
 	type    = "type is not 1 (DATA) or 2 (ACK)",
 	flags   = "a flag bit undefined for the type is set",
 	length  = "segment length disagrees with the frame or the stride",
@@ -76,6 +80,7 @@ local f = {
 	fl_acknow  = ProtoField.bool("hyperframe.flags.ack_now", "ACK_NOW (asks for an immediate ack)", 8, nil, DF_ACK_NOW),
 	fl_echo    = ProtoField.bool("hyperframe.flags.echo", "ECHO (answers an ACK_NOW)", 8, nil, AF_ECHO),
 	fl_window  = ProtoField.bool("hyperframe.flags.window", "WINDOW (room again: resend what was refused)", 8, nil, AF_WINDOW),
+	fl_dup     = ProtoField.bool("hyperframe.flags.dup", "DUP (answers a segment that had already arrived: spurious retransmission)", 8, nil, AF_DUP),
 	fl_undef   = ProtoField.uint8("hyperframe.flags.undefined", "Undefined flag bits", base.HEX),
 	sport      = ProtoField.uint16("hyperframe.sport", "Source port", base.DEC),
 	dport      = ProtoField.uint16("hyperframe.dport", "Destination port", base.DEC),
@@ -107,6 +112,8 @@ local f = {
 	out_status = ProtoField.uint8("hyperframe.outcome.status", "Outcome", base.DEC, outcome_names),
 	nsack      = ProtoField.uint8("hyperframe.nsack", "SACK blocks", base.DEC),
 	reserved   = ProtoField.uint8("hyperframe.reserved", "Reserved", base.HEX),
+	rx_state   = ProtoField.uint16("hyperframe.rx_state", "Receiver state", base.HEX),
+	reserved2  = ProtoField.uint16("hyperframe.reserved2", "Reserved", base.HEX),
 	sack       = ProtoField.none("hyperframe.sack", "SACK block"),
 	sack_start = ProtoField.uint32("hyperframe.sack.start", "Start", base.DEC),
 	sack_end   = ProtoField.uint32("hyperframe.sack.end", "End", base.DEC),
@@ -194,6 +201,7 @@ local function flag_names(ftype, flags)
 	elseif ftype == TYPE_ACK then
 		if has_flag(flags, AF_ECHO) then names[#names + 1] = "ECHO" end
 		if has_flag(flags, AF_WINDOW) then names[#names + 1] = "WINDOW" end
+		if has_flag(flags, AF_DUP) then names[#names + 1] = "DUP" end
 	end
 	if type_names[ftype] and undefined_bits(ftype, flags) ~= 0 then
 		names[#names + 1] = string.format("undefined 0x%02x", undefined_bits(ftype, flags))
@@ -299,7 +307,8 @@ local function dissect_ack(tvb, root, flags, flen, cap, items)
 		rate_kbps = tvb(16, 4):uint(), msg_done = tvb(20, 4):uint(),
 		status_hi = tvb(24, 4):uint(), status_lo = tvb(28, 4):uint(),
 		nsack = tvb(32, 1):uint(), reserved = tvb(33, 1):uint(),
-		epoch = tvb(34, 2):uint(),
+		epoch = tvb(34, 2):uint(), rx_state = tvb(36, 2):uint(),
+		reserved2 = tvb(38, 2):uint(),
 	}
 	items.cum_seq = root:add(f.cum_seq, tvb(8, 4))
 	items.credit = root:add(f.credit, tvb(12, 4))
@@ -335,6 +344,8 @@ local function dissect_ack(tvb, root, flags, flen, cap, items)
 	items.nsack = root:add(f.nsack, tvb(32, 1))
 	items.reserved = root:add(f.reserved, tvb(33, 1))
 	items.epoch = root:add(f.epoch, tvb(34, 2))
+	items.rx_state = root:add(f.rx_state, tvb(36, 2))
+	items.reserved2 = root:add(f.reserved2, tvb(38, 2))
 	items.v = v
 	v.refused = refused
 
@@ -524,6 +535,7 @@ function hf.dissector(tvb, pinfo, tree)
 	elseif ftype == TYPE_ACK then
 		fi:add(f.fl_echo, tvb(1, 1))
 		fi:add(f.fl_window, tvb(1, 1))
+		fi:add(f.fl_dup, tvb(1, 1))
 	end
 	if type_names[ftype] and undefined_bits(ftype, flags) ~= 0 then
 		fi:add(f.fl_undef, tvb(1, 1), undefined_bits(ftype, flags))

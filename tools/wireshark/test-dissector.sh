@@ -86,7 +86,8 @@ FIELDS = [
     "hyperframe.version", "hyperframe.type", "hyperframe.flags",
     "hyperframe.flags.frame_start", "hyperframe.flags.frame_end",
     "hyperframe.flags.retransmit", "hyperframe.flags.ack_now",
-    "hyperframe.flags.echo", "hyperframe.flags.window", "hyperframe.flags.undefined",
+    "hyperframe.flags.echo", "hyperframe.flags.window", "hyperframe.flags.dup",
+    "hyperframe.flags.undefined",
     "hyperframe.sport", "hyperframe.dport", "hyperframe.port",
     "hyperframe.csum", "hyperframe.csum.status", "hyperframe.csum.calculated",
     "hyperframe.hlen",
@@ -97,12 +98,14 @@ FIELDS = [
     "hyperframe.cum_seq", "hyperframe.credit", "hyperframe.rate_kbps",
     "hyperframe.msg_done", "hyperframe.msg_status",
     "hyperframe.outcome.msg_id", "hyperframe.outcome.status",
-    "hyperframe.nsack", "hyperframe.reserved",
+    "hyperframe.nsack", "hyperframe.reserved", "hyperframe.rx_state",
+    "hyperframe.reserved2",
     "hyperframe.sack.start", "hyperframe.sack.end", "hyperframe.sack.len",
     "hyperframe.padding", "hyperframe.malformed", "_ws.expert.message",
     "_ws.col.Info",
     "data.len", "data.data",
 ]
+VERSION = 2                 # HF_WIRE_VERSION; any other version is malformed
 REASONS = ["short", "version", "type", "flags", "length", "offset", "frame",
            "sack", "status", "csum"]
 OUTCOME_NAMES = {1: "no_port", 2: "too_big", 3: "reserved"}
@@ -132,7 +135,7 @@ def payload(n, seed=0):
 
 def data(seq=0, msg_id=0, msg_len=None, offset=0, seg_len=None, frame_segs=1,
          frame_seq=None, seg_size=1464, epoch=0x1234, flags=0, sport=5001,
-         dport=7000, present=None, vt=0x11, bad_csum=False, csum=None,
+         dport=7000, present=None, vt=VERSION << 4 | 1, bad_csum=False, csum=None,
          trunc=None):
     """A DATA frame; present = payload bytes actually included."""
     if seg_len is None:
@@ -151,17 +154,33 @@ def data(seq=0, msg_id=0, msg_len=None, offset=0, seg_len=None, frame_segs=1,
     return body[:trunc] if trunc is not None else body
 
 def ack(cum=0, credit=0, rate=0, done=0, status=0, blocks=(), nsack=None,
-        reserved=0, epoch=0x1234, flags=0, sport=0, dport=7000, vt=0x12,
-        bad_csum=False, trunc=None):
+        reserved=0, epoch=0x1234, rx_state=0x5A17, reserved2=0, flags=0,
+        sport=0, dport=7000, vt=VERSION << 4 | 2, bad_csum=False, trunc=None,
+        poke=None):
+    """An ACK (40-byte header); poke = (offset, bytes) written after the
+    checksum, so that the checksum no longer covers them as sent."""
     if nsack is None:
         nsack = len(blocks)
-    body = struct.pack("!BBHHHIIIIQBBH", vt, flags, sport, dport, 0,
+    body = struct.pack("!BBHHHIIIIQBBHHH", vt, flags, sport, dport, 0,
                        cum & 0xFFFFFFFF, credit, rate, done, status, nsack,
-                       reserved, epoch)
+                       reserved, epoch, rx_state, reserved2)
     for s, e in blocks:
         body += struct.pack("!II", s & 0xFFFFFFFF, e & 0xFFFFFFFF)
     body = put_csum(body, len(body), bad_csum)
+    if poke is not None:
+        off, b = poke
+        body = body[:off] + b + body[off + len(b):]
     return body[:trunc] if trunc is not None else body
+
+def old_ack(cum=0, credit=0, done=0, blocks=(), epoch=0x1234, version=1):
+    """An ACK in the 36-byte layout of version 1, before rx_state (blocks
+    at offset 36), with its checksum: as a peer running a version 1 module
+    sends it, or (version=VERSION) a current ACK cut to that layout."""
+    body = struct.pack("!BBHHHIIIIQBBH", version << 4 | 2, 0, 0, 7000, 0, cum,
+                       credit, 0, done, 0, len(blocks), 0, epoch)
+    for s, e in blocks:
+        body += struct.pack("!II", s, e)
+    return put_csum(body, len(body))
 
 def raw(vt, flags=0, n=36, sport=1, dport=2):
     body = struct.pack("!BBHHH", vt, flags, sport, dport, 0) + payload(n - 8)
@@ -200,25 +219,62 @@ FRAMES = [
                               flags=0x01), None, b""),
     ("ack_16_sacks_wrap_reserved", ack(
         cum=W - 20, credit=100, rate=1, done=3, reserved=0x5A, epoch=0xFFFF,
+        rx_state=0xFFFF, reserved2=0xA5C3,
         blocks=[(W - 19 + 3 * i, W - 17 + 3 * i) for i in range(16)]),
      None, b""),
     ("ack_low_done_padded", ack(cum=0, done=2, status=status_bits(i1=2)),
      None, b"\0" * 10),
+    ("ack_dup", ack(cum=300, credit=500, done=9, rx_state=0x0001, flags=0x04,
+                    blocks=[(302, 303)]), None, b""),
+    ("ack_echo_window_dup_reserved2", ack(cum=7, credit=70, rx_state=0x8000,
+                                          reserved2=0x0001, flags=0x07),
+     None, b""),
+    # rx_state is chosen non-zero, but the decoder does not check it: 0 is
+    # well-formed.
+    ("ack_rx_state_0", ack(cum=5, rx_state=0), None, b""),
+    # A version 2 ACK in the 36-byte layout of version 1, padded by
+    # Ethernet: the zero padding reads as rx_state 0 and reserved 0, and
+    # adds nothing to the checksum, so it decodes as a well-formed ACK.
+    ("ack_v1_layout_padded", old_ack(cum=40, credit=90, done=4,
+                                     version=VERSION), None, b"\0" * 10),
     # ---- short
-    ("short_common", raw(0x11, n=8)[:5], "short", b""),
+    ("short_common", raw(0x21, n=8)[:5], "short", b""),
     ("short_data", data(msg_len=100, flags=0x03)[:20], "short", b""),
     ("short_ack", ack(cum=5)[:30], "short", b""),
+    ("short_ack_36_v1_layout", old_ack(cum=5, version=VERSION), "short", b""),
+    ("short_ack_37", ack(cum=5, trunc=37), "short", b""),
+    ("short_ack_38_no_reserved2", ack(cum=5, trunc=38), "short", b""),
+    ("short_ack_39", ack(cum=5, rx_state=0x1234, trunc=39), "short", b""),
     ("short_ack_blocks", ack(cum=5, nsack=2, blocks=[(7, 9)]), "short", b""),
-    # ---- version, type
-    ("version_2", data(msg_len=100, vt=0x21), "version", b""),
+    ("short_ack_v1_layout_1_block", old_ack(cum=5, blocks=[(7, 9)],
+                                            version=VERSION), "short", b""),
+    # ---- version: version 1 frames, as a peer running the module before
+    # rx_state sends them, are dropped before their layout is looked at,
+    # whatever their length; so are versions never defined.
+    ("version_1_data", data(msg_len=100, flags=0x03, vt=0x11), "version", b""),
+    ("version_1_data_example", data(seq=12, msg_id=3, msg_len=100000,
+                                    offset=17568, frame_segs=4, frame_seq=10,
+                                    vt=0x11), "version", b""),
+    ("version_1_ack", old_ack(cum=40, credit=90, done=4, blocks=[(42, 45)]),
+     "version", b""),
+    ("version_1_ack_padded", old_ack(cum=40, credit=90, done=4), "version",
+     b"\0" * 10),
+    ("version_1_ack_in_v2_layout", ack(cum=75, credit=200, done=6,
+                                       blocks=[(80, 90)], vt=0x12),
+     "version", b""),
+    ("version_1_short", raw(0x12, n=8), "version", b""),
     ("version_0", raw(0x02, n=40), "version", b""),
-    ("type_0", raw(0x10), "type", b""),
-    ("type_3", raw(0x13, flags=0x01), "type", b""),
-    ("type_15", raw(0x1F, n=8), "type", b""),
+    ("version_3", data(msg_len=100, vt=0x31), "version", b""),
+    # ---- type
+    ("type_0", raw(0x20), "type", b""),
+    ("type_3", raw(0x23, flags=0x01), "type", b""),
+    ("type_15", raw(0x2F, n=8), "type", b""),
     # ---- flags
     ("flags_data_0x10", data(msg_len=100, flags=0x13), "flags", b""),
     ("flags_data_0x80", data(msg_len=100, flags=0x80), "flags", b""),
-    ("flags_ack_0x04", ack(cum=5, flags=0x07), "flags", b""),
+    ("flags_ack_0x08", ack(cum=5, flags=0x0F), "flags", b""),
+    ("flags_ack_0x08_alone", ack(cum=5, flags=0x08), "flags", b""),
+    ("flags_ack_0x80_dup", ack(cum=5, flags=0x84), "flags", b""),
     # ---- length
     ("length_beyond_frame", data(msg_len=100, present=50), "length", b""),
     ("length_seg_size_0", data(msg_len=100, seg_len=100, seg_size=0), "length", b""),
@@ -266,6 +322,11 @@ FRAMES = [
     # ---- csum
     ("csum_data", data(msg_len=100, flags=0x03, bad_csum=True), "csum", b""),
     ("csum_ack", ack(cum=75, done=6, bad_csum=True, flags=0x01), "csum", b""),
+    ("csum_covers_rx_state", ack(cum=75, rx_state=0x1111, poke=(36, b"\x11\x12")),
+     "csum", b""),
+    ("csum_covers_reserved2", ack(cum=75, poke=(39, b"\x01")), "csum", b""),
+    ("csum_covers_ack_blocks", ack(cum=75, blocks=[(80, 90)], poke=(47, b"\x5b")),
+     "csum", b""),
     ("csum_and_flags", data(msg_len=100, flags=0x20, bad_csum=True), "flags", b""),
 ]
 
@@ -290,7 +351,7 @@ def verdict(frame):
     if fl < 8:
         return "short"
     v, t, flags = frame[0] >> 4, frame[0] & 15, frame[1]
-    if v != 1:
+    if v != VERSION:
         return "version"
     if t == 1:
         if fl < 36:
@@ -314,20 +375,20 @@ def verdict(frame):
             return "frame"
         return None
     if t == 2:
-        if fl < 36:
+        if fl < 40:
             return "short"
-        if flags & ~0x03:
+        if flags & ~0x07:
             return "flags"
         cum, status, nsack = struct.unpack("!I12xQB", frame[8:33])
         if any((status >> 2 * i) & 3 == 3 for i in range(32)):
             return "status"
         if nsack > 16:
             return "sack"
-        if fl < 36 + 8 * nsack:
+        if fl < 40 + 8 * nsack:
             return "short"
         floor = cum
         for i in range(nsack):
-            s, e = struct.unpack("!II", frame[36 + 8 * i:44 + 8 * i])
+            s, e = struct.unpack("!II", frame[40 + 8 * i:48 + 8 * i])
             if not before(floor, s) or not before(s, e) or before(e, floor):
                 return "sack"
             floor = e
@@ -352,7 +413,7 @@ def expect(body, pad):
               "hyperframe.dport": dport, "hyperframe.port": "%d;%d" % (sport, dport),
               "hyperframe.csum": "0x%04x" % cs})
     names = []
-    if v != 1:
+    if v != VERSION:
         reason, info, data_from = "version", "version %d type %d" % (v, t), 8
     elif t == 1:
         for bit, name, fld in ((1, "FRAME_START", "frame_start"), (2, "FRAME_END", "frame_end"),
@@ -366,19 +427,22 @@ def expect(body, pad):
     elif t == 2:
         e["hyperframe.flags.echo"] = int(bool(flags & 1))
         e["hyperframe.flags.window"] = int(bool(flags & 2))
+        e["hyperframe.flags.dup"] = int(bool(flags & 4))
         if flags & 1:
             names.append("ECHO")
         if flags & 2:
             names.append("WINDOW")
-        if flags & 0xFC:
-            e["hyperframe.flags.undefined"] = "0x%02x" % (flags & 0xFC)
-            names.append("undefined 0x%02x" % (flags & 0xFC))
+        if flags & 4:
+            names.append("DUP")
+        if flags & 0xF8:
+            e["hyperframe.flags.undefined"] = "0x%02x" % (flags & 0xF8)
+            names.append("undefined 0x%02x" % (flags & 0xF8))
     else:
-        reason, info, data_from = "type", "version 1 type %d" % t, 8
+        reason, info, data_from = "type", "version %d type %d" % (VERSION, t), 8
 
-    if v == 1 and t == 1 and fl < 36:
+    if v == VERSION and t == 1 and fl < 36:
         reason, info, data_from = "short", "DATA", 8
-    elif v == 1 and t == 1:
+    elif v == VERSION and t == 1:
         (seq, msg_id, msg_len, off, seg_len, fsegs, fseq, seg_size,
          epoch) = struct.unpack("!IIIIHHIHH", frame[8:36])
         idx = (seq - fseq) % W
@@ -399,25 +463,27 @@ def expect(body, pad):
             e["data.data"] = frame[36:36 + n].hex()
         info = "DATA %d→%d seq=%d msg=%d off=%d len=%d/%d" % (
             sport, dport, seq, msg_id, off, seg_len, msg_len)
-    elif v == 1 and t == 2 and fl < 36:
+    elif v == VERSION and t == 2 and fl < 40:
         reason, info, data_from = "short", "ACK", 8
-    elif v == 1 and t == 2:
-        (cum, credit, rate, done, status, nsack, res,
-         epoch) = struct.unpack("!IIIIQBBH", frame[8:36])
-        hlen = 36 + 8 * nsack
+    elif v == VERSION and t == 2:
+        (cum, credit, rate, done, status, nsack, res, epoch, rx_state,
+         res2) = struct.unpack("!IIIIQBBHHH", frame[8:40])
+        hlen = 40 + 8 * nsack
         e.update({"hyperframe.hlen": hlen, "hyperframe.cum_seq": cum,
                   "hyperframe.credit": credit, "hyperframe.rate_kbps": rate,
                   "hyperframe.msg_done": done,
                   "hyperframe.msg_status": "0x%016x" % status,
                   "hyperframe.nsack": nsack, "hyperframe.reserved": "0x%02x" % res,
-                  "hyperframe.epoch": epoch})
+                  "hyperframe.epoch": epoch,
+                  "hyperframe.rx_state": "0x%04x" % rx_state,
+                  "hyperframe.reserved2": "0x%04x" % res2})
         outs = [((done - 1 - i) % W, (status >> 2 * i) & 3) for i in range(32)
                 if (status >> 2 * i) & 3]
         if outs:
             e["hyperframe.outcome.msg_id"] = ";".join(str(m) for m, o in outs)
             e["hyperframe.outcome.status"] = ";".join(str(o) for m, o in outs)
-        shown = min(nsack, (fl - 36) // 8)
-        blocks = [struct.unpack("!II", frame[36 + 8 * i:44 + 8 * i]) for i in range(shown)]
+        shown = min(nsack, (fl - 40) // 8)
+        blocks = [struct.unpack("!II", frame[40 + 8 * i:48 + 8 * i]) for i in range(shown)]
         if blocks:
             e["hyperframe.sack.start"] = ";".join(str(s) for s, _ in blocks)
             e["hyperframe.sack.end"] = ";".join(str(x) for _, x in blocks)
@@ -483,7 +549,7 @@ with open(out + "/snaplen.pcap", "wb") as pcap:
     pcap.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
     for name, body, want, pad in FRAMES:
         fr = eth + b"\x88\xb5" + body + pad
-        for cut in (4, 20, 40):
+        for cut in (4, 20, 38, 40, 44):
             if want is None and cut < len(body) + len(pad):
                 pcap.write(struct.pack("<IIII", 1700000000, 0, 14 + cut, len(fr)) + fr[:14 + cut])
 

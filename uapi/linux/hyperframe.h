@@ -58,4 +58,98 @@ struct sockaddr_hf {
  */
 #define HF_RECVERR		1
 
+/*
+ * HF_INFO: getsockopt(fd, SOL_HYPERFRAME, HF_INFO, &info, &len) fills a
+ * struct hf_info, like TCP_INFO: the kernel writes min(len, its size)
+ * bytes and sets len to that; fields are only ever added at the end, so
+ * old programs keep working and hfi_size says what the kernel filled.
+ *
+ * A socket talks to many peers. To read one, set hfi_peer (family,
+ * ifindex, address; port ignored) before the call and pass a len that
+ * covers it; with hfi_peer.shf_family 0 the connected peer is reported.
+ * HF_INFO_PEER in hfi_flags says the peer fields are valid: it is clear
+ * when no peer was named and the socket is not connected, or when this
+ * namespace holds no state for that peer (nothing sent or received yet,
+ * or reclaimed when idle). Errors: EINVAL (len too short for hfi_size, or
+ * non-zero padding in hfi_peer), EAFNOSUPPORT (another family in
+ * hfi_peer), ENODEV (no such interface).
+ */
+#define HF_INFO			2
+#define HF_INFO_VERSION		1
+
+#define HF_INFO_PEER		0x1	/* the peer fields are valid */
+
+/**
+ * struct hf_info - the state of a socket and of one of its peers
+ * @hfi_version: HF_INFO_VERSION of the kernel that filled it
+ * @hfi_size: bytes filled
+ * @hfi_flags: HF_INFO_*
+ * @hfi_port: the socket's port; 0 while unbound
+ * @hfi_sndbuf: SO_SNDBUF in effect, bytes
+ * @hfi_rcvbuf: SO_RCVBUF in effect, bytes
+ * @hfi_tx_queued: bytes accepted by sendmsg whose outcome is not known yet
+ * @hfi_rx_queued: bytes of complete messages waiting to be read
+ * @hfi_rx_reassembly: bytes held for messages still being reassembled
+ * @hfi_tx_msgs: messages sent by this socket
+ * @hfi_errqueue: entries waiting on the error queue
+ * @hfi_peer: the peer (input and output; port unused)
+ * @hfi_epoch: incarnation of the flow towards the peer; 0 when idle
+ * @hfi_seg_size: payload bytes per wire segment towards the peer
+ * @hfi_frame_segs: segments per hyperframe now
+ * @hfi_frame_bytes: hyperframe size now, bytes of payload
+ * @hfi_pacing_rate: bytes per second the flow is paced at; 0 = unpaced
+ * @hfi_credit: segments the flow may still put in flight now
+ * @hfi_inflight: segments in flight (sent, not cumulatively acked)
+ * @hfi_srtt_us: smoothed round trip; 0 before the first sample
+ * @hfi_rttvar_us: round-trip variation
+ * @hfi_min_rtt_us: least round trip seen
+ * @hfi_rto_us: retransmission timeout now, backoff included
+ * @hfi_reorder_us: reordering window: how long a segment may be late
+ *		    before it counts as lost
+ * @hfi_backoff: doublings of the timeout in effect
+ * @hfi_retries: timeouts in a row without an answer
+ * @hfi_tx_queued_msgs: messages to the peer (all sockets) not resolved
+ * @hfi_tx_segs: segments sent to the peer, first transmissions
+ * @hfi_retransmits: segments sent again to the peer
+ * @hfi_spurious: retransmissions the peer already had
+ * @hfi_rx_segs: segments accepted from the peer
+ */
+struct hf_info {
+	__u32			hfi_version;
+	__u32			hfi_size;
+	__u32			hfi_flags;
+	__u16			hfi_port;
+	__u16			hfi_pad0;
+	__u32			hfi_sndbuf;
+	__u32			hfi_rcvbuf;
+	__u64			hfi_tx_queued;
+	__u64			hfi_rx_queued;
+	__u64			hfi_rx_reassembly;
+	__u64			hfi_tx_msgs;
+	__u32			hfi_errqueue;
+	__u32			hfi_pad1;
+
+	struct sockaddr_hf	hfi_peer;
+	__u32			hfi_epoch;
+	__u32			hfi_seg_size;
+	__u32			hfi_frame_segs;
+	__u32			hfi_frame_bytes;
+	__u64			hfi_pacing_rate;
+	__u32			hfi_credit;
+	__u32			hfi_inflight;
+	__u32			hfi_srtt_us;
+	__u32			hfi_rttvar_us;
+	__u32			hfi_min_rtt_us;
+	__u32			hfi_rto_us;
+	__u32			hfi_reorder_us;
+	__u16			hfi_backoff;
+	__u16			hfi_retries;
+	__u32			hfi_tx_queued_msgs;
+	__u32			hfi_pad2;
+	__u64			hfi_tx_segs;
+	__u64			hfi_retransmits;
+	__u64			hfi_spurious;
+	__u64			hfi_rx_segs;
+};
+
 #endif /* _UAPI_LINUX_HYPERFRAME_H */

@@ -514,6 +514,43 @@ TEST(hf_txwin_next_lost, dupthresh_boundary) {
   EXPECT_EQ(std::vector<u32>{3}, w.drain_lost());
 }
 
+TEST(hf_txwin_peek_lost, shows_the_next_without_taking_it) {
+  TxWin w(128, kWrapStart + 0xfe);
+  const u32 b = w.una();
+  w.send(12);
+  w.ack(b, {{b + 2, b + 6}});  // b and b+1 have four SACKed above: lost
+  u32 seq = 0;
+  ASSERT_TRUE(hf_txwin_peek_lost(w.get(), &seq));
+  EXPECT_EQ(b, seq);
+  ASSERT_TRUE(hf_txwin_peek_lost(w.get(), &seq));  // again: not taken
+  EXPECT_EQ(b, seq);
+  EXPECT_FALSE(w.retransmitted(b));
+  ASSERT_TRUE(hf_txwin_next_lost(w.get(), &seq));  // the same one, taken
+  EXPECT_EQ(b, seq);
+  EXPECT_TRUE(w.retransmitted(b));
+  ASSERT_TRUE(hf_txwin_peek_lost(w.get(), &seq));
+  EXPECT_EQ(b + 1, seq);
+  ASSERT_TRUE(hf_txwin_next_lost(w.get(), &seq));
+  EXPECT_EQ(b + 1, seq);
+  EXPECT_FALSE(hf_txwin_peek_lost(w.get(), &seq));
+}
+
+TEST(hf_txwin_peek_lost, skips_sacked_and_agrees_with_next_lost_after_rto) {
+  TxWin w(128, 0);
+  w.send(20);
+  w.ack(0, {{2, 3}, {4, 5}, {7, 20}});
+  w.rto();  // every un-SACKed segment is eligible, in order
+  std::vector<u32> peeked;
+  u32 seq = 0;
+  u32 again = 0;
+  while (hf_txwin_peek_lost(w.get(), &seq)) {
+    peeked.push_back(seq);
+    ASSERT_TRUE(hf_txwin_next_lost(w.get(), &again));
+    EXPECT_EQ(seq, again);
+  }
+  EXPECT_EQ((std::vector<u32>{0, 1, 3, 5, 6}), peeked);
+}
+
 TEST(hf_txwin_next_lost, skips_a_segment_sacked_before_its_turn) {
   TxWin w(128, 0);
   w.send(20);

@@ -38,6 +38,7 @@ hf_hdr ack_hdr(unsigned int nsack) {
   h.ack.credit = 0x12345678;
   h.ack.rate_kbps = 10000000;
   h.ack.epoch = 0xbeef;
+  h.ack.rx_state = 0x5eed;
   h.ack.nsack = static_cast<u8>(nsack);
   u32 s = h.ack.cum_seq + 2;
   for (unsigned int i = 0; i < nsack && i < HF_SACK_MAX; i++) {
@@ -89,13 +90,36 @@ TEST(hf_hdr_encode, data_layout_is_big_endian) {
   std::array<u8, HF_DATA_HLEN> buf{};
   ASSERT_EQ(HF_DATA_HLEN, hf_hdr_encode(&h, buf.data(), buf.size()));
   const std::array<u8, HF_DATA_HLEN> want = {
-      0x11, 0x01, 0x0f, 0xa0, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
+      0x21, 0x01, 0x0f, 0xa0, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
       0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0x00, 0x07,  // seq msg_id
       0x00, 0x00, 0x27, 0x10, 0x00, 0x00, 0x05, 0xbc,  // msg_len offset
       0x05, 0xbc, 0x00, 0x04, 0x00, 0x00, 0x03, 0xe8,  // seg_len frame_segs frame_seq
       0x05, 0xbc, 0x12, 0x34,                          // seg_size epoch
   };
   EXPECT_EQ(want, buf);
+}
+
+TEST(hf_hdr_encode, ack_layout_is_big_endian) {
+  hf_hdr h = ack_hdr(1);
+  h.flags = HF_AF_ECHO | HF_AF_DUP;
+  h.dport = 5001;
+  h.csum = 0xbeef;
+  h.ack.msg_done = 0x01020304;
+  h.ack.msg_status = 0x0102030405060708ULL;
+  constexpr size_t kLen = HF_ACK_HLEN + HF_SACK_BLOCK_LEN;
+  std::array<u8, kLen> buf{};
+  buf.fill(0xee);  // the encoder writes every byte, reserved ones as zero
+  ASSERT_EQ(kLen, hf_hdr_encode(&h, buf.data(), buf.size()));
+  const std::array<u8, kLen> want = {
+      0x22, 0x05, 0x00, 0x00, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
+      0xff, 0xff, 0xff, 0xf0, 0x12, 0x34, 0x56, 0x78,  // cum_seq credit
+      0x00, 0x98, 0x96, 0x80, 0x01, 0x02, 0x03, 0x04,  // rate_kbps msg_done
+      0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,  // msg_status
+      0x01, 0x00, 0xbe, 0xef, 0x5e, 0xed, 0x00, 0x00,  // nsack rsvd epoch rx_state rsvd
+      0xff, 0xff, 0xff, 0xf2, 0xff, 0xff, 0xff, 0xf5,  // sack[0] start end
+  };
+  EXPECT_EQ(want, buf);
+  EXPECT_EQ(40, HF_ACK_HLEN);
 }
 
 TEST(hf_hdr_encode, refuses_small_buffer_and_bad_header) {
@@ -105,6 +129,10 @@ TEST(hf_hdr_encode, refuses_small_buffer_and_bad_header) {
   h.type = 0;
   EXPECT_EQ(-EINVAL, hf_hdr_encode(&h, buf.data(), buf.size()));
   h = ack_hdr(0);
+  EXPECT_EQ(-ENOSPC, hf_hdr_encode(&h, buf.data(), HF_ACK_HLEN - 1));
+  EXPECT_EQ(HF_ACK_HLEN, hf_hdr_encode(&h, buf.data(), HF_ACK_HLEN));
+  h = ack_hdr(2);
+  EXPECT_EQ(-ENOSPC, hf_hdr_encode(&h, buf.data(), HF_ACK_HLEN + 2 * HF_SACK_BLOCK_LEN - 1));
   h.ack.nsack = HF_SACK_MAX + 1;
   EXPECT_EQ(-EINVAL, hf_hdr_encode(&h, buf.data(), buf.size()));
 }
@@ -158,20 +186,66 @@ TEST(hf_hdr_decode, short_frames) {
     f.resize(len);
     EXPECT_EQ(HF_WERR_SHORT, decode(f, &out)) << "len " << len;
   }
+  // A version 2 ACK shorter than its 40-byte header, the 36 bytes of the
+  // version 1 layout included.
+  for (size_t len = 0; len < HF_ACK_HLEN; len++) {
+    std::vector<u8> a = frame(ack_hdr(0), 0);
+    a.resize(len);
+    EXPECT_EQ(HF_WERR_SHORT, decode(a, &out)) << "len " << len;
+  }
   std::vector<u8> a = frame(ack_hdr(4), 0);
   a.resize(a.size() - 1);
+  EXPECT_EQ(HF_WERR_SHORT, decode(a, &out));
+  // One block in the version 1 layout is 44 bytes: short of 40 + 8.
+  a = frame(ack_hdr(1), 0);
+  a.resize(36 + HF_SACK_BLOCK_LEN);
   EXPECT_EQ(HF_WERR_SHORT, decode(a, &out));
 }
 
 TEST(hf_hdr_decode, bad_version_and_type) {
   hf_hdr out{};
   std::vector<u8> f = frame(data_hdr(), 1468);
-  f[0] = 0x21;  // version 2
-  EXPECT_EQ(HF_WERR_VERSION, decode(f, &out));
+  ASSERT_EQ(0x21, f[0]);  // version 2, DATA
+  for (u8 v : {0, 1, 3, 15}) {
+    f[0] = static_cast<u8>(v << 4 | HF_TYPE_DATA);
+    EXPECT_EQ(HF_WERR_VERSION, decode(f, &out)) << "version " << int(v);
+    EXPECT_EQ(v, out.version);
+  }
   for (u8 t : {0, 3, 4, 15}) {
-    f[0] = static_cast<u8>(0x10 | t);
+    f[0] = static_cast<u8>(HF_WIRE_VERSION << 4 | t);
     EXPECT_EQ(HF_WERR_TYPE, decode(f, &out)) << "type " << int(t);
   }
+}
+
+// Version 1, the layout before rx_state: a peer running the older module
+// sends these, and they are refused on the version before anything else.
+TEST(hf_hdr_decode, version_1_refused) {
+  hf_hdr out{};
+  std::vector<u8> f = frame(data_hdr(), 1468);
+  f[0] = 0x11;  // a version 1 DATA: same layout, still refused
+  EXPECT_EQ(HF_WERR_VERSION, decode(f, &out));
+  EXPECT_EQ(1, out.version);
+  EXPECT_EQ(HF_TYPE_DATA, out.type);
+  // A version 1 ACK: 36 bytes, blocks at 36. Ethernet padding to 46 bytes
+  // would make it long enough for a version 2 header; it is still refused.
+  std::vector<u8> a = frame(ack_hdr(0), 0);
+  a.resize(36);
+  a[0] = 0x12;
+  EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
+  EXPECT_EQ(HF_TYPE_ACK, out.type);
+  a.resize(46, 0);
+  EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
+  // A version 1 ACK with one block is 44 bytes: version, not short.
+  a = frame(ack_hdr(1), 0);
+  a[0] = 0x12;
+  a.resize(36 + HF_SACK_BLOCK_LEN);
+  EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
+  // The version is checked first: even a frame too short for its type.
+  a.resize(HF_COMMON_LEN);
+  EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
+  // Too short for the common header is short, whatever the version.
+  a.resize(HF_COMMON_LEN - 1);
+  EXPECT_EQ(HF_WERR_SHORT, decode(a, &out));
 }
 
 TEST(hf_hdr_decode, undefined_flags) {
@@ -180,8 +254,24 @@ TEST(hf_hdr_decode, undefined_flags) {
   h.flags = 0x40;
   EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 1468), &out));
   h = ack_hdr(0);
-  h.flags = 0x04;
-  EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 0), &out));
+  for (unsigned int bit = 0x08; bit <= 0x80; bit <<= 1) {
+    h.flags = static_cast<u8>(bit);
+    EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 0), &out)) << "flag " << bit;
+    h.flags = static_cast<u8>(bit | HF_AF_ALL);
+    EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 0), &out)) << "flag " << bit;
+  }
+}
+
+TEST(hf_hdr_decode, ack_defined_flags) {
+  EXPECT_EQ(HF_AF_ECHO | HF_AF_WINDOW | HF_AF_DUP, HF_AF_ALL);
+  EXPECT_EQ(0x04, HF_AF_DUP);
+  hf_hdr h = ack_hdr(1);
+  for (unsigned int flags = 0; flags <= HF_AF_ALL; flags++) {
+    h.flags = static_cast<u8>(flags);
+    hf_hdr out{};
+    ASSERT_EQ(HF_WERR_OK, decode(frame(h, 0), &out)) << "flags " << flags;
+    EXPECT_EQ(flags, out.flags);
+  }
 }
 
 TEST(hf_hdr_decode, data_length_disagrees) {
@@ -255,12 +345,55 @@ TEST(hf_hdr_decode, ack_round_trip_with_wrapping_sack) {
   EXPECT_EQ(in.ack.credit, out.ack.credit);
   EXPECT_EQ(in.ack.rate_kbps, out.ack.rate_kbps);
   EXPECT_EQ(in.ack.epoch, out.ack.epoch);
+  EXPECT_EQ(in.ack.rx_state, out.ack.rx_state);
+  EXPECT_EQ(in.flags, out.flags);
   ASSERT_EQ(HF_SACK_MAX, out.ack.nsack);
   for (unsigned int i = 0; i < HF_SACK_MAX; i++) {
     EXPECT_EQ(in.ack.sack[i].start, out.ack.sack[i].start);
     EXPECT_EQ(in.ack.sack[i].end, out.ack.sack[i].end);
   }
   EXPECT_EQ(HF_ACK_HLEN + HF_SACK_MAX * HF_SACK_BLOCK_LEN, out.hlen);
+}
+
+TEST(hf_hdr_decode, ack_rx_state_round_trip) {
+  // The sender picks it non-zero; the decoder carries any value, 0 too.
+  for (u16 rx_state : {0x0001, 0x8000, 0xffff, 0x0000}) {
+    hf_hdr in = ack_hdr(2);
+    in.ack.rx_state = rx_state;
+    std::vector<u8> f = frame(in, 0);
+    EXPECT_EQ(rx_state >> 8, f[36]);
+    EXPECT_EQ(rx_state & 0xff, f[37]);
+    hf_hdr out{};
+    ASSERT_EQ(HF_WERR_OK, decode(f, &out)) << rx_state;
+    EXPECT_EQ(rx_state, out.ack.rx_state);
+    EXPECT_EQ(in.ack.epoch, out.ack.epoch);
+    EXPECT_EQ(in.ack.sack[0].start, out.ack.sack[0].start);
+    EXPECT_EQ(in.ack.sack[1].end, out.ack.sack[1].end);
+  }
+}
+
+TEST(hf_hdr_decode, ack_reserved_bytes_ignored) {
+  hf_hdr in = ack_hdr(3);
+  std::vector<u8> f = frame(in, 0);
+  EXPECT_EQ(0, f[33]);
+  EXPECT_EQ(0, f[38]);
+  EXPECT_EQ(0, f[39]);
+  f[33] = 0xa5;
+  f[38] = 0x5a;
+  f[39] = 0xff;
+  hf_hdr out{};
+  ASSERT_EQ(HF_WERR_OK, decode(f, &out));
+  EXPECT_EQ(in.ack.epoch, out.ack.epoch);
+  EXPECT_EQ(in.ack.rx_state, out.ack.rx_state);
+  ASSERT_EQ(3, out.ack.nsack);
+  EXPECT_EQ(in.ack.sack[0].start, out.ack.sack[0].start);
+  EXPECT_EQ(in.ack.sack[2].end, out.ack.sack[2].end);
+  // Re-encoding writes them as zero again.
+  std::array<u8, HF_HLEN_MAX> buf{};
+  ASSERT_EQ(static_cast<int>(f.size()), hf_hdr_encode(&out, buf.data(), buf.size()));
+  EXPECT_EQ(0, buf[33]);
+  EXPECT_EQ(0, buf[38]);
+  EXPECT_EQ(0, buf[39]);
 }
 
 TEST(hf_hdr_decode, ack_bad_sack_blocks) {

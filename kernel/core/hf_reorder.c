@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hf_reorder.c - the reordering window and the time test of RACK-style
+ * loss detection; hf_reorder.h says how the sender uses them.
+ */
+#include "hf_reorder.h"
+
+/**
+ * hf_reorder_init() - a flow that has seen no reordering
+ * @r: state to initialise
+ */
+void hf_reorder_init(struct hf_reorder *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->mult = 1;
+}
+
+/**
+ * hf_reorder_delivered() - a segment sent at @sent_ns is known to have
+ * arrived (cumulatively or selectively acknowledged)
+ * @r: the flow's state
+ * @sent_ns: when that segment was (last) sent
+ */
+void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns)
+{
+	if (sent_ns > r->delivered_ns)
+		r->delivered_ns = sent_ns;
+}
+
+/**
+ * hf_reorder_spurious() - the receiver got a segment twice: a repair was
+ * premature, so widen the window (at most once per round trip)
+ * @r: the flow's state
+ * @now_ns: the clock
+ * @srtt_us: smoothed round trip; 0 before the first sample
+ */
+void hf_reorder_spurious(struct hf_reorder *r, u64 now_ns, u32 srtt_us)
+{
+	r->clean = 0;
+	if (r->widened_ns && now_ns - r->widened_ns < (u64)srtt_us * 1000)
+		return;
+	if (r->mult < HF_REORDER_MULT_MAX)
+		r->mult++;
+	r->widened_ns = now_ns;
+}
+
+/**
+ * hf_reorder_recovered() - a loss recovery ended; after
+ * HF_REORDER_CLEAN_RESET of them without a duplicate the window narrows
+ * @r: the flow's state
+ */
+void hf_reorder_recovered(struct hf_reorder *r)
+{
+	if (++r->clean >= HF_REORDER_CLEAN_RESET) {
+		r->clean = 0;
+		r->mult = 1;
+	}
+}
+
+/**
+ * hf_reorder_window_us() - the reordering window now
+ * @r: the flow's state
+ * @min_rtt_us: least round trip seen; 0 before the first sample
+ * @srtt_us: smoothed round trip; 0 before the first sample
+ *
+ * Return: min(@mult * @min_rtt_us / 4, @srtt_us); 0 without samples.
+ */
+u32 hf_reorder_window_us(const struct hf_reorder *r, u32 min_rtt_us,
+			 u32 srtt_us)
+{
+	u64 w = (u64)r->mult * min_rtt_us / 4;
+
+	return w < srtt_us ? (u32)w : srtt_us;
+}
+
+/**
+ * hf_reorder_wait_ns() - how long a segment the scoreboard calls lost
+ * must still be given before it is repaired
+ * @r: the flow's state
+ * @sent_ns: when the segment was (last) sent
+ * @now_ns: the clock
+ * @rtt_us: the latest round trip (RACK.rtt)
+ * @window_us: hf_reorder_window_us()
+ *
+ * Return: 0 when it is lost now: a segment sent no earlier was delivered
+ * and @rtt_us + @window_us have passed since @sent_ns. Otherwise the
+ * nanoseconds left; U64_MAX-like (all ones) when nothing sent after it
+ * has arrived yet, so only an ACK or the RTO can decide.
+ */
+u64 hf_reorder_wait_ns(const struct hf_reorder *r, u64 sent_ns, u64 now_ns,
+		       u32 rtt_us, u32 window_us)
+{
+	u64 due = sent_ns + ((u64)rtt_us + window_us) * 1000;
+
+	if (r->delivered_ns < sent_ns)
+		return ~0ULL;
+	return now_ns >= due ? 0 : due - now_ns;
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# make_seeds.py - writes the whole seed corpus of hf_frame_fuzz
+# (corpus/hf_frame/), DATA and ACK frames alike, from the layout of
+# docs/wire-format.md: the version in the high nibble of byte 0, a 36-byte
+# DATA header followed by its payload, a 40-byte ACK header (rx_state at
+# 36, reserved at 33 and 38..39) followed by its SACK blocks, and a valid
+# checksum in every frame. Run it again when the wire version or a layout
+# changes (and update VERSION, data() or ack() first).
+#
+# Input format of hf_frame_fuzz (hf_frame_fuzz.cc): a 4-byte big-endian
+# initial sequence number, then records of a 2-byte big-endian word (low
+# 14 bits: frame length; bit 15: fire the retransmission timer after the
+# frame; bit 14: take the retransmissions due) and the frame.
+#
+# Usage: make_seeds.py [DIR]   (default: corpus/hf_frame next to it)
+import os
+import struct
+import sys
+
+VERSION = 2                 # HF_WIRE_VERSION in kernel/core/hf_wire.h
+TYPE_DATA, TYPE_ACK = 1, 2
+DATA_HLEN, ACK_HLEN = 36, 40
+FRAME_START, FRAME_END, RETRANSMIT, ACK_NOW = 0x01, 0x02, 0x04, 0x08
+RTO, DRAIN = 0x8000, 0x4000
+W = 2 ** 32
+
+
+def csum(b):
+    """RFC 1071 checksum of @b (the checksum field already zero)."""
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def with_csum(body):
+    return body[:6] + struct.pack("!H", csum(body)) + body[8:]
+
+
+def data(seq, msg_id, msg_len, offset, seg_len, seg_size, frame_segs=1,
+         frame_seq=None, flags=0, epoch=0x1234, sport=7, dport=9):
+    """A DATA frame; payload byte i is (offset + i) & 0xff."""
+    if frame_seq is None:
+        frame_seq = seq
+    body = struct.pack("!BBHHHIIIIHHIHH", VERSION << 4 | TYPE_DATA, flags,
+                       sport, dport, 0, seq % W, msg_id, msg_len, offset,
+                       seg_len, frame_segs, frame_seq % W, seg_size, epoch)
+    assert len(body) == DATA_HLEN
+    body += bytes((offset + i) & 0xFF for i in range(seg_len))
+    return with_csum(body)
+
+
+def ack(cum, credit, blocks=(), done=0, status=0, rate=1000000, epoch=0x1234,
+        rx_state=0x5A17, flags=0, dport=9):
+    body = struct.pack("!BBHHHIIIIQBBHHH", VERSION << 4 | TYPE_ACK, flags, 0,
+                       dport, 0, cum, credit, rate, done, status, len(blocks),
+                       0, epoch, rx_state, 0)
+    assert len(body) == ACK_HLEN
+    for s, e in blocks:
+        body += struct.pack("!II", s, e)
+    return with_csum(body)
+
+
+def single(seq, msg_id, ctl=0):
+    """A one-byte message in a one-segment hyperframe, as a record."""
+    return (ctl, data(seq, msg_id, 1, 0, 1, 1))
+
+
+def seed(isn, records):
+    out = struct.pack("!I", isn)
+    for ctl, frame in records:
+        assert len(frame) <= 0x3FFF
+        out += struct.pack("!H", ctl | len(frame)) + frame
+    return out
+
+
+def top_range_merges():
+    """Twenty ranges below, then a run and ranges above it arriving out of
+    order and merging into the top range the window does not track."""
+    msg = iter(range(64))
+    recs = [single(seq, next(msg)) for seq in range(1, 40, 2)]
+    recs += [single(seq, next(msg)) for seq in range(100, 110)]
+    recs += [single(seq, next(msg)) for seq in range(111, 121, 2)]
+    recs += [single(seq, next(msg)) for seq in range(118, 111, -2)]
+    recs += [single(110, next(msg), DRAIN), single(130, next(msg)),
+             single(133, next(msg)), single(132, next(msg), RTO | DRAIN)]
+    return recs
+
+
+SEEDS = {
+    # One 300-byte message in order: three segments of one hyperframe.
+    "data_in_order": seed(0, [
+        (0, data(0, 0, 300, 0, 128, 128, 3, 0, FRAME_START)),
+        (0, data(1, 0, 300, 128, 128, 128, 3, 0)),
+        (0, data(2, 0, 300, 256, 44, 128, 3, 0, FRAME_END | ACK_NOW)),
+    ]),
+    # One hyperframe across the sequence wrap, out of order, its first
+    # segment last and retransmitted.
+    "data_wrap_reordered": seed(W - 2, [
+        (0, data(W - 1, 1, 200, 40, 40, 40, 5, W - 2)),
+        (0, data(1, 1, 200, 120, 40, 40, 5, W - 2)),
+        (DRAIN, data(2, 1, 200, 160, 40, 40, 5, W - 2, FRAME_END)),
+        (RTO | DRAIN, data(0, 1, 200, 80, 40, 40, 5, W - 2)),
+        (0, data(W - 2, 1, 200, 0, 40, 40, 5, W - 2,
+                 FRAME_START | RETRANSMIT)),
+    ]),
+    # An empty message (one segment, seg_len 0), then a short one.
+    "data_empty_message": seed(100, [
+        (0, data(100, 5, 0, 0, 0, 1024, flags=FRAME_START | FRAME_END)),
+        (0, data(101, 6, 10, 0, 10, 1024, flags=FRAME_START | FRAME_END)),
+    ]),
+    # Forty ranges at a receiver (every fourth segment of one message),
+    # then the segment at cum.
+    "data_40_ranges": seed(50, [
+        (0, data(51 + 4 * k, 7, 640, 16 * k, 16, 16)) for k in range(40)
+    ] + [
+        (DRAIN, data(50, 8, 16, 0, 16, 16)),
+    ]),
+    "data_top_range_merges": seed(0, top_range_merges()),
+    # One ACK with the most blocks an ACK may carry, then the retransmissions
+    # it leaves due (the sender starts with 64 segments in flight from 0).
+    "ack_16_blocks": seed(0, [
+        (DRAIN, ack(0, 4096, [(2 + 3 * i, 3 + 3 * i) for i in range(16)])),
+    ]),
+    # ACKs of one receiver state: blocks that grow and merge, the timer,
+    # outcomes in msg_status, and a last cumulative ack beyond every block.
+    "ack_sacks_and_timer": seed(1000, [
+        (0, ack(1000, 5096, [(1002, 1005), (1010, 1011)], rx_state=0x2F1C)),
+        (DRAIN, ack(1001, 5097, [(1002, 1008), (1010, 1020), (1030, 1040)],
+                    rx_state=0x2F1C)),
+        (RTO | DRAIN, ack(1001, 5097, [(1002, 1008), (1010, 1020), (1030, 1050)],
+                          done=2, status=6, rx_state=0x2F1C)),
+        (0, ack(1064, 5160, done=1, status=1, rx_state=0x2F1C)),
+    ]),
+}
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus", "hf_frame")
+    for name, blob in SEEDS.items():
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(blob)
+        print("%s: %d bytes" % (os.path.join(out, name), len(blob)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+// Unit tests for kernel/core/hf_reorder.c: the reordering window and the
+// time test of RACK-style loss detection. Times are in nanoseconds unless
+// a name says _us.
+#include <cstdint>
+
+#include <gtest/gtest.h>
+
+extern "C" {
+#include "hf_reorder.h"
+}
+
+namespace {
+
+constexpr u64 kMs = 1000000;
+constexpr u64 kNever = ~u64{0};
+
+hf_reorder fresh() {
+  hf_reorder r{};
+  hf_reorder_init(&r);
+  return r;
+}
+
+TEST(hf_reorder_window_us, quarter_of_min_rtt_capped_by_srtt) {
+  const hf_reorder r = fresh();
+  EXPECT_EQ(250U, hf_reorder_window_us(&r, 1000, 4000));
+  EXPECT_EQ(100U, hf_reorder_window_us(&r, 1000, 100));  // srtt caps it
+  EXPECT_EQ(0U, hf_reorder_window_us(&r, 0, 0));         // no samples yet
+}
+
+TEST(hf_reorder_spurious, widens_once_per_round_trip_up_to_srtt) {
+  hf_reorder r = fresh();
+  hf_reorder_spurious(&r, 10 * kMs, 1000);
+  EXPECT_EQ(2U, r.mult);
+  hf_reorder_spurious(&r, 10 * kMs + kMs / 2, 1000);  // same round trip
+  EXPECT_EQ(2U, r.mult);
+  hf_reorder_spurious(&r, 11 * kMs, 1000);
+  EXPECT_EQ(3U, r.mult);
+  EXPECT_EQ(750U, hf_reorder_window_us(&r, 1000, 4000));
+  for (u64 t = 12; t < 40; t++) {
+    hf_reorder_spurious(&r, t * kMs, 1000);
+  }
+  EXPECT_EQ(static_cast<u32>(HF_REORDER_MULT_MAX), r.mult);
+  EXPECT_EQ(4000U, hf_reorder_window_us(&r, 1000, 4000));  // 16/4 = 4 min_rtt, at srtt
+  EXPECT_EQ(3000U, hf_reorder_window_us(&r, 1000, 3000));
+}
+
+TEST(hf_reorder_recovered, narrows_after_clean_recoveries_only) {
+  hf_reorder r = fresh();
+  hf_reorder_spurious(&r, kMs, 0);
+  hf_reorder_spurious(&r, 2 * kMs, 0);
+  EXPECT_EQ(3U, r.mult);
+  for (u32 i = 0; i + 1 < HF_REORDER_CLEAN_RESET; i++) {
+    hf_reorder_recovered(&r);
+  }
+  EXPECT_EQ(3U, r.mult);
+  hf_reorder_spurious(&r, 3 * kMs, 0);  // a duplicate starts the count again
+  EXPECT_EQ(4U, r.mult);
+  for (u32 i = 0; i + 1 < HF_REORDER_CLEAN_RESET; i++) {
+    hf_reorder_recovered(&r);
+  }
+  EXPECT_EQ(4U, r.mult);
+  hf_reorder_recovered(&r);
+  EXPECT_EQ(1U, r.mult);
+}
+
+TEST(hf_reorder_delivered, keeps_the_latest_send_time) {
+  hf_reorder r = fresh();
+  hf_reorder_delivered(&r, 5 * kMs);
+  hf_reorder_delivered(&r, 3 * kMs);  // an older segment arriving late
+  EXPECT_EQ(5 * kMs, r.delivered_ns);
+}
+
+TEST(hf_reorder_wait_ns, lost_only_after_rtt_plus_window_and_a_later_delivery) {
+  hf_reorder r = fresh();
+  // Nothing sent at or after 10 ms has arrived: only an ACK or the RTO decides.
+  EXPECT_EQ(kNever, hf_reorder_wait_ns(&r, 10 * kMs, 50 * kMs, 1000, 250));
+  hf_reorder_delivered(&r, 10 * kMs + 1);
+  // rtt 1 ms + window 0.25 ms after 10 ms: due at 11.25 ms.
+  EXPECT_EQ(kMs / 4 * 5, hf_reorder_wait_ns(&r, 10 * kMs, 10 * kMs, 1000, 250));
+  EXPECT_EQ(kMs / 4, hf_reorder_wait_ns(&r, 10 * kMs, 11 * kMs, 1000, 250));
+  EXPECT_EQ(0U, hf_reorder_wait_ns(&r, 10 * kMs, 11 * kMs + kMs / 4, 1000, 250));
+  EXPECT_EQ(0U, hf_reorder_wait_ns(&r, 10 * kMs, 90 * kMs, 1000, 250));
+  // A segment sent at the same time as the one delivered counts too.
+  EXPECT_EQ(0U, hf_reorder_wait_ns(&r, 10 * kMs + 1, 90 * kMs, 1000, 250));
+}
+
+}  // namespace
