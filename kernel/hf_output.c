@@ -351,6 +351,8 @@ static u64 tx_repair(struct hf_peer *peer)
 {
 	u32 win_us = hf_reorder_window_us(&peer->reo, peer->rto.min_rtt_us,
 					  peer->rto.srtt_us);
+	/* RACK.rtt: the round trip of the latest segment delivered. */
+	u32 rtt_us = peer->rto.latest_us;
 	u64 now = ktime_get_ns();
 	unsigned int budget;
 	u32 seq;
@@ -360,7 +362,7 @@ static u64 tx_repair(struct hf_peer *peer)
 	     hf_txwin_peek_lost(&peer->txw, &seq); budget--) {
 		struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
 		u64 wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns, now,
-					      peer->rto.latest_us, win_us);
+					      rtt_us, win_us);
 
 		/* Sent in order: a later segment cannot be due sooner. */
 		if (wait)

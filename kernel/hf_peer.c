@@ -158,22 +158,42 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 	return peer;
 }
 
-/* Unlink a peer (peers_lock held) and shut it down; drops the table's ref. */
-static void peer_kill(struct hf_net *hn, struct hf_peer *peer, int err)
+/*
+ * Mark a peer dead, unless @idle asks only for a peer with nothing in
+ * flight that has been silent long enough; checked and marked under one
+ * hold of its lock, so no message can slip in between. A dead peer takes
+ * no new work; peers_lock held, the caller unlinks it.
+ */
+static bool peer_kill(struct hf_peer *peer, bool idle)
 {
-	hash_del_rcu(&peer->node);
-	hn->npeers--;
+	unsigned long idle_jiffies = msecs_to_jiffies(hf_params.peer_idle_ms);
+	bool kill = true;
 
 	spin_lock(&peer->lock);
-	peer->dead = true;
-	hf_output_abort(peer, err);
-	hf_input_reset(peer);
+	/*
+	 * A peer silent for peer_idle_ms with nothing of ours in flight
+	 * goes, with any message it left half sent: its sender has given up
+	 * or gone.
+	 */
+	if (idle)
+		kill = hf_output_idle(peer) &&
+		       !time_before(jiffies, peer->last_active + idle_jiffies);
+	if (kill)
+		peer->dead = true;
 	spin_unlock(&peer->lock);
+	return kill;
 }
 
-/* Timers may still run against a dead peer; stop them outside every lock. */
-static void peer_finish(struct hf_peer *peer)
+/*
+ * Fail what a dead peer still holds (@err, a positive errno, or 0 to
+ * report nothing), stop its timers and drop the table's reference.
+ */
+static void peer_finish(struct hf_peer *peer, int err)
 {
+	spin_lock_bh(&peer->lock);
+	hf_output_abort(peer, err);
+	hf_input_reset(peer);
+	spin_unlock_bh(&peer->lock);
 	hf_output_stop(peer);
 	hf_input_stop(peer);
 	hf_peer_put(peer);
@@ -182,7 +202,6 @@ static void peer_finish(struct hf_peer *peer)
 static void peer_flush(struct net *net, struct net_device *dev, bool idle)
 {
 	struct hf_net *hn = hf_net(net);
-	unsigned long idle_jiffies = msecs_to_jiffies(hf_params.peer_idle_ms);
 	struct hf_peer *peer, *next;
 	struct hlist_node *tmp;
 	LIST_HEAD(victims);
@@ -192,29 +211,16 @@ static void peer_flush(struct net *net, struct net_device *dev, bool idle)
 	hash_for_each_safe(hn->peers, bkt, tmp, peer, node) {
 		if (dev && peer->dev != dev)
 			continue;
-		if (idle) {
-			bool busy;
-
-			spin_lock(&peer->lock);
-			/*
-			 * A peer silent for peer_idle_ms with nothing of ours
-			 * in flight goes, with any message it left half sent:
-			 * its sender has given up or gone.
-			 */
-			busy = !hf_output_idle(peer) ||
-			       time_before(jiffies,
-					   peer->last_active + idle_jiffies);
-			spin_unlock(&peer->lock);
-			if (busy)
-				continue;
-		}
-		peer_kill(hn, peer, idle ? 0 : -ENETDOWN);
+		if (!peer_kill(peer, idle))
+			continue;
+		hash_del_rcu(&peer->node);
+		hn->npeers--;
 		list_add(&peer->gc_node, &victims);
 	}
 	spin_unlock_bh(&hn->peers_lock);
 
 	list_for_each_entry_safe(peer, next, &victims, gc_node)
-		peer_finish(peer);
+		peer_finish(peer, idle ? 0 : ENETDOWN);
 }
 
 /**

@@ -24,7 +24,7 @@ hf_topo_create 2 1500
 ip netns exec "${HF_NODES[1]}" dumpcap -q -i eth0 -f 'ether proto 0x88b5' \
 	-w "$LOGS/cap.pcapng" 2>"$LOGS/dumpcap.err" &
 cap=$!
-busywait 30000 grep -q 'Capturing on' "$LOGS/dumpcap.err"
+busywait 90000 grep -q 'Capturing on' "$LOGS/dumpcap.err"
 check_err $? "dumpcap did not start: $(cat "$LOGS/dumpcap.err")"
 
 ip netns exec "${HF_NODES[1]}" "$XFER" recv 7000 "$SIZES" >"$LOGS/recv" 2>&1 &

@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hf_genl.c - the generic netlink family "hyperframe" (uapi/linux/
+ * hyperframe.h): the module's configuration (get and set), the counters
+ * of the caller's namespace, and dumps of its peers and bound sockets.
+ *
+ * Design notes:
+ * 1. The configuration is module-wide (struct hf_params), so changing it
+ *    needs CAP_NET_ADMIN in the initial user namespace: GENL_ADMIN_PERM,
+ *    which genetlink checks with netlink_capable(), that is against
+ *    init_user_ns. Everything else reads only the caller's namespace
+ *    (sock_net() of the netlink socket) and is open to everyone, as
+ *    /proc/net/hyperframe is.
+ * 2. Every settable value has a policy range; a request with any value
+ *    out of range is refused whole by the netlink core before the handler
+ *    runs, with the offending attribute and its range in the extended ack.
+ *    Nothing is clamped. The one rule a policy cannot express (rto min <=
+ *    initial <= max) is checked on the merged result before anything is
+ *    written, so a refused request changes nothing.
+ * 3. Readers of hf_params take no lock: each field is one aligned word
+ *    (u64 on 64-bit), written here with WRITE_ONCE under hf_config_lock,
+ *    and every reader copes with a value changing between two messages or
+ *    peers; the retransmission code clamps with whatever bounds it reads.
+ *    New values apply to new messages and peers.
+ * 4. Dumps walk the namespace's hash tables under RCU and resume by bucket
+ *    and position in it; an entry added or removed meanwhile may be missed
+ *    or shown twice, as with any netlink dump. Peer state is copied under
+ *    the peer's lock, then written out after it is released.
+ */
+#include <linux/etherdevice.h>
+#include <linux/hashtable.h>
+#include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/hyperframe.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+
+#include "hf_genl.h"
+#include "hf_net.h"
+#include "hf_output.h"
+#include "hf_params.h"
+#include "hf_peer.h"
+#include "hf_sock.h"
+
+#define HF_MS_MAX	(24U * 3600 * 1000)	/* a day */
+#define HF_US_MAX	(60U * 1000 * 1000)	/* a minute */
+
+/* The malformed-frame counters are named after their reason. */
+#define HF_MALFORMED_PREFIX	"drop_malformed_"
+
+static DEFINE_MUTEX(hf_config_lock);
+static struct genl_family hf_genl_family;
+
+static struct netlink_range_validation hf_range_max_msg = {
+	.min = 1, .max = HF_WIRE_MSG_MAX,
+};
+static struct netlink_range_validation hf_range_max_peers = {
+	.min = 1, .max = U32_MAX,
+};
+static struct netlink_range_validation hf_range_frame_segs = {
+	.min = 1, .max = U16_MAX,
+};
+/* Per-socket receive charges are atomic_t: as hf_params_check(). */
+static struct netlink_range_validation hf_range_mem_limit = {
+	.min = 0, .max = INT_MAX / 2,
+};
+static struct netlink_range_validation hf_range_ms = {
+	.min = 1, .max = HF_MS_MAX,
+};
+static struct netlink_range_validation hf_range_ack_delay = {
+	.min = 0, .max = 1000 * 1000,
+};
+static struct netlink_range_validation hf_range_max_inflight = {
+	.min = 1, .max = HF_WIN_SEGS,
+};
+static struct netlink_range_validation hf_range_rto_us = {
+	.min = 1, .max = HF_US_MAX,
+};
+/* Beyond 32 doublings every timeout is at max_us anyway. */
+static struct netlink_range_validation hf_range_max_backoff = {
+	.min = 0, .max = 32,
+};
+static struct netlink_range_validation hf_range_retry_limit = {
+	.min = 0, .max = U8_MAX,
+};
+
+static const struct nla_policy hf_config_policy[HF_CONFIG_A_MAX + 1] = {
+	[HF_CONFIG_A_ETHERTYPE] = {
+		.type = NLA_REJECT,
+		.reject_message = "ethertype is read-only (module parameter)",
+	},
+	[HF_CONFIG_A_MAX_MSG] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_max_msg),
+	[HF_CONFIG_A_MAX_PEERS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_max_peers),
+	[HF_CONFIG_A_FRAME_SEGS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_frame_segs),
+	[HF_CONFIG_A_MEM_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U64, &hf_range_mem_limit),
+	[HF_CONFIG_A_PEER_IDLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_ms),
+	[HF_CONFIG_A_FLOW_RESET_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_ms),
+	[HF_CONFIG_A_ACK_DELAY_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_ack_delay),
+	[HF_CONFIG_A_MAX_INFLIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_max_inflight),
+	[HF_CONFIG_A_RTO_MIN_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_rto_us),
+	[HF_CONFIG_A_RTO_MAX_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_rto_us),
+	[HF_CONFIG_A_RTO_INITIAL_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_rto_us),
+	[HF_CONFIG_A_RTO_GRANULARITY_US] = {
+		.type = NLA_REJECT,
+		.reject_message = "rto_granularity_us is read-only (one jiffy)",
+	},
+	[HF_CONFIG_A_RTO_MAX_BACKOFF] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_max_backoff),
+	[HF_CONFIG_A_RETRY_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_retry_limit),
+};
+
+static int hf_config_fill(struct sk_buff *skb)
+{
+	u64 mem_limit = READ_ONCE(hf_params.mem_limit);
+
+	if (nla_put_u16(skb, HF_CONFIG_A_ETHERTYPE, hf_params.ethertype) ||
+	    nla_put_u32(skb, HF_CONFIG_A_MAX_MSG, READ_ONCE(hf_params.max_msg)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_MAX_PEERS,
+			READ_ONCE(hf_params.max_peers)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_FRAME_SEGS,
+			READ_ONCE(hf_params.frame_segs)) ||
+	    nla_put_u64_64bit(skb, HF_CONFIG_A_MEM_LIMIT, mem_limit,
+			      HF_CONFIG_A_PAD) ||
+	    nla_put_u32(skb, HF_CONFIG_A_PEER_IDLE_MS,
+			READ_ONCE(hf_params.peer_idle_ms)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_FLOW_RESET_MS,
+			READ_ONCE(hf_params.flow_reset_ms)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_ACK_DELAY_US,
+			READ_ONCE(hf_params.ack_delay_us)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_MAX_INFLIGHT,
+			READ_ONCE(hf_params.max_inflight)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_RTO_MIN_US,
+			READ_ONCE(hf_params.rto.min_us)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_RTO_MAX_US,
+			READ_ONCE(hf_params.rto.max_us)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_RTO_INITIAL_US,
+			READ_ONCE(hf_params.rto.initial_us)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_RTO_GRANULARITY_US,
+			READ_ONCE(hf_params.rto.granularity_us)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_RTO_MAX_BACKOFF,
+			READ_ONCE(hf_params.rto.max_backoff)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_RETRY_LIMIT,
+			READ_ONCE(hf_params.rto.retry_limit)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int hf_config_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &hf_genl_family, 0,
+				HF_CMD_CONFIG_GET);
+	if (!hdr || hf_config_fill(msg)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static void hf_config_u32(struct nlattr **tb, int type, u32 *v)
+{
+	if (tb[type])
+		*v = nla_get_u32(tb[type]);
+}
+
+static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct hf_params p;
+	u32 backoff, retry;
+
+	mutex_lock(&hf_config_lock);
+	p = hf_params;
+	backoff = p.rto.max_backoff;
+	retry = p.rto.retry_limit;
+	hf_config_u32(tb, HF_CONFIG_A_MAX_MSG, &p.max_msg);
+	hf_config_u32(tb, HF_CONFIG_A_MAX_PEERS, &p.max_peers);
+	hf_config_u32(tb, HF_CONFIG_A_FRAME_SEGS, &p.frame_segs);
+	if (tb[HF_CONFIG_A_MEM_LIMIT])
+		p.mem_limit = nla_get_u64(tb[HF_CONFIG_A_MEM_LIMIT]);
+	hf_config_u32(tb, HF_CONFIG_A_PEER_IDLE_MS, &p.peer_idle_ms);
+	hf_config_u32(tb, HF_CONFIG_A_FLOW_RESET_MS, &p.flow_reset_ms);
+	hf_config_u32(tb, HF_CONFIG_A_ACK_DELAY_US, &p.ack_delay_us);
+	hf_config_u32(tb, HF_CONFIG_A_MAX_INFLIGHT, &p.max_inflight);
+	hf_config_u32(tb, HF_CONFIG_A_RTO_MIN_US, &p.rto.min_us);
+	hf_config_u32(tb, HF_CONFIG_A_RTO_MAX_US, &p.rto.max_us);
+	hf_config_u32(tb, HF_CONFIG_A_RTO_INITIAL_US, &p.rto.initial_us);
+	/* The policy bounds both by U8_MAX. */
+	hf_config_u32(tb, HF_CONFIG_A_RTO_MAX_BACKOFF, &backoff);
+	hf_config_u32(tb, HF_CONFIG_A_RETRY_LIMIT, &retry);
+	p.rto.max_backoff = backoff;
+	p.rto.retry_limit = retry;
+
+	if (hf_rto_params_check(&p.rto)) {
+		mutex_unlock(&hf_config_lock);
+		NL_SET_ERR_MSG(info->extack,
+			       "rto_min_us <= rto_initial_us <= rto_max_us does not hold");
+		return -EINVAL;
+	}
+
+	WRITE_ONCE(hf_params.max_msg, p.max_msg);
+	WRITE_ONCE(hf_params.max_peers, p.max_peers);
+	WRITE_ONCE(hf_params.frame_segs, p.frame_segs);
+	WRITE_ONCE(hf_params.mem_limit, p.mem_limit);
+	WRITE_ONCE(hf_params.peer_idle_ms, p.peer_idle_ms);
+	WRITE_ONCE(hf_params.flow_reset_ms, p.flow_reset_ms);
+	WRITE_ONCE(hf_params.ack_delay_us, p.ack_delay_us);
+	WRITE_ONCE(hf_params.max_inflight, p.max_inflight);
+	WRITE_ONCE(hf_params.rto.min_us, p.rto.min_us);
+	WRITE_ONCE(hf_params.rto.max_us, p.rto.max_us);
+	WRITE_ONCE(hf_params.rto.initial_us, p.rto.initial_us);
+	WRITE_ONCE(hf_params.rto.max_backoff, p.rto.max_backoff);
+	WRITE_ONCE(hf_params.rto.retry_limit, p.rto.retry_limit);
+	mutex_unlock(&hf_config_lock);
+	return 0;
+}
+
+/* Space one counter takes in a HF_CMD_STATS_GET reply. */
+static size_t hf_counter_size(size_t name_len)
+{
+	return nla_total_size(0) + nla_total_size(name_len + 1) +
+	       nla_total_size_64bit(sizeof(u64));
+}
+
+static int hf_counter_put(struct sk_buff *skb, const char *name, u64 value)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, HF_STATS_A_COUNTER);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, HF_COUNTER_A_NAME, name) ||
+	    nla_put_u64_64bit(skb, HF_COUNTER_A_VALUE, value,
+			      HF_COUNTER_A_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The counters of /proc/net/hyperframe, in its order and with its names. */
+static int hf_stats_fill(struct sk_buff *skb, struct hf_net *hn)
+{
+	char name[64];
+	unsigned int i;
+
+	for (i = 0; i < HF_STAT_MAX; i++)
+		if (hf_counter_put(skb, hf_stat_names[i],
+				   atomic64_read(&hn->stats.v[i])))
+			return -EMSGSIZE;
+	for (i = HF_WERR_OK + 1; i < HF_WERR_MAX; i++) {
+		snprintf(name, sizeof(name), HF_MALFORMED_PREFIX "%s",
+			 hf_wire_err_name(i));
+		if (hf_counter_put(skb, name,
+				   atomic64_read(&hn->stats.malformed[i])))
+			return -EMSGSIZE;
+	}
+	if (hf_counter_put(skb, "peers", READ_ONCE(hn->npeers)) ||
+	    hf_counter_put(skb, "rx_mem_bytes", atomic64_read(&hn->rx_mem)) ||
+	    hf_counter_put(skb, "rx_mem_reserved_bytes",
+			   atomic64_read(&hn->rx_reserved)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static size_t hf_stats_size(void)
+{
+	size_t size = hf_counter_size(sizeof("peers") - 1) +
+		      hf_counter_size(sizeof("rx_mem_bytes") - 1) +
+		      hf_counter_size(sizeof("rx_mem_reserved_bytes") - 1);
+	unsigned int i;
+
+	for (i = 0; i < HF_STAT_MAX; i++)
+		size += hf_counter_size(strlen(hf_stat_names[i]));
+	/* As hf_stats_fill() truncates them. */
+	for (i = HF_WERR_OK + 1; i < HF_WERR_MAX; i++)
+		size += hf_counter_size(min_t(size_t, 63,
+					      sizeof(HF_MALFORMED_PREFIX) - 1 +
+					      strlen(hf_wire_err_name(i))));
+	return size;
+}
+
+static int hf_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hf_net *hn = hf_net(genl_info_net(info));
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(hf_stats_size(), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &hf_genl_family, 0,
+				HF_CMD_STATS_GET);
+	if (!hdr || hf_stats_fill(msg, hn)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int hf_peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
+			int ifindex, const u8 *addr, const struct hf_info *hi)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &hf_genl_family, NLM_F_MULTI, HF_CMD_PEER_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, HF_PEER_A_IFINDEX, ifindex) ||
+	    nla_put(skb, HF_PEER_A_ADDR, ETH_ALEN, addr) ||
+	    nla_put_u32(skb, HF_PEER_A_EPOCH, hi->hfi_epoch) ||
+	    nla_put_u32(skb, HF_PEER_A_SEG_SIZE, hi->hfi_seg_size) ||
+	    nla_put_u32(skb, HF_PEER_A_CREDIT, hi->hfi_credit) ||
+	    nla_put_u32(skb, HF_PEER_A_INFLIGHT, hi->hfi_inflight) ||
+	    nla_put_u32(skb, HF_PEER_A_SRTT_US, hi->hfi_srtt_us) ||
+	    nla_put_u32(skb, HF_PEER_A_RTTVAR_US, hi->hfi_rttvar_us) ||
+	    nla_put_u32(skb, HF_PEER_A_MIN_RTT_US, hi->hfi_min_rtt_us) ||
+	    nla_put_u32(skb, HF_PEER_A_RTO_US, hi->hfi_rto_us) ||
+	    nla_put_u32(skb, HF_PEER_A_BACKOFF, hi->hfi_backoff) ||
+	    nla_put_u32(skb, HF_PEER_A_RETRIES, hi->hfi_retries) ||
+	    nla_put_u32(skb, HF_PEER_A_TX_QUEUED_MSGS,
+			hi->hfi_tx_queued_msgs) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_TX_SEGS, hi->hfi_tx_segs,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_RETRANSMITS, hi->hfi_retransmits,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_SPURIOUS, hi->hfi_spurious,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_RX_SEGS, hi->hfi_rx_segs,
+			      HF_PEER_A_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* cb->args[0]: bucket to resume at; cb->args[1]: entries of it done. */
+static int hf_peer_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct hf_net *hn = hf_net(sock_net(skb->sk));
+	unsigned long bkt = cb->args[0], skip = cb->args[1], idx = 0;
+	struct hf_peer *peer;
+	struct hf_info hi;
+	u8 addr[ETH_ALEN];
+	int ifindex = 0;
+	bool dead;
+
+	rcu_read_lock();
+	for (; bkt < HASH_SIZE(hn->peers); bkt++, skip = 0) {
+		idx = 0;
+		hlist_for_each_entry_rcu(peer, &hn->peers[bkt], node) {
+			if (idx++ < skip)
+				continue;
+			memset(&hi, 0, sizeof(hi));
+			spin_lock_bh(&peer->lock);
+			dead = peer->dead;
+			if (!dead) {
+				hf_output_info(peer, &hi);
+				ifindex = peer->dev->ifindex;
+				ether_addr_copy(addr, peer->addr);
+			}
+			spin_unlock_bh(&peer->lock);
+			if (dead)
+				continue;
+			if (hf_peer_fill(skb, cb, ifindex, addr, &hi)) {
+				idx--;
+				goto out;
+			}
+		}
+	}
+out:
+	rcu_read_unlock();
+	cb->args[0] = bkt;
+	cb->args[1] = idx;
+	return skb->len;
+}
+
+static int hf_socket_fill(struct sk_buff *skb, struct netlink_callback *cb,
+			  struct hf_sock *hs, u16 port)
+{
+	struct sock *sk = &hs->sk;
+	struct user_namespace *ns = sk_user_ns(NETLINK_CB(cb->skb).sk);
+	int reasm = atomic_read(&hs->rx_reasm);
+	int rmem = sk_rmem_alloc_get(sk);
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &hf_genl_family, NLM_F_MULTI, HF_CMD_SOCKET_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, HF_SOCKET_A_PORT, port) ||
+	    nla_put_u32(skb, HF_SOCKET_A_IFINDEX,
+			READ_ONCE(hs->bound_ifindex)) ||
+	    nla_put_u64_64bit(skb, HF_SOCKET_A_TX_QUEUED,
+			      sk_wmem_alloc_get(sk), HF_SOCKET_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_SOCKET_A_RX_QUEUED,
+			      rmem > reasm ? rmem - reasm : 0,
+			      HF_SOCKET_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_SOCKET_A_RX_REASSEMBLY,
+			      reasm > 0 ? reasm : 0, HF_SOCKET_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_SOCKET_A_TX_MSGS,
+			      READ_ONCE(hs->tx_msgs), HF_SOCKET_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_SOCKET_A_INODE, sock_i_ino(sk),
+			      HF_SOCKET_A_PAD) ||
+	    nla_put_u32(skb, HF_SOCKET_A_UID,
+			from_kuid_munged(ns, sock_i_uid(sk)))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* As hf_peer_dumpit(), over the port table (sockets are SOCK_RCU_FREE). */
+static int hf_socket_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct hf_net *hn = hf_net(sock_net(skb->sk));
+	unsigned long bkt = cb->args[0], skip = cb->args[1], idx = 0;
+	struct hf_sock *hs;
+	u16 port;
+
+	rcu_read_lock();
+	for (; bkt < HASH_SIZE(hn->ports); bkt++, skip = 0) {
+		idx = 0;
+		hlist_for_each_entry_rcu(hs, &hn->ports[bkt], port_node) {
+			if (idx++ < skip)
+				continue;
+			port = READ_ONCE(hs->port);
+			if (!port)
+				continue;
+			if (hf_socket_fill(skb, cb, hs, port)) {
+				idx--;
+				goto out;
+			}
+		}
+	}
+out:
+	rcu_read_unlock();
+	cb->args[0] = bkt;
+	cb->args[1] = idx;
+	return skb->len;
+}
+
+static const struct genl_ops hf_genl_ops[] = {
+	{
+		.cmd	= HF_CMD_CONFIG_GET,
+		.doit	= hf_config_get_doit,
+	},
+	{
+		.cmd	= HF_CMD_CONFIG_SET,
+		.flags	= GENL_ADMIN_PERM,
+		.doit	= hf_config_set_doit,
+		.policy	= hf_config_policy,
+		.maxattr = HF_CONFIG_A_MAX,
+	},
+	{
+		.cmd	= HF_CMD_STATS_GET,
+		.doit	= hf_stats_get_doit,
+	},
+	{
+		.cmd	= HF_CMD_PEER_GET,
+		.dumpit	= hf_peer_dumpit,
+	},
+	{
+		.cmd	= HF_CMD_SOCKET_GET,
+		.dumpit	= hf_socket_dumpit,
+	},
+};
+
+static const struct genl_multicast_group hf_genl_mcgrps[] = {
+	{ .name = HF_GENL_MCGRP_EVENTS, },
+};
+
+static struct genl_family hf_genl_family = {
+	.name		= HF_GENL_NAME,
+	.version	= HF_GENL_VERSION,
+	.netnsok	= true,
+	.parallel_ops	= true,
+	.module		= THIS_MODULE,
+	.ops		= hf_genl_ops,
+	.n_ops		= ARRAY_SIZE(hf_genl_ops),
+	.mcgrps		= hf_genl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(hf_genl_mcgrps),
+};
+
+/**
+ * hf_genl_register() - make the "hyperframe" family available
+ *
+ * Return: 0 or a negative errno from genl_register_family().
+ */
+int __init hf_genl_register(void)
+{
+	return genl_register_family(&hf_genl_family);
+}
+
+/**
+ * hf_genl_unregister() - undo hf_genl_register(); waits for running
+ * requests and dumps to finish
+ */
+void hf_genl_unregister(void)
+{
+	genl_unregister_family(&hf_genl_family);
+}
