@@ -78,6 +78,7 @@ static void rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 	}
 	atomic64_sub(m->charge, &hn->rx_mem);
 	atomic64_sub(m->reserve, &hn->rx_reserved);
+	peer->rx_reserved -= m->reserve;
 	kfree_skb(m->head);
 	m->head = NULL;
 	if (m->sk) {
@@ -132,7 +133,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 
 	if (d->msg_len > hf_params.max_msg) {
 		status = HF_STATUS_TOO_BIG;
-	} else if (reserve > hf_params.mem_limit) {
+	} else if (reserve > hf_params.mem_limit / 4) {
 		/* Could never be held, however long the sender waits. */
 		status = HF_STATUS_TOO_BIG;
 		hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_NO_MEMORY);
@@ -158,6 +159,12 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	 * message refused here is admitted when its sender tries again.
 	 */
 	if (sk) {
+		/* One source may not reserve more than a quarter of the limit. */
+		if (peer->rx_reserved + reserve > hf_params.mem_limit / 4) {
+			sock_put(sk);
+			*why = HF_STAT_DROP_MEM_LIMIT;
+			return NULL;
+		}
 		if (atomic64_add_return(reserve, &hn->rx_reserved) >
 		    hf_params.mem_limit) {
 			atomic64_sub(reserve, &hn->rx_reserved);
@@ -183,6 +190,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	m->status = status;
 	m->sk = sk;
 	m->reserve = reserve;
+	peer->rx_reserved += reserve;
 	if (sk) {
 		m->head = alloc_skb(0, GFP_ATOMIC);
 		m->nchunks = DIV_ROUND_UP(m->nsegs, HF_PER_CHUNK);
@@ -449,9 +457,14 @@ release:
 		rx_msg_free(peer, m);
 count_drop:
 	hf_stat_inc(stats, why);
-	/* Tell a sender we could not take from that we are alive. */
+	/*
+	 * Tell a sender we could not take from that we are alive; and one
+	 * whose segments fall outside our windows what our state is: if we
+	 * lost it (adopting its epoch mid-stream), our rx_state tells it.
+	 */
 	if (why == HF_STAT_DROP_RCVBUF || why == HF_STAT_DROP_MEMORY ||
-	    why == HF_STAT_DROP_MEM_LIMIT)
+	    why == HF_STAT_DROP_MEM_LIMIT || why == HF_STAT_DROP_BEYOND ||
+	    why == HF_STAT_DROP_MSG_WINDOW)
 		rx_send_ack(peer, 0);
 drop:
 	kfree_skb(skb);
@@ -488,11 +501,16 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
 		return NET_RX_DROP;
 	}
+	if (skb->len < HF_COMMON_LEN) {
+		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+		atomic64_inc(&stats->malformed[HF_WERR_SHORT]);
+		goto drop;
+	}
 	/*
 	 * Make the header linear, and only the header: a DATA segment's
 	 * payload stays in the frags it arrived in (an ACK is all header).
 	 */
-	if (!pskb_may_pull(skb, min_t(u32, skb->len, HF_COMMON_LEN)) ||
+	if (!pskb_may_pull(skb, HF_COMMON_LEN) ||
 	    !pskb_may_pull(skb, min_t(u32, skb->len,
 				      (skb->data[0] & 0x0f) == HF_TYPE_DATA ?
 				      HF_DATA_HLEN : HF_HLEN_MAX))) {

@@ -498,6 +498,28 @@ static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 	}
 }
 
+/*
+ * An ACK from a receiver that lost its state acks from the start of the
+ * epoch (cum_seq at or below una) and SACKs at most what it got since:
+ * segments in flight. A forged one must guess the epoch and stay inside
+ * those numbers (docs/design.md, "Known limits": a 16-bit epoch and
+ * sequence numbers from 0 are weak against blind injection).
+ */
+static bool tx_ack_plausible(const struct hf_peer *peer,
+			     const struct hf_ack_hdr *a)
+{
+	u32 una = hf_txwin_una(&peer->txw), nxt = hf_txwin_nxt(&peer->txw);
+	unsigned int i;
+
+	if (hf_seq_after(a->cum_seq, una))
+		return false;
+	for (i = 0; i < a->nsack; i++)
+		if (hf_seq_before(a->sack[i].start, una) ||
+		    hf_seq_after(a->sack[i].end, nxt))
+			return false;
+	return true;
+}
+
 /**
  * hf_output_ack() - apply an ACK from the peer
  * @peer: the peer; caller holds its lock
@@ -530,6 +552,14 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	if (!peer->tx_rx_state) {
 		peer->tx_rx_state = a->rx_state;
 	} else if (a->rx_state != peer->tx_rx_state) {
+		/*
+		 * Believe a lost receiver state only from an ACK that knows
+		 * the flow: it SACKs only segments in flight now.
+		 */
+		if (!tx_ack_plausible(peer, a)) {
+			hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
+			return;
+		}
 		tx_restart(peer);
 		tx_push(peer);
 		return;

@@ -85,6 +85,8 @@ struct hf_tx_slot {
  * @ack_owed: segments received since the last ACK
  * @ack_timer: sends an ACK that waited ack_delay_us
  * @rx_segs: segments accepted (for HF_INFO)
+ * @rx_reserved: bytes the messages being reassembled reserve; at most a
+ *		 quarter of mem_limit, so a few sources cannot take it all
  */
 struct hf_peer {
 	struct hlist_node node;
@@ -132,6 +134,7 @@ struct hf_peer {
 	u32 ack_owed;
 	struct timer_list ack_timer;
 	u64 rx_segs;
+	u64 rx_reserved;
 };
 
 struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
