@@ -152,4 +152,133 @@ struct hf_info {
 	__u64			hfi_rx_segs;
 };
 
+/*
+ * The generic netlink family "hyperframe" (docs/design.md, "Control
+ * plane"). Every command works on the caller's network namespace except
+ * the configuration, which is module-wide for now. HF_CMD_CONFIG_SET needs
+ * CAP_NET_ADMIN in the initial user namespace; the rest is open to all.
+ * Attributes are only ever added, each command has its own attribute space
+ * and every attribute is validated by a policy: a value out of range is
+ * refused (EINVAL with the range in the extended ack), never clamped.
+ */
+#define HF_GENL_NAME		"hyperframe"
+#define HF_GENL_VERSION		1
+#define HF_GENL_MCGRP_EVENTS	"events"
+
+/**
+ * enum hf_genl_cmd - commands of the "hyperframe" family
+ * @HF_CMD_CONFIG_GET: reply: every HF_CONFIG_A_* attribute
+ * @HF_CMD_CONFIG_SET: set the writable HF_CONFIG_A_* attributes given; all
+ *		       or none are applied. Applies to new messages and peers
+ * @HF_CMD_STATS_GET: reply: the namespace's counters, HF_STATS_A_COUNTER
+ * @HF_CMD_PEER_GET: dump only: one message of HF_PEER_A_* per peer
+ * @HF_CMD_SOCKET_GET: dump only: one message of HF_SOCKET_A_* per bound socket
+ */
+enum hf_genl_cmd {
+	HF_CMD_UNSPEC,
+	HF_CMD_CONFIG_GET,
+	HF_CMD_CONFIG_SET,
+	HF_CMD_STATS_GET,
+	HF_CMD_PEER_GET,
+	HF_CMD_SOCKET_GET,
+
+	__HF_CMD_MAX,
+	HF_CMD_MAX = __HF_CMD_MAX - 1
+};
+
+/*
+ * HF_CMD_CONFIG_*: the module's settings (struct hf_params). Read-only:
+ * ETHERTYPE and RTO_GRANULARITY_US (one jiffy); in a SET they are refused.
+ * All are u32 but MEM_LIMIT (u64) and ETHERTYPE (u16).
+ */
+enum hf_config_attr {
+	HF_CONFIG_A_UNSPEC,
+	HF_CONFIG_A_PAD,
+	HF_CONFIG_A_ETHERTYPE,
+	HF_CONFIG_A_MAX_MSG,		/* bytes, largest message */
+	HF_CONFIG_A_MAX_PEERS,		/* peers per namespace */
+	HF_CONFIG_A_FRAME_SEGS,		/* segments per hyperframe */
+	HF_CONFIG_A_MEM_LIMIT,		/* bytes of reassembly per namespace */
+	HF_CONFIG_A_PEER_IDLE_MS,	/* idle peers reclaimed after this */
+	HF_CONFIG_A_FLOW_RESET_MS,	/* idle flows restart after this */
+	HF_CONFIG_A_ACK_DELAY_US,	/* longest an ACK waits */
+	HF_CONFIG_A_MAX_INFLIGHT,	/* segments in flight per peer */
+	HF_CONFIG_A_RTO_MIN_US,
+	HF_CONFIG_A_RTO_MAX_US,
+	HF_CONFIG_A_RTO_INITIAL_US,	/* min <= initial <= max */
+	HF_CONFIG_A_RTO_GRANULARITY_US,
+	HF_CONFIG_A_RTO_MAX_BACKOFF,	/* doublings of the timeout */
+	HF_CONFIG_A_RETRY_LIMIT,	/* expiries in a row; 255: no limit */
+
+	__HF_CONFIG_A_MAX,
+	HF_CONFIG_A_MAX = __HF_CONFIG_A_MAX - 1
+};
+
+/*
+ * HF_CMD_STATS_GET: the counters of the caller's namespace, as a list of
+ * HF_STATS_A_COUNTER nests, each a name and a value, so that counters can
+ * be added without changing this header. The names are those of
+ * /proc/net/hyperframe; values are 64-bit and never reset.
+ */
+enum hf_stats_attr {
+	HF_STATS_A_UNSPEC,
+	HF_STATS_A_COUNTER,		/* nest of HF_COUNTER_A_* */
+
+	__HF_STATS_A_MAX,
+	HF_STATS_A_MAX = __HF_STATS_A_MAX - 1
+};
+
+enum hf_counter_attr {
+	HF_COUNTER_A_UNSPEC,
+	HF_COUNTER_A_PAD,
+	HF_COUNTER_A_NAME,		/* string */
+	HF_COUNTER_A_VALUE,		/* u64 */
+
+	__HF_COUNTER_A_MAX,
+	HF_COUNTER_A_MAX = __HF_COUNTER_A_MAX - 1
+};
+
+/* HF_CMD_PEER_GET: one peer of the caller's namespace (struct hf_info). */
+enum hf_peer_attr {
+	HF_PEER_A_UNSPEC,
+	HF_PEER_A_PAD,
+	HF_PEER_A_IFINDEX,		/* u32 */
+	HF_PEER_A_ADDR,			/* binary, ETH_ALEN */
+	HF_PEER_A_EPOCH,		/* u32, 0 when idle */
+	HF_PEER_A_SEG_SIZE,		/* u32, bytes */
+	HF_PEER_A_CREDIT,		/* u32, segments */
+	HF_PEER_A_INFLIGHT,		/* u32, segments */
+	HF_PEER_A_SRTT_US,		/* u32 */
+	HF_PEER_A_RTTVAR_US,		/* u32 */
+	HF_PEER_A_MIN_RTT_US,		/* u32 */
+	HF_PEER_A_RTO_US,		/* u32 */
+	HF_PEER_A_BACKOFF,		/* u32 */
+	HF_PEER_A_RETRIES,		/* u32 */
+	HF_PEER_A_TX_QUEUED_MSGS,	/* u32 */
+	HF_PEER_A_TX_SEGS,		/* u64 */
+	HF_PEER_A_RETRANSMITS,		/* u64 */
+	HF_PEER_A_SPURIOUS,		/* u64 */
+	HF_PEER_A_RX_SEGS,		/* u64 */
+
+	__HF_PEER_A_MAX,
+	HF_PEER_A_MAX = __HF_PEER_A_MAX - 1
+};
+
+/* HF_CMD_SOCKET_GET: one bound socket of the caller's namespace. */
+enum hf_socket_attr {
+	HF_SOCKET_A_UNSPEC,
+	HF_SOCKET_A_PAD,
+	HF_SOCKET_A_PORT,		/* u32 */
+	HF_SOCKET_A_IFINDEX,		/* u32, bound interface; 0: any */
+	HF_SOCKET_A_TX_QUEUED,		/* u64, bytes sent, outcome unknown */
+	HF_SOCKET_A_RX_QUEUED,		/* u64, bytes of messages to read */
+	HF_SOCKET_A_RX_REASSEMBLY,	/* u64, bytes being reassembled */
+	HF_SOCKET_A_TX_MSGS,		/* u64, messages sent */
+	HF_SOCKET_A_INODE,		/* u64, socket inode, as in ss */
+	HF_SOCKET_A_UID,		/* u32, owner in the caller's user ns */
+
+	__HF_SOCKET_A_MAX,
+	HF_SOCKET_A_MAX = __HF_SOCKET_A_MAX - 1
+};
+
 #endif /* _UAPI_LINUX_HYPERFRAME_H */

@@ -4,14 +4,15 @@
 #include <algorithm>
 #include <array>
 
+#include <net/if.h>
+
 namespace hfctl {
 
 ObjectTable objects() noexcept {
   // One entry per object, in the order help lists them.
   static constexpr std::array kObjects{
-      &kHelpObject,
-      &kModuleObject,
-      &kVersionObject,
+      &kConfigObject, &kHelpObject,  &kModuleObject,  &kPeerObject,
+      &kSocketObject, &kStatsObject, &kVersionObject,
   };
   return kObjects;
 }
@@ -28,6 +29,14 @@ const CommandSpec* find_command(const ObjectSpec& object, std::string_view name)
       std::find_if(object.commands.begin(), object.commands.end(),
                    [name](const CommandSpec& command) { return command.name == name; });
   return found == object.commands.end() ? nullptr : &*found;
+}
+
+std::string interface_name(int ifindex) {
+  std::array<char, IF_NAMESIZE> name{};
+  if (ifindex <= 0 || if_indextoname(static_cast<unsigned int>(ifindex), name.data()) == nullptr) {
+    return "";
+  }
+  return name.data();
 }
 
 }  // namespace hfctl

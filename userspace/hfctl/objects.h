@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <ostream>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace hfctl {
@@ -53,8 +54,16 @@ using ObjectTable = std::span<const ObjectSpec* const>;
                                               std::string_view name) noexcept;
 
 // One per file in objects/.
+extern const ObjectSpec kConfigObject;
 extern const ObjectSpec kHelpObject;
 extern const ObjectSpec kModuleObject;
+extern const ObjectSpec kPeerObject;
+extern const ObjectSpec kSocketObject;
+extern const ObjectSpec kStatsObject;
 extern const ObjectSpec kVersionObject;
+
+// The name of interface `ifindex` in the current namespace; "" for 0 or
+// an interface that is gone.
+[[nodiscard]] std::string interface_name(int ifindex);
 
 }  // namespace hfctl

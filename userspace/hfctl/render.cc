@@ -2,6 +2,8 @@
 // (iproute2 style) or JSON.
 #include "render.h"
 
+#include <linux/hyperframe.h>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -131,6 +133,176 @@ void render_module_show(std::ostream& out, const hf::ModuleInfo& info, const Opt
   out << "refcount: " << info.refcount << '\n';
   if (info.version) {
     out << "version: " << *info.version << '\n';
+  }
+}
+
+void render_config_show(std::ostream& out, std::span<const hf::ConfigValue> values,
+                        const Options& options) {
+  if (options.json) {
+    hf::JsonWriter json(out, json_style(options));
+    json.begin_object();
+    for (const hf::ConfigValue& value : values) {
+      json.member(value.key->json_name, value.value);
+    }
+    json.end_object();
+    out << '\n';
+    return;
+  }
+  for (const hf::ConfigValue& value : values) {
+    out << value.key->name << ": "
+        << (value.key->attribute == HF_CONFIG_A_ETHERTYPE
+                ? hex16(static_cast<std::uint16_t>(value.value))
+                : hf::format_value(value.value, value.key->unit))
+        << '\n';
+  }
+}
+
+void render_stats_show(std::ostream& out, std::span<const hf::Counter> counters,
+                       const Options& options) {
+  std::vector<const hf::Counter*> shown;
+  for (const hf::Counter& counter : counters) {
+    if (options.stats > 0 || !std::string_view(counter.name).starts_with(kMalformedPrefix)) {
+      shown.push_back(&counter);
+    }
+  }
+  if (options.json) {
+    hf::JsonWriter json(out, json_style(options));
+    json.begin_object();
+    for (const hf::Counter* counter : shown) {
+      json.member(counter->name, counter->value);
+    }
+    json.end_object();
+    out << '\n';
+    return;
+  }
+  std::size_t width = 0;
+  for (const hf::Counter* counter : shown) {
+    width = std::max(width, counter->name.size());
+  }
+  for (const hf::Counter* counter : shown) {
+    out << counter->name << std::string(width - counter->name.size() + 1, ' ') << counter->value
+        << '\n';
+  }
+}
+
+std::string format_mac(const std::array<std::uint8_t, 6>& address) {
+  static constexpr std::string_view kDigits = "0123456789abcdef";
+  std::string text;
+  for (const std::uint8_t byte : address) {
+    if (!text.empty()) {
+      text += ':';
+    }
+    text += kDigits[byte >> 4U];
+    text += kDigits[byte & 0xfU];
+  }
+  return text;
+}
+
+namespace {
+
+std::string dev_or_index(const std::string& dev, int ifindex) {
+  if (ifindex == 0) {
+    return "*";
+  }
+  return dev.empty() ? "if" + std::to_string(ifindex) : dev;
+}
+
+std::string usecs(std::uint32_t value) {
+  return hf::format_value(value, hf::Unit::usecs);
+}
+
+}  // namespace
+
+void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const Options& options) {
+  if (options.json) {
+    hf::JsonWriter json(out, json_style(options));
+    json.begin_array();
+    for (const auto& [dev, peer] : peers) {
+      json.begin_object()
+          .member("ifindex", peer.ifindex)
+          .member("dev", dev)
+          .member("address", format_mac(peer.address))
+          .member("epoch", peer.epoch)
+          .member("seg_size", peer.seg_size)
+          .member("credit", peer.credit)
+          .member("inflight", peer.inflight)
+          .member("srtt_us", peer.srtt_us)
+          .member("rttvar_us", peer.rttvar_us)
+          .member("min_rtt_us", peer.min_rtt_us)
+          .member("rto_us", peer.rto_us)
+          .member("backoff", peer.backoff)
+          .member("retries", peer.retries)
+          .member("tx_queued_msgs", peer.tx_queued_msgs)
+          .member("tx_segs", peer.tx_segs)
+          .member("retransmits", peer.retransmits)
+          .member("spurious", peer.spurious)
+          .member("rx_segs", peer.rx_segs)
+          .end_object();
+    }
+    json.end_array();
+    out << '\n';
+    return;
+  }
+  for (const auto& [dev, peer] : peers) {
+    out << "dev " << dev_or_index(dev, peer.ifindex) << " addr " << format_mac(peer.address)
+        << " epoch " << peer.epoch << " srtt " << usecs(peer.srtt_us) << " rto "
+        << usecs(peer.rto_us) << " inflight " << peer.inflight << " credit " << peer.credit
+        << " tx_segs " << peer.tx_segs << " retransmits " << peer.retransmits << " rx_segs "
+        << peer.rx_segs << '\n';
+    if (options.stats > 0) {
+      out << "    rttvar " << usecs(peer.rttvar_us) << " min_rtt " << usecs(peer.min_rtt_us)
+          << " backoff " << peer.backoff << " retries " << peer.retries << " seg_size "
+          << peer.seg_size << " queued_msgs " << peer.tx_queued_msgs << " spurious "
+          << peer.spurious << '\n';
+    }
+  }
+}
+
+void render_socket_show(std::ostream& out, std::span<const SocketRow> sockets,
+                        const Options& options) {
+  if (options.json) {
+    hf::JsonWriter json(out, json_style(options));
+    json.begin_array();
+    for (const auto& [dev, sock] : sockets) {
+      json.begin_object()
+          .member("port", sock.port)
+          .member("ifindex", sock.ifindex)
+          .member("dev", dev)
+          .member("tx_queued", sock.tx_queued)
+          .member("rx_queued", sock.rx_queued)
+          .member("rx_reassembly", sock.rx_reassembly)
+          .member("tx_msgs", sock.tx_msgs)
+          .member("uid", sock.uid)
+          .member("inode", sock.inode)
+          .end_object();
+    }
+    json.end_array();
+    out << '\n';
+    return;
+  }
+  std::vector<std::array<std::string, 7>> rows;
+  rows.push_back({"Port", "Dev", "Send-Q", "Recv-Q", "Msgs", "Uid", "Inode"});
+  for (const auto& [dev, sock] : sockets) {
+    rows.push_back({std::to_string(sock.port), dev_or_index(dev, sock.ifindex),
+                    std::to_string(sock.tx_queued), std::to_string(sock.rx_queued),
+                    std::to_string(sock.tx_msgs), std::to_string(sock.uid),
+                    std::to_string(sock.inode)});
+  }
+  std::array<std::size_t, 7> widths{};
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      widths.at(i) = std::max(widths.at(i), row.at(i).size());
+    }
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      line += row.at(i);
+      if (i + 1 < row.size()) {
+        line += std::string(widths.at(i) - row.at(i).size() + 2, ' ');
+      }
+    }
+    out << line << '\n';
   }
 }
 

@@ -3,9 +3,12 @@
 #pragma once
 
 #include <ostream>
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "cli.h"
+#include "hyperframe/control.h"
 #include "hyperframe/json.h"
 #include "hyperframe/module_info.h"
 #include "objects.h"
@@ -24,6 +27,39 @@ void render_object_help(std::ostream& out, const ObjectSpec& object);
 void render_version(std::ostream& out, std::string_view version, const Options& options);
 // "hfctl module show": one "name: value" line per attribute, or a JSON object.
 void render_module_show(std::ostream& out, const hf::ModuleInfo& info, const Options& options);
+
+// "hfctl config show": "key: value" in human units, or a JSON object in
+// base units (keys named with their unit: "ack_delay_us").
+void render_config_show(std::ostream& out, std::span<const hf::ConfigValue> values,
+                        const Options& options);
+
+// Counters whose name starts with this are the malformed-frame breakdown,
+// shown with -s only.
+inline constexpr std::string_view kMalformedPrefix = "drop_malformed_";
+
+// "hfctl stats show": "name value" lines, or a JSON object of them.
+void render_stats_show(std::ostream& out, std::span<const hf::Counter> counters,
+                       const Options& options);
+
+// A peer or socket and the name of its interface ("" when unknown or 0).
+struct PeerRow {
+  std::string dev;
+  hf::PeerInfo info;
+};
+struct SocketRow {
+  std::string dev;
+  hf::SocketInfo info;
+};
+
+// "hfctl peer show": one line per peer (-s: a second line of counters),
+// or a JSON array.
+void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const Options& options);
+// "hfctl socket show": an ss-like table, or a JSON array.
+void render_socket_show(std::ostream& out, std::span<const SocketRow> sockets,
+                        const Options& options);
+
+// "aa:bb:cc:dd:ee:ff".
+[[nodiscard]] std::string format_mac(const std::array<std::uint8_t, 6>& address);
 
 // A usage error: "hfctl: <what>" and a pointer to the relevant help.
 void render_usage_error(std::ostream& err, const UsageError& error);

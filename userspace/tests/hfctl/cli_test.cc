@@ -114,15 +114,18 @@ TEST(Parse, DoubleDashEndsOptions) {
 
 TEST(ParseError, MissingObject) {
   const UsageError error = usage_error({});
-  EXPECT_TRUE(contains(error.what(), "missing OBJECT; valid objects: help, module, version"))
+  EXPECT_TRUE(
+      contains(error.what(),
+               "missing OBJECT; valid objects: config, help, module, peer, socket, stats, version"))
       << error.what();
   EXPECT_EQ(error.hint(), "hfctl help");
 }
 
 TEST(ParseError, UnknownObjectIsNamedWithTheValidOnes) {
   const UsageError error = usage_error({"bogus"});
-  EXPECT_EQ(std::string(error.what()),
-            R"(unknown object "bogus"; valid objects: help, module, version)");
+  EXPECT_EQ(
+      std::string(error.what()),
+      R"(unknown object "bogus"; valid objects: config, help, module, peer, socket, stats, version)");
   EXPECT_EQ(error.hint(), "hfctl help");
   EXPECT_TRUE(contains(usage_error({"help", "bogus"}).what(), R"("bogus")"));
   EXPECT_TRUE(contains(usage_error({"-h", "bogus"}).what(), R"("bogus")"));

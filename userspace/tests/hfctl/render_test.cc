@@ -4,6 +4,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -144,6 +145,79 @@ TEST(RenderErrors, UsageErrorPointsAtHelp) {
 TEST(RenderErrors, RuntimeErrorIsOneLine) {
   EXPECT_EQ(rendered([](std::ostream& err) { hfctl::render_error(err, "x: No such file"); }),
             "hfctl: x: No such file\n");
+}
+
+std::vector<hf::ConfigValue> some_config() {
+  return {{hf::find_config_key("ethertype"), 0x88b5},
+          {hf::find_config_key("max_msg"), 64ULL << 20U},
+          {hf::find_config_key("peer_idle"), 10000},
+          {hf::find_config_key("ack_delay"), 250},
+          {hf::find_config_key("max_inflight"), 128}};
+}
+
+TEST(RenderConfigShow, TextUsesHumanUnits) {
+  const auto values = some_config();
+  EXPECT_EQ(rendered([&](std::ostream& out) { hfctl::render_config_show(out, values, text()); }),
+            "ethertype: 0x88b5\n"
+            "max_msg: 64m\n"
+            "peer_idle: 10s\n"
+            "ack_delay: 250us\n"
+            "max_inflight: 128\n");
+}
+
+TEST(RenderConfigShow, JsonUsesBaseUnits) {
+  const auto values = some_config();
+  EXPECT_EQ(rendered([&](std::ostream& out) { hfctl::render_config_show(out, values, json()); }),
+            line(R"({"ethertype":34997,"max_msg":67108864,"peer_idle_ms":10000,)"
+                 R"("ack_delay_us":250,"max_inflight":128})"));
+}
+
+std::vector<hf::Counter> some_counters() {
+  return {{"tx_msgs", 3}, {"drop_malformed", 2}, {"drop_malformed_short", 2}, {"peers", 1}};
+}
+
+TEST(RenderStatsShow, BreakdownOnlyWithS) {
+  const auto counters = some_counters();
+  EXPECT_EQ(rendered([&](std::ostream& out) { hfctl::render_stats_show(out, counters, text()); }),
+            "tx_msgs        3\n"
+            "drop_malformed 2\n"
+            "peers          1\n");
+  Options more = json();
+  more.stats = 1;
+  EXPECT_EQ(rendered([&](std::ostream& out) { hfctl::render_stats_show(out, counters, more); }),
+            line(R"({"tx_msgs":3,"drop_malformed":2,"drop_malformed_short":2,"peers":1})"));
+}
+
+TEST(RenderPeerShow, TextLineAndJson) {
+  hf::PeerInfo peer;
+  peer.ifindex = 2;
+  peer.address = {0x02, 0x00, 0x5e, 0x10, 0xab, 0xff};
+  peer.epoch = 7;
+  peer.srtt_us = 120;
+  peer.rto_us = 2000;
+  peer.tx_segs = 10;
+  peer.rx_segs = 4;
+  const std::vector<hfctl::PeerRow> rows{{"eth0", peer}};
+  EXPECT_EQ(rendered([&](std::ostream& out) { hfctl::render_peer_show(out, rows, text()); }),
+            "dev eth0 addr 02:00:5e:10:ab:ff epoch 7 srtt 120us rto 2ms inflight 0 credit 0 "
+            "tx_segs 10 retransmits 0 rx_segs 4\n");
+  const std::string out =
+      rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, json()); });
+  EXPECT_EQ(out.rfind(R"([{"ifindex":2,"dev":"eth0","address":"02:00:5e:10:ab:ff","epoch":7,)", 0),
+            0U)
+      << out;
+}
+
+TEST(RenderSocketShow, AlignedTable) {
+  hf::SocketInfo sock;
+  sock.port = 7000;
+  sock.tx_queued = 65536;
+  sock.tx_msgs = 12;
+  sock.inode = 4242;
+  const std::vector<hfctl::SocketRow> rows{{"", sock}};
+  EXPECT_EQ(rendered([&](std::ostream& out) { hfctl::render_socket_show(out, rows, text()); }),
+            "Port  Dev  Send-Q  Recv-Q  Msgs  Uid  Inode\n"
+            "7000  *    65536   0       12    0    4242\n");
 }
 
 }  // namespace

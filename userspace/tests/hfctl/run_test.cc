@@ -77,7 +77,8 @@ TEST(Run, UnknownObjectIsAUsageError) {
   EXPECT_EQ(result.status, hfctl::kExitUsage);
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err,
-            "hfctl: unknown object \"bogus\"; valid objects: help, module, version\n"
+            "hfctl: unknown object \"bogus\"; valid objects: config, help, module, peer, socket, "
+            "stats, version\n"
             "Try \"hfctl help\".\n");
 }
 

@@ -1,0 +1,55 @@
+// hfctl/objects/config.cc - the "config" object: the module's settings
+// through the generic netlink family (module-wide for now).
+#include <array>
+#include <limits>
+
+#include "cli.h"
+#include "hyperframe/control.h"
+#include "objects.h"
+#include "render.h"
+#include "settings.h"
+
+namespace hfctl {
+namespace {
+
+void show(const Command& command, Env& env) {
+  hf::Control control = hf::Control::open();
+  render_config_show(env.out, control.config(), command.options);
+}
+
+void set(const Command& command, Env& /*env*/) {
+  const std::vector<hf::ConfigValue> changes = parse_config_changes(command.args);
+  hf::Control control = hf::Control::open();
+  try {
+    control.set_config(changes);
+  } catch (const hf::ControlError& error) {
+    throw std::runtime_error(describe_set_error(error, changes));
+  }
+}
+
+constexpr std::array kCommands{
+    CommandSpec{.name = "show",
+                .synopsis = "",
+                .summary = "print every setting, in human units (-j: base units)",
+                .max_args = 0,
+                .run = &show},
+    CommandSpec{.name = "set",
+                .synopsis = "KEY VALUE [ KEY VALUE ]...",
+                .summary = "change settings, all or none (needs CAP_NET_ADMIN); keys: max_msg, "
+                           "max_peers, frame_segs, mem_limit, peer_idle, flow_reset, ack_delay, "
+                           "max_inflight, rto_min, rto_max, rto_initial, rto_max_backoff, "
+                           "retry_limit",
+                .max_args = std::numeric_limits<std::size_t>::max(),
+                .run = &set},
+};
+
+}  // namespace
+
+constexpr ObjectSpec kConfigObject{
+    .name = "config",
+    .summary = "the module's settings (module-wide; apply to new messages and peers)",
+    .commands = kCommands,
+    .default_command = "show",
+};
+
+}  // namespace hfctl

@@ -1,0 +1,142 @@
+// hyperframe/control.h - hf::Control, a client of the module's generic
+// netlink family "hyperframe": configuration, counters, peers and sockets
+// of the caller's network namespace (see docs/design.md, "Control plane").
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "hyperframe/units.h"
+
+struct nl_sock;
+
+namespace hf {
+
+// One setting of the module (HF_CONFIG_A_*).
+struct ConfigKey {
+  std::string_view name;       // as hfctl takes it: "ack_delay"
+  std::string_view json_name;  // in the base unit: "ack_delay_us"
+  int attribute;               // HF_CONFIG_A_*
+  Unit unit;
+  bool writable;
+  std::string_view help;
+};
+
+// Every setting, in the order "hfctl config show" lists them.
+[[nodiscard]] std::span<const ConfigKey> config_keys() noexcept;
+// The key named `name` (either spelling), or nullptr.
+[[nodiscard]] const ConfigKey* find_config_key(std::string_view name) noexcept;
+
+struct ConfigValue {
+  const ConfigKey* key = nullptr;
+  std::uint64_t value = 0;  // in the key's base unit
+
+  friend bool operator==(const ConfigValue&, const ConfigValue&) = default;
+};
+
+struct Counter {
+  std::string name;
+  std::uint64_t value = 0;
+
+  friend bool operator==(const Counter&, const Counter&) = default;
+};
+
+struct PeerInfo {
+  int ifindex = 0;
+  std::array<std::uint8_t, 6> address{};
+  std::uint32_t epoch = 0;
+  std::uint32_t seg_size = 0;
+  std::uint32_t credit = 0;
+  std::uint32_t inflight = 0;
+  std::uint32_t srtt_us = 0;
+  std::uint32_t rttvar_us = 0;
+  std::uint32_t min_rtt_us = 0;
+  std::uint32_t rto_us = 0;
+  std::uint32_t backoff = 0;
+  std::uint32_t retries = 0;
+  std::uint32_t tx_queued_msgs = 0;
+  std::uint64_t tx_segs = 0;
+  std::uint64_t retransmits = 0;
+  std::uint64_t spurious = 0;
+  std::uint64_t rx_segs = 0;
+};
+
+struct SocketInfo {
+  std::uint32_t port = 0;
+  int ifindex = 0;
+  std::uint64_t tx_queued = 0;
+  std::uint64_t rx_queued = 0;
+  std::uint64_t rx_reassembly = 0;
+  std::uint64_t tx_msgs = 0;
+  std::uint64_t inode = 0;
+  std::uint32_t uid = 0;
+};
+
+// The accepted range of a value the kernel refused.
+struct ValueRange {
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+};
+
+// An error the kernel returned. code() is its errno; what() is
+// "<context>: <extack message>: <strerror>" (no extack message: without
+// it). attribute() is the type of the attribute it blamed, range() that
+// attribute's accepted range, when the kernel said.
+class ControlError : public std::system_error {
+ public:
+  ControlError(std::error_code code, const std::string& context, std::string extack,
+               std::optional<int> attribute, std::optional<ValueRange> range);
+
+  [[nodiscard]] const std::string& extack() const noexcept { return extack_; }
+  [[nodiscard]] std::optional<int> attribute() const noexcept { return attribute_; }
+  [[nodiscard]] std::optional<ValueRange> range() const noexcept { return range_; }
+
+ private:
+  std::string extack_;
+  std::optional<int> attribute_;
+  std::optional<ValueRange> range_;
+};
+
+// A connection to the family, in the network namespace of the calling
+// thread at open(). Move-only; closes its socket when it goes.
+class Control {
+ public:
+  // Throws std::system_error: errc::address_family_not_supported with
+  // "hyperframe module not loaded (load hyperframe.ko first)" when the
+  // family is not registered, or the errno of a failed socket call.
+  [[nodiscard]] static Control open();
+
+  Control(Control&& other) noexcept;
+  Control& operator=(Control&& other) noexcept;
+  Control(const Control&) = delete;
+  Control& operator=(const Control&) = delete;
+  ~Control();
+
+  // Every setting, in config_keys() order. Throws ControlError.
+  [[nodiscard]] std::vector<ConfigValue> config();
+  // Applies `changes` all together, or none of them. Throws ControlError
+  // (EPERM without CAP_NET_ADMIN; EINVAL with the range for a bad value).
+  void set_config(std::span<const ConfigValue> changes);
+  // The namespace's counters, in the kernel's order.
+  [[nodiscard]] std::vector<Counter> stats();
+  [[nodiscard]] std::vector<PeerInfo> peers();
+  [[nodiscard]] std::vector<SocketInfo> sockets();
+
+ private:
+  struct SockDeleter {
+    void operator()(nl_sock* sock) const noexcept;
+  };
+  Control(std::unique_ptr<nl_sock, SockDeleter> sock, int family) noexcept;
+
+  std::unique_ptr<nl_sock, SockDeleter> sock_;
+  int family_ = 0;
+};
+
+}  // namespace hf
