@@ -339,15 +339,30 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	u32 index;
 
 	if (d->epoch != peer->rx_epoch) {
+		u16 prev = peer->rx_epoch;
+
+		/*
+		 * A late segment of the flow before this one (a repair still
+		 * queued when its sender moved on) must not throw away the
+		 * current flow: adopting it, then the current one again,
+		 * would make the sender believe we lost our state.
+		 */
+		if (prev && d->epoch == peer->rx_prev_epoch) {
+			why = HF_STAT_DROP_STALE_EPOCH;
+			goto count_drop;
+		}
 		/*
 		 * A new flow, or one we lost our state for (its sender
 		 * learns that from the new @rx_state in our ACKs).
 		 */
 		hf_input_reset(peer);
+		if (prev)
+			peer->rx_prev_epoch = prev;
 		peer->rx_epoch = d->epoch;
 		do {
 			peer->rx_state = get_random_u16();
 		} while (!peer->rx_state);
+		hf_stat_inc(stats, HF_STAT_RX_EPOCHS);
 	}
 
 	if (hf_seq_before(d->msg_id, peer->rx_msg_done)) {

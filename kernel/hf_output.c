@@ -37,6 +37,8 @@
 
 #define HF_PUSH_BUDGET		64
 #define HF_RTO_BUDGET		16
+/* Segments from una a look for lost repairs walks, per ACK. */
+#define HF_REPAIR_SCAN		256
 
 /**
  * hf_tx_msg_alloc() - copy a message from the user and charge its socket
@@ -340,10 +342,49 @@ static void tx_retransmit(struct hf_peer *peer, u32 seq)
 }
 
 /*
+ * A repair can be lost as well. The same time rule finds it: a segment
+ * sent again and still missing once a segment sent after the repair has
+ * arrived, and a round trip plus the window have passed, is sent once
+ * more, instead of waiting for the RTO. Walks the repaired holes from
+ * una (HF_REPAIR_SCAN segments at most, HF_PUSH_BUDGET repairs).
+ *
+ * Return: 0, or the nanoseconds until the first repair found pending is
+ * due.
+ */
+static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
+			   u64 now)
+{
+	u32 seq = hf_txwin_una(&peer->txw), end = peer->txw.rtx_next;
+	unsigned int scan = HF_REPAIR_SCAN, budget = HF_PUSH_BUDGET;
+	u64 first = ~0ULL;
+
+	for (; scan && budget && hf_seq_before(seq, end); scan--, seq++) {
+		struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+		u64 wait;
+
+		if (!hf_txwin_retransmitted(&peer->txw, seq) ||
+		    hf_txwin_sacked(&peer->txw, seq))
+			continue;
+		wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns, now,
+					  rtt_us, win_us);
+		if (wait) {
+			first = min(first, wait);
+			continue;
+		}
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_REPAIRS_LOST);
+		tx_retransmit(peer, seq);
+		budget--;
+	}
+	return first == ~0ULL ? 0 : first;
+}
+
+/*
  * Repair what the scoreboard finds lost, in order, once the reordering
  * window says it is not merely late. After an RTO every un-SACKed segment
  * is eligible, but those above the highest SACK may simply still be in
  * flight: only the RTO itself resends them, HF_RTO_BUDGET at a time.
+ *
+ * Lost repairs are looked for after that (tx_repair_again()).
  *
  * Return: 0, or the nanoseconds until the first segment held back is due.
  */
@@ -351,9 +392,14 @@ static u64 tx_repair(struct hf_peer *peer)
 {
 	u32 win_us = hf_reorder_window_us(&peer->reo, peer->rto.min_rtt_us,
 					  peer->rto.srtt_us);
-	/* RACK.rtt: the round trip of the latest segment delivered. */
-	u32 rtt_us = peer->rto.latest_us;
+	/*
+	 * RACK.rtt, the round trip of the latest segment delivered, but not
+	 * below the smoothed one: where packets overtake each other, the
+	 * latest samples are those of the fast ones.
+	 */
+	u32 rtt_us = max(peer->rto.latest_us, peer->rto.srtt_us);
 	u64 now = ktime_get_ns();
+	u64 held = 0, again;
 	unsigned int budget;
 	u32 seq;
 
@@ -365,8 +411,10 @@ static u64 tx_repair(struct hf_peer *peer)
 					      rtt_us, win_us);
 
 		/* Sent in order: a later segment cannot be due sooner. */
-		if (wait)
-			return wait == ~0ULL ? 0 : wait;
+		if (wait) {
+			held = wait == ~0ULL ? 0 : wait;
+			break;
+		}
 		hf_txwin_next_lost(&peer->txw, &seq);
 		if (!peer->recovering) {
 			peer->recovering = true;
@@ -374,17 +422,29 @@ static u64 tx_repair(struct hf_peer *peer)
 		}
 		tx_retransmit(peer, seq);
 	}
-	return 0;
+	again = tx_repair_again(peer, rtt_us, win_us, now);
+	if (!held || (again && again < held))
+		return again;
+	return held;
 }
 
+/*
+ * A new incarnation of the flow, numbered from 0. Its epoch differs from
+ * the last two: the receiver keeps the one before its current epoch to
+ * drop that flow's stale segments, which must never be ours again.
+ */
 static void tx_new_epoch(struct hf_peer *peer)
 {
 	u16 epoch;
 
 	do {
 		epoch = get_random_u16();
-	} while (!epoch || epoch == peer->tx_epoch);
+	} while (!epoch || epoch == peer->tx_epoch ||
+		 epoch == peer->tx_prev_epoch);
+	if (peer->tx_epoch)
+		peer->tx_prev_epoch = peer->tx_epoch;
 	peer->tx_epoch = epoch;
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_EPOCHS);
 	peer->tx_rx_state = 0;
 	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
 		      HF_WIN_SEGS, 0);
@@ -452,8 +512,11 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 {
 	unsigned long reset = msecs_to_jiffies(hf_params.flow_reset_ms);
 
-	/* An idle flow may be forgotten by the receiver: start afresh. */
-	if (list_empty(&peer->tx_queue) && list_empty(&peer->tx_sent) &&
+	/*
+	 * An idle flow may be forgotten by the receiver: start afresh, but
+	 * only with nothing of the old one in flight.
+	 */
+	if (hf_output_idle(peer) &&
 	    (!peer->tx_epoch ||
 	     time_after(jiffies, peer->last_active + reset)))
 		tx_new_epoch(peer);
@@ -535,8 +598,10 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	const struct hf_ack_hdr *a = &h->ack;
 	struct hf_txwin_ack_result res;
 	u32 old_una = hf_txwin_una(&peer->txw);
+	u32 old_high = peer->txw.high_sacked;
 	u64 now = ktime_get_ns();
-	u64 sample = 0, wait;
+	u64 sample = 0, sent_ns = 0, wait;
+	bool repaired = false;
 	unsigned int budget;
 	u32 seq;
 
@@ -571,6 +636,27 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		hf_reorder_spurious(&peer->reo, now, peer->rto.srtt_us);
 	}
 
+	/*
+	 * The cumulative ack's round-trip sample, taken as Linux TCP does:
+	 * from the latest segment it acks that was sent once and not SACKed
+	 * before (whose ack only waited for a hole below it), and none at
+	 * all when it acks a repair (Karn). Read before the scoreboard moves.
+	 */
+	if (!hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
+		for (seq = old_una; hf_seq_before(seq, a->cum_seq); seq++) {
+			struct hf_tx_slot *slot =
+				&peer->slots[seq & (HF_WIN_SEGS - 1)];
+
+			if (!slot->msg)
+				continue;
+			if (slot->rexmit)
+				repaired = true;
+			else if (!hf_txwin_sacked(&peer->txw, seq))
+				sent_ns = slot->sent_ns;
+		}
+	if (sent_ns && !repaired)
+		sample = now - sent_ns;
+
 	hf_txwin_ack(&peer->txw, a->cum_seq, a->sack, a->nsack, &res);
 	if (res.invalid)
 		hf_stat_add(stats, HF_STAT_DROP_ACK_INVALID, res.invalid);
@@ -587,17 +673,25 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 
 		if (!slot->msg)
 			continue;
-		if (!slot->rexmit)
-			sample = now - slot->sent_ns;
 		hf_reorder_delivered(&peer->reo, slot->sent_ns);
 		hf_tx_msg_put(slot->msg);
 		slot->msg = NULL;
 	}
-	/* The highest SACKed segment is the latest sent that arrived. */
+	/*
+	 * The highest SACKed segment is the latest sent that arrived. Newly
+	 * SACKed and sent once, it proves the path delivers, which ends a
+	 * backoff: under loss, una often moves only past repairs, and
+	 * without that a backed-off timer would stay for good. It is no
+	 * round-trip sample: SACKs name the lowest ranges first, so a high
+	 * segment is often reported late.
+	 */
 	if (hf_seq_after(peer->txw.high_sacked, hf_txwin_una(&peer->txw))) {
 		seq = peer->txw.high_sacked - 1;
 		hf_reorder_delivered(&peer->reo,
 				     peer->slots[seq & (HF_WIN_SEGS - 1)].sent_ns);
+		if (peer->txw.high_sacked != old_high &&
+		    !hf_txwin_retransmitted(&peer->txw, seq))
+			hf_rto_backoff_end(&peer->rto);
 	}
 	if (peer->recovering &&
 	    !hf_seq_before(hf_txwin_una(&peer->txw), peer->recover)) {
@@ -711,6 +805,8 @@ void hf_output_abort(struct hf_peer *peer, int err)
 			tx_msg_fail(peer, msg, err);
 		hf_tx_msg_put(msg);
 	}
+	if (peer->tx_epoch)
+		peer->tx_prev_epoch = peer->tx_epoch;
 	peer->tx_epoch = 0;
 	peer->tx_rx_state = 0;
 	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,

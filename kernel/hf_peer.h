@@ -47,7 +47,9 @@ struct hf_tx_slot {
  * @dead: unlinked from the table; no new work may start
  *
  * Sender side:
- * @tx_epoch: current incarnation of the outgoing flow
+ * @tx_epoch: current incarnation of the outgoing flow; 0 when none
+ * @tx_prev_epoch: the one before; a new epoch differs from both, so the
+ *		   receiver can tell a stale segment of the last one
  * @tx_rx_state: the receiver's state id its first ACK of the epoch gave;
  *		 0 before it. Another value later: the receiver lost its state
  * @txw: the scoreboard of sequence numbers
@@ -74,6 +76,7 @@ struct hf_tx_slot {
  *
  * Receiver side:
  * @rx_epoch: incarnation of the incoming flow; 0 before the first segment
+ * @rx_prev_epoch: the incarnation before it; its segments are stale
  * @rx_state: random id of our state for @rx_epoch, chosen on adopting it
  * @rxw: the window of received sequence numbers
  * @rx_words: bitmap storage for @rxw
@@ -101,6 +104,7 @@ struct hf_peer {
 	bool dead;
 
 	u16 tx_epoch;
+	u16 tx_prev_epoch;
 	u16 tx_rx_state;
 	struct hf_txwin txw;
 	u64 tx_sacked[HF_WIN_SEGS / 64];
@@ -124,6 +128,7 @@ struct hf_peer {
 	u64 tx_spurious;
 
 	u16 rx_epoch;
+	u16 rx_prev_epoch;
 	u16 rx_state;
 	struct hf_rxwin rxw;
 	u64 rx_words[HF_WIN_SEGS / 64];

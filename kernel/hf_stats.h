@@ -24,9 +24,12 @@ enum hf_stat {
 	HF_STAT_TX_MSGS_FAILED,		/* messages reported failed */
 	HF_STAT_TX_MSGS_DELIVERED,	/* messages the receiver confirmed */
 	HF_STAT_TX_RESETS,		/* flows restarted: receiver lost its state */
+	HF_STAT_TX_EPOCHS,		/* flow incarnations started */
 	HF_STAT_TX_SPURIOUS,		/* retransmissions the receiver had already */
 	HF_STAT_TX_REORDER_WAITS,	/* repairs held back by the reorder window */
+	HF_STAT_TX_REPAIRS_LOST,	/* repairs found lost and sent again */
 	HF_STAT_RX_SEGS,		/* DATA segments accepted */
+	HF_STAT_RX_EPOCHS,		/* flow incarnations adopted */
 	HF_STAT_RX_ACKS,		/* ACKs accepted */
 	HF_STAT_RX_MSGS,		/* messages delivered to sockets */
 	HF_STAT_RX_BYTES,		/* their bytes */
@@ -44,6 +47,7 @@ enum hf_stat {
 	HF_STAT_DROP_NO_PEER,		/* ACK from an unknown peer */
 	HF_STAT_DROP_PEER_LIMIT,	/* no room for another peer */
 	HF_STAT_DROP_EPOCH,		/* ACK for another flow incarnation */
+	HF_STAT_DROP_STALE_EPOCH,	/* DATA of the incarnation before this one */
 	HF_STAT_DROP_ACK_INVALID,	/* ACK for segments never sent */
 	HF_STAT_DROP_RCVBUF,		/* receiving socket's buffer full */
 	HF_STAT_DROP_MEMORY,		/* no memory, or above the message's reservation */

@@ -58,7 +58,15 @@ for mtu in 1500 9000; do
 	xfer 0 1 7000 "$(sizes_for "$mtu")"
 	check_eq "$(stat 1 rx_msgs)" 12 "messages delivered"
 	check_eq "$(stat 0 tx_msgs_delivered)" 12 "deliveries confirmed to the sender"
-	check_eq "$(stat 0 tx_retransmits)" 0 "retransmits on a clean link"
+	# Nothing is lost on a clean link: the scoreboard must find no hole.
+	# A guest stalled past the RTO (a few ms) may still time out and
+	# resend, HF_RTO_BUDGET (16) segments per expiry at most.
+	rexmit=$(stat 0 tx_retransmits)
+	rto=$(stat 0 tx_rto)
+	echo "# MTU $mtu: retransmits $rexmit after $rto timeouts"
+	((rexmit <= 16 * rto))
+	check_err $? "$rexmit retransmits on a clean link, $rto timeouts"
+	check_eq "$(stat 0 tx_repairs_lost)" 0 "repairs found lost on a clean link"
 	# Counters and peers are per namespace: each side saw only its part.
 	check_eq "$(stat 1 tx_msgs)" 0 "messages sent counted in the receiver's namespace"
 	check_eq "$(stat 0 rx_msgs)" 0 "messages received counted in the sender's namespace"
@@ -107,8 +115,11 @@ impaired()
 		sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n 1)
 	echo "# $name: sent $(stat 0 tx_msgs), delivered $(stat 1 rx_msgs)," \
 		"data segments $(stat 0 tx_segs), lost on the wire ${lost:-?}," \
-		"retransmitted $(stat 0 tx_retransmits), rto $(stat 0 tx_rto)," \
-		"duplicates $(stat 1 rx_duplicates), checksum drops $(stat 1 drop_csum)"
+		"retransmitted $(stat 0 tx_retransmits) (repairs lost and sent" \
+		"again $(stat 0 tx_repairs_lost)), rto $(stat 0 tx_rto)," \
+		"duplicates $(stat 1 rx_duplicates), checksum drops $(stat 1 drop_csum)," \
+		"epochs $(stat 0 tx_epochs) sent / $(stat 1 rx_epochs) adopted," \
+		"stale $(stat 1 drop_stale_epoch), resets $(stat 0 tx_resets)"
 	# Retransmits touch only lost segments: the receiver counts a
 	# segment it already had as a duplicate.
 	if [[ $netem != *duplicate* ]]; then

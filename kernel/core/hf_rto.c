@@ -240,3 +240,19 @@ void hf_rto_ack_progress(struct hf_rto *rto)
 {
 	rto->retries = 0;
 }
+
+/**
+ * hf_rto_backoff_end() - a segment sent once arrived, but its round trip
+ * is no sample
+ * @rto: estimator
+ *
+ * For a segment never retransmitted that the receiver reports (SACKs)
+ * late, behind lower holes: unambiguous proof that the path delivers,
+ * which ends the backoff as a sample would (Karn), but a round trip too
+ * long to feed the estimator. Clears the retries as well.
+ */
+void hf_rto_backoff_end(struct hf_rto *rto)
+{
+	rto->backoff = 0;
+	rto->retries = 0;
+}

@@ -16,7 +16,9 @@
  *    outstanding; otherwise retransmit the earliest unacknowledged segment
  *    and rearm for hf_rto_current_us(), which is now doubled;
  *  - on every ack that brings new data call hf_rto_ack_progress(), after
- *    hf_rto_sample() when that ack also gave a valid sample.
+ *    hf_rto_sample() when that ack also gave a valid sample;
+ *  - when an ack reports a segment sent once that gives no usable sample
+ *    (SACKed late), call hf_rto_backoff_end().
  * The caller serialises calls on one struct hf_rto (the peer's lock).
  */
 #ifndef _HF_RTO_H
@@ -74,5 +76,6 @@ bool hf_rto_timeout(struct hf_rto *rto, const struct hf_rto_params *params);
 u32 hf_rto_current_us(const struct hf_rto *rto,
 		      const struct hf_rto_params *params);
 void hf_rto_ack_progress(struct hf_rto *rto);
+void hf_rto_backoff_end(struct hf_rto *rto);
 
 #endif /* _HF_RTO_H */

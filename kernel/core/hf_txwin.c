@@ -343,3 +343,17 @@ bool hf_txwin_retransmitted(const struct hf_txwin *win, u32 seq)
 	return seq - win->una < win->nxt - win->una &&
 	       hf_bm_test(win->rexmit, win->nbits, seq);
 }
+
+/**
+ * hf_txwin_sacked() - whether a segment in flight has been SACKed
+ * @win: the scoreboard
+ * @seq: sequence number
+ *
+ * Return: true when @seq is in flight (at or above una, below nxt) and a
+ * SACK block covered it; false otherwise, for acked segments too.
+ */
+bool hf_txwin_sacked(const struct hf_txwin *win, u32 seq)
+{
+	return seq - win->una < win->nxt - win->una &&
+	       hf_bm_test(win->sacked, win->nbits, seq);
+}

@@ -86,6 +86,7 @@ bool hf_txwin_next_lost(struct hf_txwin *win, u32 *seq);
 bool hf_txwin_peek_lost(struct hf_txwin *win, u32 *seq);
 u32 hf_txwin_rto(struct hf_txwin *win);
 bool hf_txwin_retransmitted(const struct hf_txwin *win, u32 seq);
+bool hf_txwin_sacked(const struct hf_txwin *win, u32 seq);
 
 /**
  * hf_txwin_inflight() - segments sent and not cumulatively acked

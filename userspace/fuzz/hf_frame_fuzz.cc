@@ -287,6 +287,7 @@ class Flow {
         HF_CHECK(seq - una < hf_txwin_nxt(&tx_) - una);
         HF_CHECK(told_[seq % kWinBits] == 0);
         HF_CHECK(hf_txwin_retransmitted(&tx_, seq));
+        HF_CHECK(!hf_txwin_sacked(&tx_, seq));
         HF_CHECK(!have_last_ || hf_seq_after(seq, last_));
         have_last_ = true;
         last_ = seq;
@@ -362,6 +363,8 @@ class Flow {
       for (const hf_sack_block& b : blocks) {
         for (u32 s = b.start; s != b.end; s++) {
           told_[s % kWinBits] = 1;
+          const u32 una = hf_txwin_una(&tx_);
+          HF_CHECK(hf_txwin_sacked(&tx_, s) == (s - una < hf_txwin_nxt(&tx_) - una));
         }
       }
     }

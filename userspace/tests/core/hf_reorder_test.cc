@@ -36,11 +36,12 @@ TEST(hf_reorder_spurious, widens_once_per_round_trip_up_to_srtt) {
   hf_reorder_spurious(&r, 11 * kMs, 1000);
   EXPECT_EQ(3U, r.mult);
   EXPECT_EQ(750U, hf_reorder_window_us(&r, 1000, 4000));
-  for (u64 t = 12; t < 40; t++) {
+  for (u64 t = 12; t < 12 + HF_REORDER_MULT_MAX; t++) {
     hf_reorder_spurious(&r, t * kMs, 1000);
   }
   EXPECT_EQ(static_cast<u32>(HF_REORDER_MULT_MAX), r.mult);
-  EXPECT_EQ(4000U, hf_reorder_window_us(&r, 1000, 4000));  // 16/4 = 4 min_rtt, at srtt
+  EXPECT_EQ(16000U, hf_reorder_window_us(&r, 1000, 20000));  // 64/4 = 16 min_rtt
+  EXPECT_EQ(4000U, hf_reorder_window_us(&r, 1000, 4000));    // at srtt
   EXPECT_EQ(3000U, hf_reorder_window_us(&r, 1000, 3000));
 }
 

@@ -4,6 +4,7 @@
 // with the defaults min 2000, max 2000000, initial 20000, G 1000 (all us),
 // max_backoff 6, retry_limit 8 unless a test says otherwise. srtt8 is srtt
 // in 1/8 us (srtt_us << 3 | srtt_frac), rttvar4 rttvar in 1/4 us.
+#include <algorithm>
 #include <cstdint>
 
 #include <gtest/gtest.h>
@@ -410,6 +411,23 @@ TEST(hf_rto_current_us, follows_changed_params) {
   EXPECT_EQ(7000U, hf_rto_current_us(&r, &p));
   p.max_us = 4000;  // below min_us: max_us wins
   EXPECT_EQ(4000U, hf_rto_current_us(&r, &p));
+}
+
+TEST(hf_rto_backoff_end, ends_backoff_and_retries_without_a_sample) {
+  const hf_rto_params p = defaults();
+  hf_rto r = started(p);
+  const u32 srtt = r.srtt_us;
+  const u32 base = hf_rto_current_us(&r, &p);
+  for (int i = 0; i < 3; i++) {
+    hf_rto_timeout(&r, &p);
+  }
+  EXPECT_EQ(3, r.backoff);
+  EXPECT_EQ(std::min(base * 8, p.max_us), hf_rto_current_us(&r, &p));
+  hf_rto_backoff_end(&r);
+  EXPECT_EQ(0, r.backoff);
+  EXPECT_EQ(0, r.retries);
+  EXPECT_EQ(base, hf_rto_current_us(&r, &p));
+  EXPECT_EQ(srtt, r.srtt_us);  // the estimator is untouched
 }
 
 TEST(hf_rto_ack_progress, clears_retries_keeps_backoff) {

@@ -79,6 +79,7 @@ class TxWin {
   }
   u32 rto() { return hf_txwin_rto(&win_); }
   [[nodiscard]] bool retransmitted(u32 seq) const { return hf_txwin_retransmitted(&win_, seq); }
+  [[nodiscard]] bool sacked(u32 seq) const { return hf_txwin_sacked(&win_, seq); }
 
  private:
   std::vector<u64> sacked_;
@@ -689,6 +690,23 @@ TEST(hf_txwin_retransmitted, marks_live_until_acked_or_rto) {
   EXPECT_TRUE(w.retransmitted(2));
   w.rto();
   EXPECT_FALSE(w.retransmitted(2));
+}
+
+TEST(hf_txwin_sacked, only_segments_in_flight_that_a_block_covered) {
+  TxWin w(64, 0xfffffffeU);  // the window wraps
+  w.send(10);
+  w.ack(0xfffffffeU, {{0xffffffffU, 1}, {3, 5}});
+  EXPECT_FALSE(w.sacked(0xfffffffeU));  // the hole at una
+  EXPECT_TRUE(w.sacked(0xffffffffU));
+  EXPECT_TRUE(w.sacked(0));
+  EXPECT_FALSE(w.sacked(1));
+  EXPECT_TRUE(w.sacked(4));
+  EXPECT_FALSE(w.sacked(5));
+  EXPECT_FALSE(w.sacked(7));  // sent, not SACKed
+  EXPECT_FALSE(w.sacked(8));  // never sent
+  w.ack(2, {{3, 5}});
+  EXPECT_FALSE(w.sacked(0));  // cumulatively acked: no longer in flight
+  EXPECT_TRUE(w.sacked(3));
 }
 
 TEST(hf_txwin_inflight, counts_sent_and_not_cumulatively_acked) {
