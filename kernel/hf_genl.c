@@ -54,32 +54,41 @@ static struct genl_family hf_genl_family;
 static struct netlink_range_validation hf_range_max_msg = {
 	.min = 1, .max = HF_WIRE_MSG_MAX,
 };
+
 static struct netlink_range_validation hf_range_max_peers = {
 	.min = 1, .max = U32_MAX,
 };
+
 static struct netlink_range_validation hf_range_frame_segs = {
 	.min = 1, .max = U16_MAX,
 };
+
 /* Per-socket receive charges are atomic_t: as hf_params_check(). */
 static struct netlink_range_validation hf_range_mem_limit = {
 	.min = 0, .max = INT_MAX / 2,
 };
+
 static struct netlink_range_validation hf_range_ms = {
 	.min = 1, .max = HF_MS_MAX,
 };
+
 static struct netlink_range_validation hf_range_ack_delay = {
 	.min = 0, .max = 1000 * 1000,
 };
+
 static struct netlink_range_validation hf_range_max_inflight = {
 	.min = 1, .max = HF_WIN_SEGS,
 };
+
 static struct netlink_range_validation hf_range_rto_us = {
 	.min = 1, .max = HF_US_MAX,
 };
+
 /* Beyond 32 doublings every timeout is at max_us anyway. */
 static struct netlink_range_validation hf_range_max_backoff = {
 	.min = 0, .max = 32,
 };
+
 static struct netlink_range_validation hf_range_retry_limit = {
 	.min = 0, .max = U8_MAX,
 };
@@ -111,7 +120,9 @@ static const struct nla_policy hf_config_policy[HF_CONFIG_A_MAX + 1] = {
 static int hf_config_fill(struct sk_buff *skb)
 {
 	u64 mem_limit = READ_ONCE(hf_params.mem_limit);
+	struct hf_rto_params rto;
 
+	hf_rto_params_read(&rto);
 	if (nla_put_u16(skb, HF_CONFIG_A_ETHERTYPE, hf_params.ethertype) ||
 	    nla_put_u32(skb, HF_CONFIG_A_MAX_MSG, READ_ONCE(hf_params.max_msg)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_MAX_PEERS,
@@ -129,17 +140,17 @@ static int hf_config_fill(struct sk_buff *skb)
 	    nla_put_u32(skb, HF_CONFIG_A_MAX_INFLIGHT,
 			READ_ONCE(hf_params.max_inflight)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_RTO_MIN_US,
-			READ_ONCE(hf_params.rto.min_us)) ||
+			rto.min_us) ||
 	    nla_put_u32(skb, HF_CONFIG_A_RTO_MAX_US,
-			READ_ONCE(hf_params.rto.max_us)) ||
+			rto.max_us) ||
 	    nla_put_u32(skb, HF_CONFIG_A_RTO_INITIAL_US,
-			READ_ONCE(hf_params.rto.initial_us)) ||
+			rto.initial_us) ||
 	    nla_put_u32(skb, HF_CONFIG_A_RTO_GRANULARITY_US,
-			READ_ONCE(hf_params.rto.granularity_us)) ||
+			rto.granularity_us) ||
 	    nla_put_u32(skb, HF_CONFIG_A_RTO_MAX_BACKOFF,
-			READ_ONCE(hf_params.rto.max_backoff)) ||
+			rto.max_backoff) ||
 	    nla_put_u32(skb, HF_CONFIG_A_RETRY_LIMIT,
-			READ_ONCE(hf_params.rto.retry_limit)))
+			rto.retry_limit))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -211,11 +222,9 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	WRITE_ONCE(hf_params.flow_reset_ms, p.flow_reset_ms);
 	WRITE_ONCE(hf_params.ack_delay_us, p.ack_delay_us);
 	WRITE_ONCE(hf_params.max_inflight, p.max_inflight);
-	WRITE_ONCE(hf_params.rto.min_us, p.rto.min_us);
-	WRITE_ONCE(hf_params.rto.max_us, p.rto.max_us);
-	WRITE_ONCE(hf_params.rto.initial_us, p.rto.initial_us);
-	WRITE_ONCE(hf_params.rto.max_backoff, p.rto.max_backoff);
-	WRITE_ONCE(hf_params.rto.retry_limit, p.rto.retry_limit);
+	write_seqlock_bh(&hf_params_seq);
+	hf_params.rto = p.rto;
+	write_sequnlock_bh(&hf_params_seq);
 	mutex_unlock(&hf_config_lock);
 	return 0;
 }

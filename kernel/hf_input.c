@@ -131,9 +131,9 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	struct sock *sk = NULL;
 	struct hf_rx_msg *m;
 
-	if (d->msg_len > hf_params.max_msg) {
+	if (d->msg_len > READ_ONCE(hf_params.max_msg)) {
 		status = HF_STATUS_TOO_BIG;
-	} else if (reserve > hf_params.mem_limit / 4) {
+	} else if (reserve > READ_ONCE(hf_params.mem_limit) / 4) {
 		/* Could never be held, however long the sender waits. */
 		status = HF_STATUS_TOO_BIG;
 		hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_NO_MEMORY);
@@ -160,13 +160,13 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	 */
 	if (sk) {
 		/* One source may not reserve more than a quarter of the limit. */
-		if (peer->rx_reserved + reserve > hf_params.mem_limit / 4) {
+		if (peer->rx_reserved + reserve > READ_ONCE(hf_params.mem_limit) / 4) {
 			sock_put(sk);
 			*why = HF_STAT_DROP_MEM_LIMIT;
 			return NULL;
 		}
 		if (atomic64_add_return(reserve, &hn->rx_reserved) >
-		    hf_params.mem_limit) {
+		    READ_ONCE(hf_params.mem_limit)) {
 			atomic64_sub(reserve, &hn->rx_reserved);
 			sock_put(sk);
 			*why = HF_STAT_DROP_MEM_LIMIT;
@@ -464,7 +464,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		rx_send_ack(peer, h->flags & HF_DF_ACK_NOW ? HF_AF_ECHO : 0);
 	else if (!timer_pending(&peer->ack_timer))
 		mod_timer(&peer->ack_timer,
-			  jiffies + usecs_to_jiffies(hf_params.ack_delay_us) + 1);
+			  jiffies + usecs_to_jiffies(READ_ONCE(hf_params.ack_delay_us)) + 1);
 	return;
 
 release:

@@ -23,6 +23,7 @@
 #include "hf_peer.h"
 #include "hf_sock.h"
 
+DEFINE_SEQLOCK(hf_params_seq);
 struct hf_params hf_params = {
 	.ethertype	= HF_ETH_P_DEFAULT,
 	.max_msg	= 64 << 20,

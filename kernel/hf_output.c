@@ -164,10 +164,10 @@ int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority)
 	int rc;
 
 	skb->dev = dev;
-	skb->protocol = htons(hf_params.ethertype);
+	skb->protocol = htons(READ_ONCE(hf_params.ethertype));
 	skb->priority = priority;
 	skb_reset_network_header(skb);
-	if (dev_hard_header(skb, dev, hf_params.ethertype, peer->addr, NULL,
+	if (dev_hard_header(skb, dev, READ_ONCE(hf_params.ethertype), peer->addr, NULL,
 			    skb->len) < 0) {
 		kfree_skb(skb);
 		rc = -EINVAL;
@@ -239,7 +239,8 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 
 static void rto_arm(struct hf_peer *peer)
 {
-	u32 us = hf_rto_current_us(&peer->rto, &hf_params.rto);
+	struct hf_rto_params rp;
+	u32 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(&rp));
 
 	/* One jiffy more: jiffies + 1 may be due within microseconds. */
 	peer->reo_armed = false;
@@ -276,14 +277,14 @@ static void tx_push(struct hf_peer *peer)
 		if (!msg->next_seg &&
 		    msg->msg_id - peer->tx_msg_done >= HF_STATUS_WINDOW)
 			break;
-		if (hf_txwin_inflight(&peer->txw) >= hf_params.max_inflight ||
+		if (hf_txwin_inflight(&peer->txw) >= READ_ONCE(hf_params.max_inflight) ||
 		    hf_txwin_send(&peer->txw, &seq))
 			break;
 
 		index = msg->next_seg++;
 		if (!peer->frame_left) {
 			peer->frame_seq = seq;
-			peer->frame_segs = min(hf_params.frame_segs,
+			peer->frame_segs = min(READ_ONCE(hf_params.frame_segs),
 					       msg->nsegs - index);
 			peer->frame_left = peer->frame_segs;
 			flags |= HF_DF_FRAME_START;
@@ -339,6 +340,19 @@ static void tx_retransmit(struct hf_peer *peer, u32 seq)
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RETRANSMITS);
 	peer->tx_retransmits++;
 	hf_xmit(peer, skb, TC_PRIO_BESTEFFORT);
+}
+
+/*
+ * Whether the oldest segment in flight belongs to a closed socket, whose
+ * message nobody is waiting for any more.
+ */
+static bool tx_orphaned(const struct hf_peer *peer)
+{
+	const struct hf_tx_slot *slot =
+		&peer->slots[hf_txwin_una(&peer->txw) & (HF_WIN_SEGS - 1)];
+
+	return hf_txwin_inflight(&peer->txw) && slot->msg &&
+	       sock_flag(slot->msg->sk, SOCK_DEAD);
 }
 
 /*
@@ -480,6 +494,7 @@ static void tx_release_inflight(struct hf_peer *peer)
 static void tx_restart(struct hf_peer *peer)
 {
 	struct hf_tx_msg *msg, *tmp;
+	struct hf_rto_params rp;
 	u32 id = 0;
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RESETS);
@@ -499,7 +514,7 @@ static void tx_restart(struct hf_peer *peer)
 	list_for_each_entry(msg, &peer->tx_queue, node)
 		msg->msg_id = id++;
 	peer->next_msg_id = id;
-	hf_rto_init(&peer->rto, &hf_params.rto);
+	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
 	del_timer(&peer->rto_timer);
 }
 
@@ -510,7 +525,7 @@ static void tx_restart(struct hf_peer *peer)
  */
 void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 {
-	unsigned long reset = msecs_to_jiffies(hf_params.flow_reset_ms);
+	unsigned long reset = msecs_to_jiffies(READ_ONCE(hf_params.flow_reset_ms));
 
 	/*
 	 * An idle flow may be forgotten by the receiver: start afresh, but
@@ -597,6 +612,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	const struct hf_ack_hdr *a = &h->ack;
 	struct hf_txwin_ack_result res;
+	struct hf_rto_params rp;
 	u32 old_una = hf_txwin_una(&peer->txw);
 	u32 old_high = peer->txw.high_sacked;
 	u64 now = ktime_get_ns();
@@ -699,14 +715,20 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		hf_reorder_recovered(&peer->reo);
 	}
 	if (sample)
-		hf_rto_sample(&peer->rto, &hf_params.rto,
+		hf_rto_sample(&peer->rto, hf_rto_params_read(&rp),
 			      (u32)min_t(u64, div_u64(sample, 1000), U32_MAX));
 	/*
 	 * Any valid ACK proves the peer alive: the retry limit counts
 	 * timeouts of a silent peer, not of a busy one (a receiver whose
-	 * socket buffer is full answers, without taking the segment).
+	 * socket buffer is full answers, without taking the segment). For
+	 * a closed socket's message only an ACK that takes something counts:
+	 * a receiver that refuses it for good (its program stopped reading)
+	 * must not keep it, its socket, their namespace and the module alive
+	 * for good; the retry limit ends it.
 	 */
-	hf_rto_ack_progress(&peer->rto);
+	if (res.acked || peer->txw.high_sacked != old_high ||
+	    !tx_orphaned(peer))
+		hf_rto_ack_progress(&peer->rto);
 
 	tx_outcomes(peer, a);
 
@@ -736,9 +758,9 @@ static void tx_rto_expired(struct timer_list *t)
 	struct hf_peer *peer = from_timer(peer, t, rto_timer);
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	unsigned int budget = HF_RTO_BUDGET;
-	u32 seq;
-
+	struct hf_rto_params rp;
 	u64 wait;
+	u32 seq;
 
 	spin_lock_bh(&peer->lock);
 	if (peer->dead || !hf_txwin_inflight(&peer->txw))
@@ -756,7 +778,7 @@ static void tx_rto_expired(struct timer_list *t)
 	}
 
 	hf_stat_inc(stats, HF_STAT_TX_RTO);
-	if (hf_rto_timeout(&peer->rto, &hf_params.rto)) {
+	if (hf_rto_timeout(&peer->rto, hf_rto_params_read(&rp))) {
 		/* The retry limit: the peer is unreachable. */
 		hf_output_abort(peer, EHOSTUNREACH);
 		goto out;
@@ -775,11 +797,13 @@ out:
  */
 void hf_output_init(struct hf_peer *peer)
 {
+	struct hf_rto_params rp;
+
 	INIT_LIST_HEAD(&peer->tx_queue);
 	INIT_LIST_HEAD(&peer->tx_sent);
 	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
 		      HF_WIN_SEGS, 0);
-	hf_rto_init(&peer->rto, &hf_params.rto);
+	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
 	hf_reorder_init(&peer->reo);
 	timer_setup(&peer->rto_timer, tx_rto_expired, 0);
 }
@@ -796,6 +820,7 @@ void hf_output_init(struct hf_peer *peer)
 void hf_output_abort(struct hf_peer *peer, int err)
 {
 	struct hf_tx_msg *msg, *tmp;
+	struct hf_rto_params rp;
 
 	tx_release_inflight(peer);
 	list_splice_tail_init(&peer->tx_queue, &peer->tx_sent);
@@ -814,7 +839,7 @@ void hf_output_abort(struct hf_peer *peer, int err)
 	peer->next_msg_id = 0;
 	peer->tx_msg_done = 0;
 	peer->frame_left = 0;
-	hf_rto_init(&peer->rto, &hf_params.rto);
+	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
 	del_timer(&peer->rto_timer);
 }
 
@@ -849,20 +874,22 @@ void hf_output_info(const struct hf_peer *peer, struct hf_info *info)
 	u32 inflight = hf_txwin_inflight(&peer->txw);
 	u32 seg_size = min_t(u32, READ_ONCE(peer->dev->mtu) - HF_DATA_HLEN,
 			     U16_MAX);
-	u32 limit = min_t(u32, hf_params.max_inflight, HF_WIN_SEGS);
+	u32 limit = min_t(u32, READ_ONCE(hf_params.max_inflight), HF_WIN_SEGS);
+	struct hf_rto_params rp;
 
 	info->hfi_flags |= HF_INFO_PEER;
 	info->hfi_epoch = peer->tx_epoch;
 	info->hfi_seg_size = seg_size;
-	info->hfi_frame_segs = hf_params.frame_segs;
-	info->hfi_frame_bytes = hf_params.frame_segs * seg_size;
+	info->hfi_frame_segs = READ_ONCE(hf_params.frame_segs);
+	info->hfi_frame_bytes = READ_ONCE(hf_params.frame_segs) * seg_size;
 	info->hfi_pacing_rate = 0;
 	info->hfi_credit = inflight < limit ? limit - inflight : 0;
 	info->hfi_inflight = inflight;
 	info->hfi_srtt_us = peer->rto.srtt_us;
 	info->hfi_rttvar_us = peer->rto.rttvar_us;
 	info->hfi_min_rtt_us = peer->rto.min_rtt_us;
-	info->hfi_rto_us = hf_rto_current_us(&peer->rto, &hf_params.rto);
+	info->hfi_rto_us = hf_rto_current_us(&peer->rto,
+					     hf_rto_params_read(&rp));
 	info->hfi_reorder_us = hf_reorder_window_us(&peer->reo,
 						    peer->rto.min_rtt_us,
 						    peer->rto.srtt_us);

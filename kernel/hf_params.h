@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hf_params.h - the module's tunables, set as module parameters (read-only
- * once loaded; the generic netlink family makes them per namespace).
+ * hf_params.h - the module's tunables: set as module parameters at load,
+ * changed at run time by HF_CMD_CONFIG_SET (hf_genl.c). Readers on the
+ * data path take single fields with READ_ONCE() and the RTO settings,
+ * which only make sense together, with hf_rto_params_read().
  */
 #ifndef _HF_PARAMS_H
 #define _HF_PARAMS_H
 
+#include <linux/seqlock.h>
 #include <linux/types.h>
 
 #include "core/hf_rto.h"
@@ -38,6 +41,28 @@ struct hf_params {
 };
 
 extern struct hf_params hf_params;
+/* Writers of hf_params.rto hold it (write_seqlock_bh()). */
+extern seqlock_t hf_params_seq;
+
+/**
+ * hf_rto_params_read() - a consistent copy of the RTO settings
+ * @p: filled with hf_params.rto as one CONFIG_SET left it
+ *
+ * Any context.
+ *
+ * Return: @p.
+ */
+static inline const struct hf_rto_params *
+hf_rto_params_read(struct hf_rto_params *p)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqbegin(&hf_params_seq);
+		*p = hf_params.rto;
+	} while (read_seqretry(&hf_params_seq, seq));
+	return p;
+}
 
 /*
  * Smallest segment stride sent or accepted: bounds the segment tables a

@@ -120,7 +120,7 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 		return peer;
 	}
 	/* Cheap early refusal; the count is checked again under the lock. */
-	if (READ_ONCE(hn->npeers) >= hf_params.max_peers) {
+	if (READ_ONCE(hn->npeers) >= READ_ONCE(hf_params.max_peers)) {
 		*err = -ENOBUFS;
 		return NULL;
 	}
@@ -135,9 +135,9 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 	peer = peer_find(hn, dev->ifindex, addr);
 	if (peer) {
 		refcount_inc(&peer->refs);
-	} else if (hn->npeers >= hf_params.max_peers ||
+	} else if (hn->npeers >= READ_ONCE(hf_params.max_peers) ||
 		   !(dev->reg_state == NETREG_REGISTERED)) {
-		*err = hn->npeers >= hf_params.max_peers ? -ENOBUFS : -ENODEV;
+		*err = hn->npeers >= READ_ONCE(hf_params.max_peers) ? -ENOBUFS : -ENODEV;
 	} else {
 		peer = fresh;
 		fresh = NULL;
@@ -166,7 +166,7 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
  */
 static bool peer_kill(struct hf_peer *peer, bool idle)
 {
-	unsigned long idle_jiffies = msecs_to_jiffies(hf_params.peer_idle_ms);
+	unsigned long idle_jiffies = msecs_to_jiffies(READ_ONCE(hf_params.peer_idle_ms));
 	bool kill = true;
 
 	spin_lock(&peer->lock);

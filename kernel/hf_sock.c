@@ -330,7 +330,7 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 		if (err)
 			return err;
 	}
-	if (len > hf_params.max_msg)
+	if (len > READ_ONCE(hf_params.max_msg))
 		return -EMSGSIZE;
 
 	/* Refuse a bad interface at once, before waiting for room. */
