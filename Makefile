@@ -5,26 +5,33 @@
 #
 #   make            module for every kernel line, userspace, selftests
 #   make check      everything, unit tests, selftests in a QEMU guest per line
+#   make check-debug  the selftests on the debug kernel (KASAN, lockdep,
+#                   kmemleak, UBSAN, KFENCE), building it unless cached
+#   make debug-kernel build the debug kernel, or find it cached
 #   make demo       boot a guest, load the module, show it working
 #   make deps       install the Debian packages (idempotent)
 #   make vm CMD=... run a command in a guest with the module loaded
 #   make fuzz       run the protocol-core fuzzer (FUZZ_SECONDS, default 600)
+#   make soak       mixed traffic under netem loss in a guest for DURATION
+#                   seconds (default 600) on KERNEL, then a report
 #   make clean
 #
 # Variables: KERNELS (lines to build/test, default "6.1 6.12"), KERNEL (the
-# one line for demo/vm, default 6.1), KDIR (build against a kernel tree).
+# one line for demo/vm/soak, default 6.1; "debug" for the debug kernel),
+# KDIR (build against a kernel tree).
 
 KERNELS ?= 6.1 6.12
 KERNEL ?= 6.1
 JOBS ?= $(shell nproc)
 BUILD := $(CURDIR)/build
 
-.PHONY: all deps module userspace selftests unit check demo vm fuzz clean help
+.PHONY: all deps module userspace selftests unit check check-debug debug-kernel \
+	demo vm fuzz soak clean help
 
 all: deps module userspace selftests
 
 help:
-	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,21p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@tools/deps.sh
@@ -48,6 +55,15 @@ unit: userspace
 check: deps
 	tools/check.sh $(KERNELS)
 
+# The debug line's own selftest install and logs, so it can run beside
+# "make check".
+check-debug: deps
+	HF_KSFT_DIR=$(BUILD)/ksft-debug HF_CHECK_LOGS=$(BUILD)/check-debug \
+		tools/check.sh --suite-only debug
+
+debug-kernel: deps
+	tools/debug-kernel/build.sh
+
 demo: deps
 	tools/demo.sh $(KERNEL)
 
@@ -55,8 +71,12 @@ fuzz: deps
 	tools/fuzz.sh $(or $(FUZZ_SECONDS),600)
 
 vm: deps
+	$(if $(filter debug,$(KERNEL)),tools/debug-kernel/build.sh >/dev/null)
 	tools/build-module.sh $(KERNEL) >/dev/null
 	tools/vm/run.sh --kernel $(KERNEL) -- $(CMD)
+
+soak: deps
+	tools/soak.sh $(KERNEL) $(or $(DURATION),600)
 
 clean:
 	rm -rf $(BUILD)

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Builds hyperframe.ko for one kernel: a line ("6.1", "6.12"), an installed
-# release, or a kernel build tree given as KDIR=... in the environment.
+# Builds hyperframe.ko for one kernel: a line ("6.1", "6.12", "debug"), an
+# installed release, or a kernel build tree given as KDIR=... in the
+# environment. The "debug" line builds against the cached sanitizer kernel
+# (tools/debug-kernel/build.sh), which must have been built first.
 # Kbuild before 6.13 writes objects beside the sources, so each kernel gets
 # its own symlinked copy of kernel/ and uapi/ under build/kernel-RELEASE/.
 # The build uses W=1 and sparse (C=1); any warning from either fails it.
@@ -15,7 +17,7 @@ if [[ -n ${KDIR:-} ]]; then
 	rel=$(make -s -C "$kdir" kernelrelease)
 else
 	rel=$("$tree/tools/kver.sh" "$line")
-	kdir=/lib/modules/$rel/build
+	kdir=$("$tree/tools/kver.sh" --kdir "$line")
 fi
 
 out=$tree/build/kernel-$rel

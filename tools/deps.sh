@@ -10,6 +10,8 @@ packages=(
 	# module builds (Kbuild, W=1, sparse) and the guest kernels
 	build-essential bc bison flex libelf-dev kmod sparse cpio xz-utils
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	# the debug kernel line (tools/debug-kernel): Kbuild with BTF
+	libssl-dev dwarves rsync
 	# VM harness
 	qemu-system-x86 busybox-static file
 	# selftests inside the guest

@@ -9,8 +9,10 @@ pattern+='rcu: INFO:|RCU Stall|rcu_sched detected stall|'
 pattern+='INFO: task .* blocked for more than|'
 pattern+='possible recursive locking|possible circular locking|'
 pattern+='inconsistent lock state|suspicious RCU usage|'
-pattern+='KASAN:|UBSAN:|KFENCE:|kmemleak: [0-9]+ new suspected|'
-pattern+='unreferenced object|refcount_t:|list_(add|del) corruption)'
+pattern+='INFO: trying to register non-static key|'
+pattern+='KASAN:|UBSAN:|KFENCE:|ODEBUG:|kmemleak: [0-9]+ new suspected|'
+pattern+='unreferenced object|refcount_t:|list_(add|del) corruption|'
+pattern+='unregister_netdevice: waiting for)'
 
 if grep -aE "$pattern" "$log"; then
 	exit 1

@@ -1,9 +1,14 @@
 #!/bin/bash
 # Runs inside the test guest, chrooted into the host root: loads the freshly
-# built module, runs the requested command, unloads the module, asks kmemleak
-# for a scan where the kernel has it, and returns the command's status (or
-# 126 when the module would not load or unload). /run/hf is the run
-# directory shared with the host: it holds "env" and "cmd" written by run.sh.
+# built module, runs the requested command, unloads the module, and returns
+# the command's status (or 126 when the module would not load or unload, or
+# kmemleak found a leak). Where the kernel has kmemleak (the debug line), it
+# takes a baseline before the module loads (what boot left behind is
+# cleared, not blamed), then scans after the command, with the module still
+# loaded so its symbols show in the backtraces, and again after the unload,
+# which catches what only the module's own data still pointed at. Reports go
+# to /run/hf/kmemleak.log. /run/hf is the run directory shared with the
+# host: it holds "env" and "cmd" written by run.sh.
 set -u
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -16,8 +21,52 @@ ip link set lo up
 echo 1 > /proc/sys/kernel/panic_on_oops 2>/dev/null || true
 
 marker() { echo "hf-vm: $*" | tee /dev/kmsg; }
+marker "guest up: $(uname -r), $(cut -d ' ' -f 1 /proc/uptime)s after boot"
+
+kmemleak=/sys/kernel/debug/kmemleak
+[[ -w $kmemleak ]] || kmemleak=
+
+# kmemleak_check WHEN: scan for leaks; on a report, append it to
+# /run/hf/kmemleak.log, mark all reported objects as seen, and fail. An
+# object is reported once it is at least 5 s old and unreferenced in two
+# scans in a row with unchanged contents: wait, then scan twice.
+kmemleak_check()
+{
+	local n t=$SECONDS
+
+	sleep 5
+	# A kmemleak that disabled itself (out of metadata) refuses scans.
+	if ! { echo scan > "$kmemleak" && echo scan > "$kmemleak"; } 2>/dev/null; then
+		marker "FAIL: kmemleak refused to scan $1 (disabled itself?)"
+		return 1
+	fi
+	n=$(grep -c '^unreferenced object' "$kmemleak")
+	marker "kmemleak scan $1: $n new suspected leaks ($((SECONDS - t))s)"
+	if ((n == 0)); then
+		echo clear > "$kmemleak"
+		return 0
+	fi
+	{
+		echo "== kmemleak, $1: $n suspected leaks"
+		cat "$kmemleak"
+	} >> /run/hf/kmemleak.log
+	echo clear > "$kmemleak"
+	marker "FAIL: kmemleak reported $n leaks $1 (kmemleak.log)"
+	return 1
+}
+
+if [[ -n $kmemleak ]]; then
+	# Baseline: report and clear whatever boot leaked, so it is not blamed
+	# on the module or the command.
+	echo scan > "$kmemleak"
+	echo scan > "$kmemleak"
+	marker "kmemleak baseline: $(grep -c '^unreferenced object' "$kmemleak") boot objects cleared"
+	echo clear > "$kmemleak"
+fi
 
 loaded=0
+# The module's name as /proc/modules spells it.
+modname=$(basename "${HF_MODULE:-none}" .ko | tr - _)
 if [[ -n ${HF_MODULE:-} ]]; then
 	# shellcheck disable=SC2086
 	if ! insmod "$HF_MODULE" ${HF_MODULE_PARAMS:-}; then
@@ -36,8 +85,12 @@ rc=$?
 set +o pipefail
 marker "command exit $rc"
 
-if ((loaded)) && grep -q '^hyperframe ' /proc/modules; then
-	if ! rmmod hyperframe; then
+if [[ -n $kmemleak ]] && ! kmemleak_check "after the command"; then
+	rc=126
+fi
+
+if ((loaded)) && grep -q "^$modname " /proc/modules; then
+	if ! rmmod "$modname"; then
 		marker "FAIL: module did not unload"
 		rc=126
 	else
@@ -45,14 +98,7 @@ if ((loaded)) && grep -q '^hyperframe ' /proc/modules; then
 	fi
 fi
 
-if [[ -w /sys/kernel/debug/kmemleak ]]; then
-	echo scan > /sys/kernel/debug/kmemleak
-	sleep 1
-	echo scan > /sys/kernel/debug/kmemleak
-	if [[ -s /sys/kernel/debug/kmemleak ]]; then
-		cat /sys/kernel/debug/kmemleak
-		marker "FAIL: kmemleak reported leaks"
-		rc=126
-	fi
+if [[ -n $kmemleak ]] && ((loaded)) && ! kmemleak_check "after the module unload"; then
+	rc=126
 fi
 exit "$rc"

@@ -2,11 +2,18 @@
 # Builds the guest's initramfs for one kernel release: a static busybox, the
 # modules that mount the host root over virtio-9p (dependency order from
 # modprobe, decompressed for busybox insmod) and tools/vm/init as /init.
-# Usage: mkinitramfs.sh RELEASE OUTPUT.cpio.gz
+# --no-modules leaves the module list empty, for a kernel with virtio and
+# 9p built in that has no /lib/modules (the debug line).
+# Usage: mkinitramfs.sh [--no-modules] RELEASE OUTPUT.cpio.gz
 set -euo pipefail
 
-rel=${1:?usage: mkinitramfs.sh RELEASE OUTPUT}
-out=${2:?usage: mkinitramfs.sh RELEASE OUTPUT}
+modules=1
+if [[ ${1:-} == --no-modules ]]; then
+	modules=0
+	shift
+fi
+rel=${1:?usage: mkinitramfs.sh [--no-modules] RELEASE OUTPUT}
+out=${2:?usage: mkinitramfs.sh [--no-modules] RELEASE OUTPUT}
 here=$(dirname "$(readlink -f "$0")")
 
 busybox=$(command -v busybox || true)
@@ -22,8 +29,11 @@ cp "$busybox" "$work/bin/busybox"
 
 # The 9p root needs these; modprobe prints them in load order, with
 # duplicates, and "builtin NAME" for the ones compiled in.
-modprobe -S "$rel" -a --show-depends virtio_pci 9pnet_virtio 9p |
-	awk '$1 == "insmod" && !seen[$2]++ { print $2 }' > "$work/list"
+: > "$work/list"
+if ((modules)); then
+	modprobe -S "$rel" -a --show-depends virtio_pci 9pnet_virtio 9p |
+		awk '$1 == "insmod" && !seen[$2]++ { print $2 }' > "$work/list"
+fi
 n=0
 while read -r ko; do
 	n=$((n + 1))

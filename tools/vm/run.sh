@@ -1,18 +1,22 @@
 #!/bin/bash
 # Runs one command in a throw-away QEMU guest booted from an installed Debian
-# kernel, with the host root shared read-only over 9p (virtme-style) and the
-# freshly built hyperframe.ko loaded. Returns the command's exit status, or:
+# kernel (or the cached debug kernel, line "debug"), with the host root
+# shared read-only over 9p (virtme-style) and the freshly built hyperframe.ko
+# loaded. Returns the command's exit status, or:
 #   124  the guest hung past --timeout and was killed
 #   125  the guest never ran the command (boot or setup failure)
 #   126  the module did not load or unload, or kmemleak reported a leak
+#        (the report is in OUT/kmemleak.log)
 #   127  the console showed a kernel report (oops, BUG, WARNING, lockdep,
-#        KASAN, UBSAN, RCU stall, hung task)
+#        KASAN, UBSAN, KFENCE, RCU stall, hung task)
 #
 # Usage: run.sh [--kernel LINE|RELEASE] [--module KO|--no-module]
 #               [--params "k=v ..."] [--timeout SECONDS] [--mem MIB]
 #               [--smp N] [--accel tcg|kvm] [--out DIR] [--quiet] -- CMD...
 # The command's output is also kept in OUT/output.log, the console in
 # OUT/console.log; --quiet prints only the command's output, at the end.
+# --timeout defaults to 600 s, 1800 s on the debug line (KASAN and lockdep
+# under TCG: about 65 s to boot, several times slower to run).
 set -euo pipefail
 
 here=$(dirname "$(readlink -f "$0")")
@@ -20,7 +24,7 @@ tree=$(cd "$here/../.." && pwd -P)
 kernel=${HF_KERNEL:-6.1}
 module=$tree/build/kernel-@REL@/kernel/hyperframe.ko
 params=
-timeout=600
+timeout=
 mem=2048
 smp=2
 accel=${HF_ACCEL:-tcg}
@@ -48,7 +52,11 @@ while (($#)); do
 done
 (($#)) || { echo "run.sh: no command given" >&2; usage 2 >&2; }
 
-rel=$("$tree/tools/kver.sh" "$kernel")
+rel=$("$tree/tools/kver.sh" "$kernel") || exit 125
+image=$("$tree/tools/kver.sh" --image "$kernel")
+debug=0
+[[ $rel != *-hf-debug ]] || debug=1
+: "${timeout:=$((debug ? 1800 : 600))}"
 module=${module//@REL@/$rel}
 if [[ -n $module && ! -r $module ]]; then
 	echo "run.sh: module $module is not built (run 'make module KERNEL=$kernel')" >&2
@@ -63,7 +71,12 @@ esac
 vmdir=$tree/build/vm
 initrd=$vmdir/initramfs-$rel.cpio.gz
 if [[ ! -s $initrd || $initrd -ot $here/init || $initrd -ot $here/mkinitramfs.sh ]]; then
-	"$here/mkinitramfs.sh" "$rel" "$initrd"
+	# The debug kernel has virtio and 9p built in and no /lib/modules.
+	if ((debug)); then
+		"$here/mkinitramfs.sh" --no-modules "$rel" "$initrd"
+	else
+		"$here/mkinitramfs.sh" "$rel" "$initrd"
+	fi
 fi
 
 if [[ -z $out ]]; then
@@ -72,7 +85,7 @@ if [[ -z $out ]]; then
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd -P)
-rm -f "$out/rc" "$out/console.log"
+rm -f "$out/rc" "$out/console.log" "$out/kmemleak.log"
 
 {
 	printf 'export HF_TREE=%q\n' "$tree"
@@ -86,11 +99,15 @@ echo >> "$out/cmd"
 
 append="console=ttyS0 panic=-1 oops=panic mitigations=off quiet loglevel=4"
 append+=" hf.tree=$tree"
+# Debug line: every KASAN report, not only the first; PCI interrupt routing
+# from the BIOS table, as the instrumented ACPI interpreter runs QEMU's
+# _PRT loop into its 30 s timeout (three times: 90 s more boot, and errors).
+((!debug)) || append+=" kasan_multi_shot pci=noacpi"
 
 qemu=(qemu-system-x86_64 "${accel_args[@]}" -smp "$smp" -m "$mem"
 	-nodefaults -no-reboot -display none -monitor none
 	-serial "file:$out/console.log"
-	-kernel "/boot/vmlinuz-$rel" -initrd "$initrd" -append "$append"
+	-kernel "$image" -initrd "$initrd" -append "$append"
 	-device virtio-rng-pci
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$out,mount_tag=hfrun,security_model=none,multidevs=remap")
@@ -129,6 +146,10 @@ if [[ ! -s $out/rc ]]; then
 	exit 125
 fi
 rc=$(cat "$out/rc")
+if [[ -s $out/kmemleak.log ]]; then
+	echo "run.sh: kmemleak reported leaks ($out/kmemleak.log):" >&2
+	head -n 60 "$out/kmemleak.log" >&2
+fi
 ((!quiet)) || cat "$out/output.log" 2>/dev/null || true
 ((quiet)) || echo "run.sh: $rel: command exited $rc after ${elapsed}s" >&2
 exit "$rc"

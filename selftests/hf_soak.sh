@@ -1,0 +1,372 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Soak: mixed traffic among 4 nodes behind a bridge, every node's eth0
+# under netem loss, delay and reordering, for HF_SOAK_SECONDS (default
+# 30, the short version in the suite; "make soak" runs it long). Rounds
+# until the deadline: an all-to-all of mid-size messages, then an incast
+# of 1 MiB messages (three nodes to the fourth, a different one each
+# round) alongside many 1..512 B messages between every pair. Every
+# message is checked byte for byte by hf_xfer's receiver. The counters of
+# every node are sampled every HF_SOAK_INTERVAL seconds (default 5) into
+# HF_SOAK_LOG (default: a temporary file, summarised on stdout).
+#
+# Asserted: every transfer succeeded; the counters agree with what was
+# asked (sent == received == confirmed delivered, nothing failed) and the
+# netem losses were repaired; once traffic stops no receive memory is
+# held and the idle peers are reclaimed; after the topology is torn down,
+# slab memory is within HF_SOAK_MEM_BOUND_KB (default 8 MiB) of what it
+# was before. Ends with a report ("# soak report" lines).
+
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+XFER=$HF_DIR/hf_xfer
+SECS=${HF_SOAK_SECONDS:-30}
+INTERVAL=${HF_SOAK_INTERVAL:-5}
+NETEM=${HF_SOAK_NETEM:-loss 1% delay 1ms reorder 5%}
+MEM_BOUND_KB=${HF_SOAK_MEM_BOUND_KB:-8192}
+# One round. All-to-all: every ordered pair, these sizes, twice.
+A2A_SIZES=1000,1464,1465,9000,65536,150000
+A2A_REPEAT=2
+# Incast: three nodes send this many 1 MiB messages each to the fourth.
+INCAST_REPEAT=3
+# Small messages, every ordered pair, alongside the incast.
+SMALL_SIZES=1,2,3,7,16,31,64,100,127,128,200,255,256,300,400,511,512
+SMALL_REPEAT=6
+NODES=4
+
+LOGS=$(mktemp -d)
+SAMPLES=${HF_SOAK_LOG:-$LOGS/samples}
+: >"$SAMPLES"
+
+# shellcheck disable=SC2086
+count_sizes() { local IFS=,; set -- $1; echo $#; }
+MSGS_PER_ROUND=$((NODES * (NODES - 1) * $(count_sizes "$A2A_SIZES") * A2A_REPEAT +
+	(NODES - 1) * INCAST_REPEAT +
+	NODES * (NODES - 1) * $(count_sizes "$SMALL_SIZES") * SMALL_REPEAT))
+
+# nstat NODE: the node's counters, one "name value" a line, read through
+# a process living in its namespace (cheaper than "ip netns exec" under
+# TCG, which matters for the sampler).
+nstat()
+{
+	cat "/proc/${HOLDERS[$1]}/net/hyperframe"
+}
+
+# total FILE_PREFIX KEY: KEY summed over the snapshots FILE_PREFIX-0..3.
+total()
+{
+	cat "$1"-* | awk -v k="$2" '$1 == k {n += $2} END {print n + 0}'
+}
+
+# quiet: no node holds a peer or receive memory (called through busywait).
+# shellcheck disable=SC2317
+quiet()
+{
+	local i
+
+	for ((i = 0; i < NODES; i++)); do
+		nstat "$i" | awk '($1 == "peers" || $1 == "rx_mem_bytes" ||
+			$1 == "rx_mem_reserved_bytes") && $2 != 0 {bad = 1}
+			END {exit bad}' || return 1
+	done
+}
+
+# meminfo: "Slab SUnreclaim MemAvailable" in kB.
+meminfo()
+{
+	awk '$1 == "Slab:" {s = $2} $1 == "SUnreclaim:" {u = $2}
+	     $1 == "MemAvailable:" {a = $2} END {print s, u, a}' /proc/meminfo
+}
+
+# memother: other memory figures, for the report: "Name kB" pairs.
+memother()
+{
+	awk '$1 ~ /^(MemFree|Cached|AnonPages|Shmem|KernelStack|PageTables|Percpu|VmallocUsed):$/ {
+		printf "%s %s ", substr($1, 1, length($1) - 1), $2}' /proc/meminfo
+	# Free pages parked on the per-CPU lists, which MemFree leaves out.
+	awk '$1 == "count:" {n += $2} END {printf "pcp-lists %d", n * 4}' \
+		/proc/zoneinfo
+}
+
+# note MSG: progress, with the seconds since the test started.
+note()
+{
+	echo "# [+${SECONDS}s] $*"
+}
+
+# settle: let namespace teardown, RCU callbacks and reclaim finish: drop
+# caches and wait until the unreclaimable slab stops shrinking (at most
+# 30 s).
+settle()
+{
+	local prev cur i
+
+	prev=$(meminfo | awk '{print $2}')
+	for ((i = 0; i < 30; i++)); do
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		sleep 1
+		cur=$(meminfo | awk '{print $2}')
+		((prev - cur < 64)) && break
+		prev=$cur
+	done
+}
+
+# xfer FROM TO PORT SIZES REPEAT: one verified transfer. On failure,
+# leaves the reason in $LOGS/fail-FROM-TO-PORT; on success, no files.
+xfer()
+{
+	local from=$1 to=$2 port=$3 sizes=$4 repeat=$5
+	local rlog=$LOGS/recv-$port slog=$LOGS/send-$port
+	local fail=$LOGS/fail-$from-$to-$port rpid rc n line
+
+	ip netns exec "${HF_NODES[to]}" "$XFER" recv "$port" "$sizes" \
+		"$repeat" >"$rlog" 2>&1 &
+	rpid=$!
+	# Polled with builtins and a slow sleep: two dozen receivers start at
+	# once, and forks are dear under TCG.
+	for ((n = 0; n < 150; n++)); do
+		[[ -s $rlog ]] && break
+		sleep 0.2
+	done
+	read -r line <"$rlog"
+	if [[ $line != ready ]]; then
+		echo "receiver $to:$port did not start: $(cat "$rlog")" >"$fail"
+		kill "$rpid" 2>/dev/null
+		wait "$rpid"
+		return 1
+	fi
+	ip netns exec "${HF_NODES[from]}" timeout 300 "$XFER" send eth0 \
+		"${MACS[to]}" "$port" "$sizes" "$repeat" >"$slog" 2>&1
+	rc=$?
+	if ((rc)); then
+		echo "sender $from -> $to:$port exited $rc: $(cat "$slog")" >"$fail"
+		kill "$rpid" 2>/dev/null
+		wait "$rpid"
+		return 1
+	fi
+	# Everything was confirmed delivered: the receiver has it all.
+	timeout 60 tail --pid="$rpid" -f /dev/null
+	kill "$rpid" 2>/dev/null
+	wait "$rpid"
+	rc=$?
+	if ((rc)); then
+		echo "receiver $from -> $to:$port exited $rc: $(cat "$rlog")" >"$fail"
+		return 1
+	fi
+	rm -f "$rlog" "$slog"
+}
+
+# round R: one round of traffic; ports differ from the previous rounds'.
+round()
+{
+	local r=$1
+	local base=$((10000 + (r % 100) * 100)) sink=$((r % NODES))
+	local i j pids=()
+
+	for ((i = 0; i < NODES; i++)); do
+		for ((j = 0; j < NODES; j++)); do
+			((i == j)) && continue
+			xfer "$i" "$j" $((base + 10 * i + j)) "$A2A_SIZES" \
+				"$A2A_REPEAT" &
+			pids+=($!)
+		done
+	done
+	wait "${pids[@]}"
+	pids=()
+	for ((i = 0; i < NODES; i++)); do
+		((i == sink)) && continue
+		xfer "$i" "$sink" $((base + 40 + i)) 1048576 "$INCAST_REPEAT" &
+		pids+=($!)
+	done
+	for ((i = 0; i < NODES; i++)); do
+		for ((j = 0; j < NODES; j++)); do
+			((i == j)) && continue
+			xfer "$i" "$j" $((base + 50 + 10 * i + j)) "$SMALL_SIZES" \
+				"$SMALL_REPEAT" &
+			pids+=($!)
+		done
+	done
+	wait "${pids[@]}"
+}
+
+# sample T: one line per node into $SAMPLES, one summary line on stdout
+# (T is the time in seconds, or "end"). Bash builtins only: every exec
+# reads its binary over 9p in the guest, seconds each under a loaded TCG.
+sample()
+{
+	local t=$1 i k v line lines='' r=''
+	local -A sum=()
+
+	for ((i = 0; i < NODES; i++)); do
+		line="t=$t node=$i"
+		while read -r k v; do
+			((v)) || continue
+			line+=" $k=$v"
+			sum[$k]=$((${sum[$k]:-0} + v))
+		done <"/proc/${HOLDERS[i]}/net/hyperframe"
+		lines+=$line$'\n'
+	done
+	printf '%s' "$lines" >>"$SAMPLES"
+	while read -r k v _; do
+		sum[$k]=$v
+	done </proc/meminfo
+	[[ -r $LOGS/round ]] && read -r r <"$LOGS/round"
+	echo "# sample t=$t round $r: msgs sent ${sum[tx_msgs]:-0}" \
+		"received ${sum[rx_msgs]:-0} failed ${sum[tx_msgs_failed]:-0}," \
+		"retransmits ${sum[tx_retransmits]:-0}, rto ${sum[tx_rto]:-0}," \
+		"rx_mem ${sum[rx_mem_bytes]:-0} B, peers ${sum[peers]:-0}," \
+		"Slab ${sum[Slab:]} kB, SUnreclaim ${sum[SUnreclaim:]} kB," \
+		"MemAvailable ${sum[MemAvailable:]} kB"
+}
+
+sampler()
+{
+	local t0=$SECONDS
+
+	while :; do
+		sample $((SECONDS - t0))
+		sleep "$INTERVAL"
+	done
+}
+
+# topo [N]: N nodes (default 4) with netem on every eth0.
+topo()
+{
+	local i n=${1:-$NODES}
+
+	hf_topo_create "$n" 1500 || return 1
+	MACS=()
+	HOLDERS=()
+	for ((i = 0; i < n; i++)); do
+		ip netns exec "${HF_NODES[i]}" sleep 1000000 &
+		HOLDERS+=($!)
+		defer kill "$!"
+		# shellcheck disable=SC2086
+		ip netns exec "${HF_NODES[i]}" tc qdisc add dev eth0 root \
+			netem $NETEM || return 1
+		MACS+=("$(hf_node_mac "$i")")
+	done
+}
+
+ktap_plan 4
+echo "# soak: ${SECS}s of traffic, $NODES nodes, netem '$NETEM'," \
+	"$MSGS_PER_ROUND messages a round"
+
+# Warm-up: the first topology loads veth, bridge and netem and sizes
+# their caches; that is not what the memory check is about. Three nodes
+# are enough for a bridge.
+topo 3
+xfer 0 1 9000 1,100000 1
+check_err $? "warm-up transfer: $(cat "$LOGS"/fail-* 2>/dev/null)"
+rm -f "$LOGS"/fail-*
+defer_run
+settle
+read -r slab0 sunr0 avail0 < <(meminfo)
+other0=$(memother)
+note "warm-up done; Slab $slab0 kB, SUnreclaim $sunr0 kB, MemAvailable $avail0 kB"
+
+# Traffic.
+topo
+check_err $? "topology with netem '$NETEM'"
+note "topology up, traffic starts"
+sampler &
+spid=$!
+start=$SECONDS
+rounds=0
+while ((RET == 0 && (rounds == 0 || SECONDS - start < SECS))); do
+	echo "$rounds" >"$LOGS/round"
+	round "$rounds"
+	rounds=$((rounds + 1))
+	ls "$LOGS"/fail-* >/dev/null 2>&1 && break
+done
+elapsed=$((SECONDS - start))
+note "traffic done"
+nfail=$(find "$LOGS" -name 'fail-*' | wc -l)
+for f in "$LOGS"/fail-*; do
+	[[ -e $f ]] || continue
+	echo "# $(cat "$f")"
+done
+check_eq "$nfail" 0 "failed transfers"
+log_test "soak: $rounds rounds in ${elapsed}s, every transfer byte-exact (all-to-all, incast, small messages)"
+
+# The counters, once every sender has its outcomes.
+for ((i = 0; i < NODES; i++)); do
+	nstat "$i" >"$LOGS/end-$i"
+done
+want=$((rounds * MSGS_PER_ROUND))
+tx_msgs=$(total "$LOGS/end" tx_msgs)
+rx_msgs=$(total "$LOGS/end" rx_msgs)
+delivered=$(total "$LOGS/end" tx_msgs_delivered)
+failed=$(total "$LOGS/end" tx_msgs_failed)
+retransmits=$(total "$LOGS/end" tx_retransmits)
+lost=0
+for ((i = 0; i < NODES; i++)); do
+	n=$(ip netns exec "${HF_NODES[i]}" tc -s qdisc show dev eth0 |
+		sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n 1)
+	lost=$((lost + ${n:-0}))
+done
+if ((nfail == 0)); then
+	check_eq "$tx_msgs" "$want" "messages sent"
+	check_eq "$rx_msgs" "$want" "messages received"
+fi
+check_eq "$delivered" "$rx_msgs" "messages confirmed delivered vs received"
+check_eq "$failed" 0 "messages failed"
+((lost > 0 && retransmits > 0))
+check_err $? "netem lost $lost frames, $retransmits retransmits: the loss was not exercised"
+log_test "soak: counters agree: sent == received == confirmed, none failed, losses repaired"
+
+# Quiescence: no receive memory held, and the peers, idle for
+# peer_idle_ms (10 s), reclaimed.
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+sample end
+for ((i = 0; i < NODES; i++)); do
+	check_eq "$(nstat "$i" | awk '$1 == "rx_mem_bytes" {print $2}')" 0 \
+		"rx_mem_bytes on node $i once traffic stopped"
+done
+t0=$SECONDS
+busywait 40000 quiet
+check_err $? "peers or receive memory left after 40 s idle: $(for ((i = 0; i < NODES; i++)); do
+	nstat "$i" | grep -E '^(peers|rx_mem)' | tr '\n' ' '; done)"
+idle=$((SECONDS - t0))
+quiesced=$((RET == 0))
+log_test "soak: no receive memory held once traffic stopped, idle peers reclaimed (${idle}s)"
+
+rx_mem_peak=$(awk '{for (i = 3; i <= NF; i++) if ($i ~ /^rx_mem_bytes=/) {
+	split($i, kv, "="); n[$1] += kv[2]}} END {for (t in n) if (n[t] > m) m = n[t];
+	print m + 0}' "$SAMPLES")
+drops=$(cat "$LOGS"/end-* | awk '$1 ~ /^drop_/ {n[$1] += $2}
+	END {for (k in n) if (n[k]) printf " %s=%d", k, n[k]}')
+
+# Teardown, and the memory the kernel gave back.
+note "peers reclaimed; tearing down"
+defer_run
+settle
+read -r slab1 sunr1 avail1 < <(meminfo)
+other1=$(memother)
+note "settled"
+init_rx_mem=$(awk '$1 == "rx_mem_bytes" {print $2}' /proc/net/hyperframe)
+check_eq "$init_rx_mem" 0 "rx_mem_bytes in the initial namespace"
+((sunr1 - sunr0 < MEM_BOUND_KB))
+check_err $? "SUnreclaim grew by $((sunr1 - sunr0)) kB (bound $MEM_BOUND_KB kB)"
+((slab1 - slab0 < MEM_BOUND_KB))
+check_err $? "Slab grew by $((slab1 - slab0)) kB (bound $MEM_BOUND_KB kB)"
+log_test "soak: slab memory after teardown within $MEM_BOUND_KB kB of before"
+
+cat <<EOF
+# soak report: ${SECS}s asked, ${elapsed}s of traffic, $rounds rounds, netem '$NETEM' on every node
+# soak report: transfers failed $nfail; messages sent $tx_msgs, received $rx_msgs, confirmed delivered $delivered, failed $failed (expected $want)
+# soak report: bytes sent $(total "$LOGS/end" tx_bytes), received $(total "$LOGS/end" rx_bytes)
+# soak report: data segments $(total "$LOGS/end" tx_segs), lost by netem $lost, retransmitted $retransmits (spurious $(total "$LOGS/end" tx_spurious_retransmits), repairs lost $(total "$LOGS/end" tx_repairs_lost)), rto $(total "$LOGS/end" tx_rto), reorder waits $(total "$LOGS/end" tx_reorder_waits), duplicates received $(total "$LOGS/end" rx_duplicates), resets $(total "$LOGS/end" tx_resets)
+# soak report: drops:${drops:- none}
+# soak report: rx_mem_bytes peak $rx_mem_peak (summed over nodes, sampled), back to 0 and peers reclaimed: $( ((quiesced)) && echo "yes, ${idle}s after the traffic" || echo "NO, see above")
+# soak report: memory kB before -> after teardown: Slab $slab0 -> $slab1 ($((slab1 - slab0))), SUnreclaim $sunr0 -> $sunr1 ($((sunr1 - sunr0))), MemAvailable $avail0 -> $avail1 ($((avail1 - avail0))); bound $MEM_BOUND_KB
+# soak report: other kernel memory kB before -> after: $(echo "$other0 $other1" | awk '{
+	n = NF / 2
+	for (i = 1; i < n; i += 2) printf "%s %d -> %d, ", $i, $(i + 1), $(n + i + 1)}' | sed 's/, $//')
+EOF
+rm -rf "$LOGS"
+
+exit "$(ktap_exit)"

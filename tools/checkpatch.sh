@@ -1,0 +1,42 @@
+#!/bin/bash
+# Runs the kernel's checkpatch.pl --strict over the module's C sources and
+# headers (kernel/, kernel/core/, tools/debug-kernel/selftest/). The script
+# comes from Debian's linux-source-6.1 tarball, extracted once into
+# build/checkpatch/. Fails on any error, warning or check except these,
+# which the code keeps on purpose:
+#   PREFER_KERNEL_TYPES, BIT_MACRO  kernel/core/ is plain C that also
+#       builds in userspace: it defines u8.. from <stdint.h> and has no BIT()
+#   LINUX_VERSION_CODE, CONSTANT_COMPARISON  hf_compat.h bridges 6.1 and
+#       6.12, which is what version checks are for
+#   CONST_STRUCT  the proto_ops take the family number at init and are
+#       __ro_after_init instead
+#   UNCOMMENTED_DEFINITION  locks are described in their struct's
+#       kernel-doc, which checkpatch does not read
+# Usage: checkpatch.sh
+set -euo pipefail
+
+tree=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd -P)
+tarball=/usr/src/linux-source-6.1.tar.xz
+dir=$tree/build/checkpatch
+script=$dir/scripts/checkpatch.pl
+
+if [[ ! -x $script || $script -ot $tarball ]]; then
+	[[ -r $tarball ]] || { echo "checkpatch.sh: $tarball is missing (run 'make deps')" >&2; exit 1; }
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	tar -xJf "$tarball" -C "$dir" --strip-components=1 --wildcards \
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+	touch "$script"
+fi
+
+cd "$tree"
+mapfile -t files < <(ls kernel/*.[ch] kernel/core/*.[ch] tools/debug-kernel/selftest/*.c)
+perl "$script" --no-tree --strict --terse --show-types \
+	--ignore PREFER_KERNEL_TYPES,BIT_MACRO,LINUX_VERSION_CODE,CONSTANT_COMPARISON,CONST_STRUCT,UNCOMMENTED_DEFINITION \
+	-f "${files[@]}" | tee "$dir/report" | grep -v '^total: 0 errors, 0 warnings, 0 checks' || true
+if grep -qE '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK):' "$dir/report"; then
+	echo "checkpatch.sh: $(grep -cE ': (ERROR|WARNING|CHECK):' "$dir/report") problems in ${#files[@]} files" >&2
+	exit 1
+fi
+echo "checkpatch.sh: ${#files[@]} files clean"
