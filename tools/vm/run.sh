@@ -115,6 +115,9 @@ qemu=(qemu-system-x86_64 "${accel_args[@]}" -smp "$smp" -m "$mem"
 start=$(date +%s)
 timeout --kill-after=10 "$timeout" "${qemu[@]}" &
 qpid=$!
+# timeout(1) runs in its own process group: take the guest down with us
+# when we are interrupted or killed, rather than leave it to its timeout.
+trap 'kill "$qpid" 2>/dev/null; exit 130' INT TERM HUP
 : > "$out/console.log"
 if ((!quiet)); then
 	tail -n +1 -f --pid="$qpid" "$out/console.log" 2>/dev/null &
@@ -124,6 +127,7 @@ set +e
 wait "$qpid"
 qrc=$?
 set -e
+trap - INT TERM HUP
 if ((!quiet)); then
 	sleep 0.2
 	kill "$tpid" 2>/dev/null || true
