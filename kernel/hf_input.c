@@ -395,7 +395,11 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		goto release;
 
 	index = d->offset / d->seg_size;
-	if (m->chunks && skb->truesize > 2 * rx_msg_reserve(skb->len, 1)) {
+	/*
+	 * Measured against the payload, as the reservation is: kept this
+	 * way, a message's segments never take twice its reservation.
+	 */
+	if (m->chunks && skb->truesize > 2 * rx_msg_reserve(d->seg_len, 1)) {
 		/* A small segment in a big buffer: keep only what it carries. */
 		struct sk_buff *tight = skb_copy(skb, GFP_ATOMIC);
 
@@ -404,10 +408,6 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 			goto release;
 		consume_skb(skb);
 		skb = tight;
-	}
-	if (m->chunks && m->charge + skb->truesize > 2 * m->reserve) {
-		/* Held segments take far more memory than announced. */
-		rx_msg_refuse(peer, m);
 	}
 	if (m->chunks) {
 		why = HF_STAT_DROP_MEMORY;
@@ -443,6 +443,15 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	hf_stat_inc(stats, HF_STAT_RX_SEGS);
 	peer->rx_segs++;
 
+	/*
+	 * Held segments taking far more memory than announced: refused as
+	 * too big. Checked only for a segment about to be held, never for a
+	 * duplicate, which a sender's repairs make legitimately.
+	 */
+	if (slot && m->charge + skb->truesize > 2 * m->reserve) {
+		rx_msg_refuse(peer, m);
+		slot = NULL;
+	}
 	if (slot) {
 		skb_orphan(skb);
 		__skb_pull(skb, HF_DATA_HLEN);
