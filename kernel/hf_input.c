@@ -364,6 +364,8 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		} while (!peer->rx_state);
 		hf_stat_inc(stats, HF_STAT_RX_EPOCHS);
 	}
+	/* Only the flow's own frames keep it alive, never stray ones. */
+	peer->last_active = jiffies;
 
 	if (hf_seq_before(d->msg_id, peer->rx_msg_done)) {
 		/* A message already resolved: a segment of it is a duplicate. */
@@ -570,7 +572,6 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 		hf_peer_put(peer);
 		goto drop;
 	}
-	peer->last_active = jiffies;
 	if (h.type == HF_TYPE_DATA) {
 		rx_data(peer, skb, &h);
 	} else {

@@ -237,6 +237,12 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 	return skb;
 }
 
+/* The slot of sequence number @seq: the window is a ring of HF_WIN_SEGS. */
+static struct hf_tx_slot *tx_slot(struct hf_peer *peer, u32 seq)
+{
+	return &peer->slots[seq & (HF_WIN_SEGS - 1)];
+}
+
 static void rto_arm(struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
@@ -293,7 +299,7 @@ static void tx_push(struct hf_peer *peer)
 		if (!--peer->frame_left)
 			flags |= HF_DF_FRAME_END;
 
-		slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+		slot = tx_slot(peer, seq);
 		refcount_inc(&msg->refs);
 		slot->msg = msg;
 		slot->index = index;
@@ -323,7 +329,7 @@ static void tx_push(struct hf_peer *peer)
 /* Send again the segment at @seq, alone in its frame. */
 static void tx_retransmit(struct hf_peer *peer, u32 seq)
 {
-	struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+	struct hf_tx_slot *slot = tx_slot(peer, seq);
 	struct sk_buff *skb;
 
 	if (!slot->msg)
@@ -346,10 +352,9 @@ static void tx_retransmit(struct hf_peer *peer, u32 seq)
  * Whether the oldest segment in flight belongs to a closed socket, whose
  * message nobody is waiting for any more.
  */
-static bool tx_orphaned(const struct hf_peer *peer)
+static bool tx_orphaned(struct hf_peer *peer)
 {
-	const struct hf_tx_slot *slot =
-		&peer->slots[hf_txwin_una(&peer->txw) & (HF_WIN_SEGS - 1)];
+	const struct hf_tx_slot *slot = tx_slot(peer, hf_txwin_una(&peer->txw));
 
 	return hf_txwin_inflight(&peer->txw) && slot->msg &&
 	       sock_flag(slot->msg->sk, SOCK_DEAD);
@@ -373,7 +378,7 @@ static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
 	u64 first = ~0ULL;
 
 	for (; scan && budget && hf_seq_before(seq, end); scan--, seq++) {
-		struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+		struct hf_tx_slot *slot = tx_slot(peer, seq);
 		u64 wait;
 
 		if (!hf_txwin_retransmitted(&peer->txw, seq) ||
@@ -396,7 +401,7 @@ static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
  * Repair what the scoreboard finds lost, in order, once the reordering
  * window says it is not merely late. After an RTO every un-SACKed segment
  * is eligible, but those above the highest SACK may simply still be in
- * flight: only the RTO itself resends them, HF_RTO_BUDGET at a time.
+ * flight: only a timeout found real resends them (tx_rto_resend()).
  *
  * Lost repairs are looked for after that (tx_repair_again()).
  *
@@ -420,7 +425,7 @@ static u64 tx_repair(struct hf_peer *peer)
 	for (budget = HF_PUSH_BUDGET;
 	     budget && hf_seq_before(peer->txw.rtx_next, peer->txw.high_sacked) &&
 	     hf_txwin_peek_lost(&peer->txw, &seq); budget--) {
-		struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+		struct hf_tx_slot *slot = tx_slot(peer, seq);
 		u64 wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns, now,
 					      rtt_us, win_us);
 
@@ -464,6 +469,7 @@ static void tx_new_epoch(struct hf_peer *peer)
 		      HF_WIN_SEGS, 0);
 	hf_reorder_init(&peer->reo);
 	peer->recovering = false;
+	peer->rto_phase = HF_RTO_IDLE;
 	peer->next_msg_id = 0;
 	peer->tx_msg_done = 0;
 	peer->frame_left = 0;
@@ -476,7 +482,7 @@ static void tx_release_inflight(struct hf_peer *peer)
 
 	for (seq = hf_txwin_una(&peer->txw); seq != hf_txwin_nxt(&peer->txw);
 	     seq++) {
-		struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+		struct hf_tx_slot *slot = tx_slot(peer, seq);
 
 		if (slot->msg) {
 			hf_tx_msg_put(slot->msg);
@@ -598,6 +604,44 @@ static bool tx_ack_plausible(const struct hf_peer *peer,
 	return true;
 }
 
+/*
+ * The first ACK after a timeout that takes something (F-RTO, RFC 5682).
+ * @early: it acks a segment sent before the timer, sent once and not
+ * SACKed before: the flight was not lost, the timer fired early (the
+ * machine stalled, an ACK was late). Everything the timer made eligible
+ * goes back to the scoreboard's loss detection, and the backoff ends.
+ * Otherwise only the probe arrived: the rest is resent (tx_rto_resend()).
+ */
+static void tx_rto_verdict(struct hf_peer *peer, bool early)
+{
+	if (!early) {
+		peer->rto_phase = HF_RTO_RESEND;
+		return;
+	}
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RTO_SPURIOUS);
+	hf_txwin_rto_undo(&peer->txw);
+	hf_rto_backoff_end(&peer->rto);
+	peer->rto_phase = HF_RTO_IDLE;
+}
+
+/*
+ * A real timeout: every un-SACKed segment of the flight is resent,
+ * HF_RTO_BUDGET per ACK that takes something, in order from una.
+ */
+static void tx_rto_resend(struct hf_peer *peer)
+{
+	unsigned int budget;
+	u32 seq;
+
+	for (budget = HF_RTO_BUDGET; budget; budget--) {
+		if (!hf_txwin_next_lost(&peer->txw, &seq)) {
+			peer->rto_phase = HF_RTO_IDLE;
+			return;
+		}
+		tx_retransmit(peer, seq);
+	}
+}
+
 /**
  * hf_output_ack() - apply an ACK from the peer
  * @peer: the peer; caller holds its lock
@@ -617,7 +661,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	u32 old_high = peer->txw.high_sacked;
 	u64 now = ktime_get_ns();
 	u64 sample = 0, sent_ns = 0, wait;
-	bool repaired = false;
+	bool repaired = false, early = false;
 	unsigned int budget;
 	u32 seq;
 
@@ -641,10 +685,18 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
 			return;
 		}
+		peer->last_active = jiffies;
 		tx_restart(peer);
 		tx_push(peer);
 		return;
 	}
+	/*
+	 * The flow's own ACK: the receiver still holds its state. Forged
+	 * ones (another epoch, above) must not keep a flow alive that the
+	 * receiver has forgotten: the next message would go out in it and
+	 * be refused as a lost state (ECONNRESET) instead of starting anew.
+	 */
+	peer->last_active = jiffies;
 	/* A repair the receiver already had: the window was too narrow. */
 	if (h->flags & HF_AF_DUP) {
 		hf_stat_inc(stats, HF_STAT_TX_SPURIOUS);
@@ -660,15 +712,17 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 */
 	if (!hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
 		for (seq = old_una; hf_seq_before(seq, a->cum_seq); seq++) {
-			struct hf_tx_slot *slot =
-				&peer->slots[seq & (HF_WIN_SEGS - 1)];
+			struct hf_tx_slot *slot = tx_slot(peer, seq);
 
 			if (!slot->msg)
 				continue;
-			if (slot->rexmit)
+			if (slot->rexmit) {
 				repaired = true;
-			else if (!hf_txwin_sacked(&peer->txw, seq))
+			} else if (!hf_txwin_sacked(&peer->txw, seq)) {
 				sent_ns = slot->sent_ns;
+				if (hf_seq_before(seq, peer->rto_nxt))
+					early = true;
+			}
 		}
 	if (sent_ns && !repaired)
 		sample = now - sent_ns;
@@ -685,7 +739,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		return;
 
 	for (seq = old_una; seq != hf_txwin_una(&peer->txw); seq++) {
-		struct hf_tx_slot *slot = &peer->slots[seq & (HF_WIN_SEGS - 1)];
+		struct hf_tx_slot *slot = tx_slot(peer, seq);
 
 		if (!slot->msg)
 			continue;
@@ -703,12 +757,18 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 */
 	if (hf_seq_after(peer->txw.high_sacked, hf_txwin_una(&peer->txw))) {
 		seq = peer->txw.high_sacked - 1;
-		hf_reorder_delivered(&peer->reo,
-				     peer->slots[seq & (HF_WIN_SEGS - 1)].sent_ns);
+		hf_reorder_delivered(&peer->reo, tx_slot(peer, seq)->sent_ns);
 		if (peer->txw.high_sacked != old_high &&
 		    !hf_txwin_retransmitted(&peer->txw, seq))
 			hf_rto_backoff_end(&peer->rto);
+		if (peer->txw.high_sacked != old_high &&
+		    !tx_slot(peer, seq)->rexmit &&
+		    hf_seq_before(seq, peer->rto_nxt))
+			early = true;
 	}
+	if (peer->rto_phase == HF_RTO_PROBE &&
+	    (res.acked || peer->txw.high_sacked != old_high))
+		tx_rto_verdict(peer, early);
 	if (peer->recovering &&
 	    !hf_seq_before(hf_txwin_una(&peer->txw), peer->recover)) {
 		peer->recovering = false;
@@ -735,14 +795,20 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	/* The receiver has room again for what it refused: resend now. */
 	if (h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
 		hf_txwin_rto(&peer->txw);
+		peer->rto_phase = HF_RTO_IDLE;
 		peer->rto.backoff = 0;
 		for (budget = HF_PUSH_BUDGET;
-		     budget && hf_txwin_next_lost(&peer->txw, &seq); budget--)
+		     budget && hf_txwin_next_lost(&peer->txw, &seq); budget--) {
+			hf_stat_inc(stats, HF_STAT_TX_WINDOW_RESENDS);
 			tx_retransmit(peer, seq);
+		}
 		rto_arm(peer);
 	}
 
 	wait = tx_repair(peer);
+	if (peer->rto_phase == HF_RTO_RESEND &&
+	    (res.acked || peer->txw.high_sacked != old_high))
+		tx_rto_resend(peer);
 	tx_push(peer);
 
 	if (!hf_txwin_inflight(&peer->txw))
@@ -757,7 +823,6 @@ static void tx_rto_expired(struct timer_list *t)
 {
 	struct hf_peer *peer = from_timer(peer, t, rto_timer);
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
-	unsigned int budget = HF_RTO_BUDGET;
 	struct hf_rto_params rp;
 	u64 wait;
 	u32 seq;
@@ -783,9 +848,12 @@ static void tx_rto_expired(struct timer_list *t)
 		hf_output_abort(peer, EHOSTUNREACH);
 		goto out;
 	}
+	/* The oldest segment alone: the next ACK says whether that was all. */
 	hf_txwin_rto(&peer->txw);
-	while (budget-- && hf_txwin_next_lost(&peer->txw, &seq))
+	if (hf_txwin_next_lost(&peer->txw, &seq))
 		tx_retransmit(peer, seq);
+	peer->rto_phase = HF_RTO_PROBE;
+	peer->rto_nxt = hf_txwin_nxt(&peer->txw);
 	rto_arm(peer);
 out:
 	spin_unlock_bh(&peer->lock);
@@ -839,6 +907,7 @@ void hf_output_abort(struct hf_peer *peer, int err)
 	peer->next_msg_id = 0;
 	peer->tx_msg_done = 0;
 	peer->frame_left = 0;
+	peer->rto_phase = HF_RTO_IDLE;
 	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
 	del_timer(&peer->rto_timer);
 }

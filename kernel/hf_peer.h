@@ -33,6 +33,19 @@ struct hf_tx_slot {
 	u64 sent_ns;
 };
 
+/*
+ * After a timeout (F-RTO, RFC 5682): the timer resends the oldest segment
+ * alone (PROBE); the first ACK that takes something decides. Segments sent
+ * before the timer and sent once arriving prove it fired early (a stalled
+ * machine, a late ACK): nothing else is resent (IDLE). Only the probe
+ * arriving means the rest is lost: each ACK resends more (RESEND).
+ */
+enum hf_rto_phase {
+	HF_RTO_IDLE,
+	HF_RTO_PROBE,
+	HF_RTO_RESEND,
+};
+
 /**
  * struct hf_peer - state towards one remote interface
  * @node: in the namespace's peer table (RCU)
@@ -43,7 +56,8 @@ struct hf_tx_slot {
  * @dev: the interface, held
  * @addr: the remote Ethernet address
  * @lock: serialises everything below; taken with BHs off
- * @last_active: jiffies of the last frame either way
+ * @last_active: jiffies of the flow's last frame either way: a message
+ *		 queued, a segment of our rx epoch, an ACK of our tx epoch
  * @dead: unlinked from the table; no new work may start
  *
  * Sender side:
@@ -70,6 +84,8 @@ struct hf_tx_slot {
  * @reo_armed: @rto_timer is set for the reordering window, not the RTO
  * @recovering: a loss recovery is under way until una reaches @recover
  * @recover: nxt when the recovery began
+ * @rto_phase: where the sender is after a timeout (enum hf_rto_phase)
+ * @rto_nxt: nxt when the timer last expired
  * @tx_segs: segments sent, first transmissions (for HF_INFO)
  * @tx_retransmits: segments sent again
  * @tx_spurious: retransmissions the receiver already had
@@ -123,6 +139,8 @@ struct hf_peer {
 	bool reo_armed;
 	bool recovering;
 	u32 recover;
+	u8 rto_phase;
+	u32 rto_nxt;
 	u64 tx_segs;
 	u64 tx_retransmits;
 	u64 tx_spurious;

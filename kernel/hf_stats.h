@@ -20,6 +20,7 @@ enum hf_stat {
 	HF_STAT_TX_ACKS,		/* ACKs sent */
 	HF_STAT_TX_RETRANSMITS,		/* DATA segments sent again */
 	HF_STAT_TX_RTO,			/* retransmission timer expiries */
+	HF_STAT_TX_RTO_SPURIOUS,	/* of those, found early by the acks (F-RTO) */
 	HF_STAT_TX_XMIT_ERRORS,		/* the device refused a frame */
 	HF_STAT_TX_MSGS_FAILED,		/* messages reported failed */
 	HF_STAT_TX_MSGS_DELIVERED,	/* messages the receiver confirmed */
@@ -28,6 +29,7 @@ enum hf_stat {
 	HF_STAT_TX_SPURIOUS,		/* retransmissions the receiver had already */
 	HF_STAT_TX_REORDER_WAITS,	/* repairs held back by the reorder window */
 	HF_STAT_TX_REPAIRS_LOST,	/* repairs found lost and sent again */
+	HF_STAT_TX_WINDOW_RESENDS,	/* sent again: the receiver had room again */
 	HF_STAT_RX_SEGS,		/* DATA segments accepted */
 	HF_STAT_RX_EPOCHS,		/* flow incarnations adopted */
 	HF_STAT_RX_ACKS,		/* ACKs accepted */

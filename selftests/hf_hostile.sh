@@ -12,8 +12,9 @@
 # failure; each hostile class is dropped and counted by the reason it
 # should be; peers stay within max_peers and reassembly within mem_limit,
 # and the kernel memory held at the peak within a bound derived from them;
-# after the flood, idle reclaim gives the state back. The module is
-# reloaded with a small mem_limit so that the flood reaches it.
+# after the flood, idle reclaim gives the state back; forged ACKs keep no
+# flow alive that its receiver has forgotten. The module is reloaded with
+# a small mem_limit so that the flood reaches it.
 #
 # HF_HOSTILE_SEED, HF_HOSTILE_SECONDS and HF_HOSTILE_SPOOF override the
 # generator's seed (1), the flood's length (10 s) and the number of spoofed
@@ -24,6 +25,7 @@
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 XFER=$HF_DIR/hf_xfer
+HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
 HOSTILE=$HF_DIR/hf_hostile
 PARAMS=/sys/module/hyperframe/parameters
 SEED=${HF_HOSTILE_SEED:-1}
@@ -36,6 +38,7 @@ PORT=7300
 # is held nowhere, so only a bound port makes the flood take memory.
 DECOY=7310
 HELLO=7305
+FORGET=7320
 SIZES=1,1464,65536,1048576,4194304
 NSIZES=5
 REPEAT=2
@@ -199,7 +202,7 @@ reload()
 	insmod "$HF_MODULE" ${HF_MODULE_PARAMS:-} "$@"
 }
 
-ktap_plan 7
+ktap_plan 8
 t0=$(now_ms)
 
 if [[ -n ${HF_MODULE:-} ]]; then
@@ -490,6 +493,58 @@ if ((kmem_after - kmem_before > KEPT_BYTES)); then
 	check_err 1 "kernel memory still $(mib $((kmem_after - kmem_before))) above the start"
 fi
 log_test "hostile: idle reclaim gives the flood's state back"
+
+# Forged ACKs must not keep alive a flow its receiver has forgotten. Node
+# 1 forgets node 0 after peer_idle (1.5 s here) of silence, while node 2
+# forges ACKs at node 0 in node 1's name. Node 0's next message must start
+# a new flow: sent in the forgotten one, node 1 would answer it from a new
+# state, and node 0 would fail it as a lost receiver state (ECONNRESET).
+forgotten()
+{
+	load_ctrs s $proc1
+	((s[peers] == 0))
+}
+idle_ms=$("$HFCTL" -j config show | sed -n 's/.*"peer_idle_ms":\([0-9]*\).*/\1/p')
+"$HFCTL" config set peer_idle 1500ms
+check_err $? "config set peer_idle 1500ms failed"
+fpids=()
+for port in $FORGET $((FORGET + 1)); do
+	ip netns exec "${HF_NODES[1]}" timeout 60 "$XFER" recv $port 1 \
+		> "$LOGS/forget-$port" 2>&1 &
+	fpids+=($!)
+done
+wait_for 30000 is_ready "$LOGS/forget-$FORGET" &&
+	wait_for 30000 is_ready "$LOGS/forget-$((FORGET + 1))"
+check_err $? "the receivers did not start"
+ip netns exec "${HF_NODES[0]}" timeout 60 "$XFER" send eth0 "$mac1" $FORGET 1 \
+	> "$LOGS/forget.send" 2>&1
+check_err $? "the first message failed: $(<"$LOGS/forget.send")"
+load_ctrs n0b $proc0
+ip netns exec "${HF_NODES[2]}" "$HOSTILE" --ifname eth0 --dst "$mac0" \
+	--seed $((SEED + 2)) --seconds 6 --spoof 4 --pps 300 --classes ack \
+	--impersonate "$mac1" > "$LOGS/hostile-forget" 2>&1 &
+h2=$!
+wait_for 20000 forgotten
+check_err $? "node 1 did not forget node 0 within 20 s: ${s[peers]} peers"
+wait $h2
+check_err $? "hf_hostile (forged ACKs) failed: $(tail -n 1 "$LOGS/hostile-forget")"
+ip netns exec "${HF_NODES[0]}" timeout 60 "$XFER" send eth0 "$mac1" \
+	$((FORGET + 1)) 1 > "$LOGS/forget.send" 2>&1
+check_err $? "the message after the forged ACKs failed: $(<"$LOGS/forget.send")"
+for pid in "${fpids[@]}"; do
+	wait "$pid"
+	check_err $? "a receiver failed: $(cat "$LOGS"/forget-*)"
+done
+load_ctrs n0a $proc0
+echo "# forgotten flow: forged ACKs dropped $((n0a[drop_epoch] - n0b[drop_epoch]))" \
+	"for their epoch, $((n0a[drop_no_peer] - n0b[drop_no_peer])) once node 0" \
+	"forgot node 1 too; $((n0a[tx_epochs] - n0b[tx_epochs])) new flow," \
+	"$((n0a[tx_resets] - n0b[tx_resets])) resets"
+check_eq $((n0a[tx_resets] - n0b[tx_resets])) 0 "flows reset by the receiver"
+check_eq $((n0a[tx_epochs] - n0b[tx_epochs])) 1 "new flows started"
+"$HFCTL" config set peer_idle "${idle_ms}ms"
+check_err $? "config set peer_idle ${idle_ms}ms (restore) failed"
+log_test "hostile: forged ACKs keep no forgotten flow alive"
 
 dmesg | tail -n +$((dmesg_before + 1)) |
 	grep -E 'BUG|WARNING|Oops|refcount_t|list_(add|del) corruption' > "$LOGS/dmesg"

@@ -359,7 +359,7 @@ cat <<EOF
 # soak report: ${SECS}s asked, ${elapsed}s of traffic, $rounds rounds, netem '$NETEM' on every node
 # soak report: transfers failed $nfail; messages sent $tx_msgs, received $rx_msgs, confirmed delivered $delivered, failed $failed (expected $want)
 # soak report: bytes sent $(total "$LOGS/end" tx_bytes), received $(total "$LOGS/end" rx_bytes)
-# soak report: data segments $(total "$LOGS/end" tx_segs), lost by netem $lost, retransmitted $retransmits (spurious $(total "$LOGS/end" tx_spurious_retransmits), repairs lost $(total "$LOGS/end" tx_repairs_lost)), rto $(total "$LOGS/end" tx_rto), reorder waits $(total "$LOGS/end" tx_reorder_waits), duplicates received $(total "$LOGS/end" rx_duplicates), resets $(total "$LOGS/end" tx_resets)
+# soak report: data segments $(total "$LOGS/end" tx_segs), lost by netem $lost, retransmitted $retransmits (spurious $(total "$LOGS/end" tx_spurious_retransmits), repairs lost $(total "$LOGS/end" tx_repairs_lost)), rto $(total "$LOGS/end" tx_rto) ($(total "$LOGS/end" tx_rto_spurious) found early), resent for room $(total "$LOGS/end" tx_window_resends), reorder waits $(total "$LOGS/end" tx_reorder_waits), duplicates received $(total "$LOGS/end" rx_duplicates), resets $(total "$LOGS/end" tx_resets)
 # soak report: drops:${drops:- none}
 # soak report: rx_mem_bytes peak $rx_mem_peak (summed over nodes, sampled), back to 0 and peers reclaimed: $( ((quiesced)) && echo "yes, ${idle}s after the traffic" || echo "NO, see above")
 # soak report: memory kB before -> after teardown: Slab $slab0 -> $slab1 ($((slab1 - slab0))), SUnreclaim $sunr0 -> $sunr1 ($((sunr1 - sunr0))), MemAvailable $avail0 -> $avail1 ($((avail1 - avail0))); bound $MEM_BOUND_KB

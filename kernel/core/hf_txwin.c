@@ -328,6 +328,19 @@ u32 hf_txwin_rto(struct hf_txwin *win)
 }
 
 /**
+ * hf_txwin_rto_undo() - the last RTO was spurious
+ * @win: the scoreboard; caller serialises access
+ *
+ * Acks showed that segments the timer gave up on had arrived (F-RTO,
+ * RFC 5682): from now on a segment is eligible again only when the
+ * scoreboard finds it lost. What the RTO handed out already stays marked.
+ */
+void hf_txwin_rto_undo(struct hf_txwin *win)
+{
+	win->rto_end = win->una;
+}
+
+/**
  * hf_txwin_retransmitted() - whether a segment was sent again since the
  * last RTO
  * @win: the scoreboard

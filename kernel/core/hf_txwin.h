@@ -85,6 +85,7 @@ void hf_txwin_ack(struct hf_txwin *win, u32 cum_seq,
 bool hf_txwin_next_lost(struct hf_txwin *win, u32 *seq);
 bool hf_txwin_peek_lost(struct hf_txwin *win, u32 *seq);
 u32 hf_txwin_rto(struct hf_txwin *win);
+void hf_txwin_rto_undo(struct hf_txwin *win);
 bool hf_txwin_retransmitted(const struct hf_txwin *win, u32 seq);
 bool hf_txwin_sacked(const struct hf_txwin *win, u32 seq);
 

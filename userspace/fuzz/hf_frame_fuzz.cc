@@ -279,6 +279,20 @@ class Flow {
       const u32 eligible = hf_txwin_rto(&tx_);
       HF_CHECK(eligible == hf_txwin_inflight(&tx_) - hf_txwin_nsacked(&tx_));
       have_last_ = false;
+      undone_ = false;
+      // Both bits: the oldest alone, then acks call the RTO spurious.
+      u32 seq = 0;
+      if ((ctl & kCtlDrain) != 0 && hf_txwin_next_lost(&tx_, &seq)) {
+        // The oldest un-SACKed segment (una itself may be SACKed).
+        HF_CHECK(!hf_txwin_sacked(&tx_, seq) && told_[seq % kWinBits] == 0);
+        for (u32 s = hf_txwin_una(&tx_); s != seq; s++) {
+          HF_CHECK(hf_txwin_sacked(&tx_, s));
+        }
+        hf_txwin_rto_undo(&tx_);
+        undone_ = true;
+        have_last_ = true;
+        last_ = seq;
+      }
     }
     if ((ctl & kCtlDrain) != 0) {
       u32 seq = 0;
@@ -288,6 +302,8 @@ class Flow {
         HF_CHECK(told_[seq % kWinBits] == 0);
         HF_CHECK(hf_txwin_retransmitted(&tx_, seq));
         HF_CHECK(!hf_txwin_sacked(&tx_, seq));
+        // Undone, the timer's reach is gone: only losses until the next.
+        HF_CHECK(!undone_ || hf_seq_before(seq, tx_.lost_end));
         HF_CHECK(!have_last_ || hf_seq_after(seq, last_));
         have_last_ = true;
         last_ = seq;
@@ -402,7 +418,8 @@ class Flow {
   Reassembly reassembly_;
   std::vector<u8> told_;  // SACKed by the window's own ACKs, ring by seq
   bool have_last_ = false;
-  u32 last_ = 0;  // the last retransmission handed out since the timer
+  bool undone_ = false;  // hf_txwin_rto_undo() since the last RTO
+  u32 last_ = 0;         // the last retransmission handed out since the timer
 };
 
 }  // namespace

@@ -676,6 +676,28 @@ TEST(hf_txwin_rto, makes_every_unsacked_segment_eligible_again) {
   EXPECT_TRUE(w.drain_lost().empty());
 }
 
+TEST(hf_txwin_rto_undo, leaves_only_what_the_scoreboard_finds_lost) {
+  TxWin w(128, kWrapStart + 0xf0);
+  const u32 b = w.una();
+  w.send(20);
+  w.ack(b, {{b + 2, b + 4}});
+  w.rto();
+  u32 seq = 0;
+  ASSERT_TRUE(hf_txwin_next_lost(w.get(), &seq));  // the oldest, alone
+  EXPECT_EQ(b, seq);
+  // Delayed acks arrive for what the timer gave up on: it was spurious.
+  w.ack(b, {{b + 1, b + 12}});
+  hf_txwin_rto_undo(w.get());
+  EXPECT_TRUE(w.retransmitted(b));
+  EXPECT_TRUE(w.drain_lost().empty());  // 12..19 may still be in flight
+  // Loss detection goes on as before the timer: three SACKed above 12.
+  w.ack(b, {{b + 1, b + 12}, {b + 13, b + 16}});
+  EXPECT_EQ(seqs_at(b, {12}), w.drain_lost());
+  // The next RTO makes everything un-SACKed eligible again.
+  w.rto();
+  EXPECT_EQ(seqs_at(b, {0, 12, 16, 17, 18, 19}), w.drain_lost());
+}
+
 TEST(hf_txwin_retransmitted, marks_live_until_acked_or_rto) {
   TxWin w(64, 0);
   w.send(10);
