@@ -83,7 +83,12 @@ if ((!suite_only)) && [[ -x build/userspace/hfctl/hfctl || -d build/userspace ]]
 	summary=$(grep -E 'tests passed, [0-9]+ tests failed out of' "$logs/unit.log")
 	if [[ $summary =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
 		failed=${BASH_REMATCH[1]}
-		stage "userspace unit tests (ctest)" $((BASH_REMATCH[2] - failed)) "$failed" $((SECONDS - t0))
+		# A test skipped for a reason it states (GTEST_SKIP) is shown
+		# with it, and not counted as passed.
+		skipped=$(grep -c '\*\*\*Skipped' "$logs/unit.log" || true)
+		((skipped == 0)) || grep -B1 -A2 -E '\*\*\*Skipped|\[  SKIPPED \]' "$logs/unit.log" | head -n 20
+		stage "userspace unit tests (ctest), $skipped skipped" \
+			$((BASH_REMATCH[2] - failed - skipped)) "$failed" $((SECONDS - t0))
 		((failed == 0)) || grep -A3 -E 'Failed|\*\*\*' "$logs/unit.log" | head -n 40
 	else
 		tail -n 20 "$logs/unit.log"

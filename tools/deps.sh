@@ -22,6 +22,8 @@ packages=(
 	libnl-route-3-dev libbpf-dev clang-format clang-tidy
 	# fuzzing (libFuzzer from clang 14)
 	clang-14 libclang-rt-14-dev
+	# the exporter's selftest: promtool, a Prometheus server, an HTTP client
+	prometheus curl
 )
 # The backports line: its versioned image and headers, not the metapackages,
 # so that linux-image-amd64 keeps pointing at 6.1.
@@ -64,6 +66,13 @@ if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.
 fi
 
 apt-get update -qq
+# The Prometheus package would start its server on this host: the selftest
+# runs its own in the guest. No service starts during this install.
+if [[ " ${missing[*]} " == *" prometheus "* && ! -e /usr/sbin/policy-rc.d ]]; then
+	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+	chmod +x /usr/sbin/policy-rc.d
+	trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+fi
 if ((${#missing[@]})); then
 	apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi

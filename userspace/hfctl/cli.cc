@@ -2,6 +2,7 @@
 // options from words, then the words are resolved against the object table.
 #include "cli.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 
@@ -35,14 +36,46 @@ struct Split {
   int stats = 0;
   int help = 0;
   int version = 0;
+  std::map<std::string, std::string, std::less<>> command_options;
 };
 
-// Runs Boost.Program_options over the arguments and counts each flag:
-// Boost would reject a repeated -s, which hfctl allows.
-Split split_arguments(std::span<const std::string> args) {
+std::string in_quotes(std::string_view word) {
+  return '"' + std::string(word) + '"';
+}
+
+bool is_global(std::string_view long_name) {
+  return std::any_of(kOptions.begin(), kOptions.end(), [long_name](const OptionSpec& option) {
+    return option.long_name == long_name;
+  });
+}
+
+// Every option Boost should know: the global ones, then each command's own
+// (once per long name).
+std::vector<OptionSpec> known_options(ObjectTable table) {
+  std::vector<OptionSpec> known(kOptions.begin(), kOptions.end());
+  for (const ObjectSpec* object : table) {
+    for (const CommandSpec& command : object->commands) {
+      for (const OptionSpec& option : command.options) {
+        const bool seen = std::any_of(
+            known.begin(), known.end(),
+            [&option](const OptionSpec& other) { return other.long_name == option.long_name; });
+        if (!seen) {
+          known.push_back(option);
+        }
+      }
+    }
+  }
+  return known;
+}
+
+// The options for Boost: every known one, and the positional words.
+po::options_description describe_options(ObjectTable table) {
   po::options_description described;
-  for (const OptionSpec& option : kOptions) {
-    const std::string names = std::string(option.long_name) + ',' + option.short_name;
+  for (const OptionSpec& option : known_options(table)) {
+    std::string names(option.long_name);
+    if (option.short_name != '\0') {
+      names += std::string(",") + option.short_name;
+    }
     const std::string help(option.help);
     if (option.value_name.empty()) {
       described.add_options()(names.c_str(), po::bool_switch(), help.c_str());
@@ -53,6 +86,13 @@ Split split_arguments(std::span<const std::string> args) {
     }
   }
   described.add_options()(std::string(kWords).c_str(), po::value<std::vector<std::string>>());
+  return described;
+}
+
+// Runs Boost.Program_options over the arguments and counts each flag:
+// Boost would reject a repeated -s, which hfctl allows.
+Split split_arguments(std::span<const std::string> args, ObjectTable table) {
+  const po::options_description described = describe_options(table);
   po::positional_options_description positional;
   positional.add(std::string(kWords).c_str(), -1);
 
@@ -86,13 +126,14 @@ Split split_arguments(std::span<const std::string> args) {
       ++split.help;
     } else if (key == "version") {
       ++split.version;
+    } else if (!is_global(key)) {
+      const std::string value = option.value.empty() ? "" : option.value.front();
+      if (!split.command_options.emplace(key, value).second) {
+        throw UsageError("option '--" + key + "' given more than once");
+      }
     }
   }
   return split;
-}
-
-std::string in_quotes(std::string_view word) {
-  return '"' + std::string(word) + '"';
 }
 
 std::string object_names(ObjectTable table) {
@@ -146,13 +187,19 @@ Command resolve(Options options, ObjectTable table, std::span<const std::string>
   if (object.name == kHelpObjectName && !rest.empty()) {
     const ObjectSpec& subject = require_object(table, rest.front());
     check_no_more(rest.subspan(1), "help", object);
-    return Command{
-        .options = std::move(options), .object = &subject, .command = nullptr, .args = {}};
+    return Command{.options = std::move(options),
+                   .object = &subject,
+                   .command = nullptr,
+                   .args = {},
+                   .command_options = {}};
   }
   if (!rest.empty() && rest.front() == "help") {
     check_no_more(rest.subspan(1), std::string(object.name) + " help", object);
-    return Command{
-        .options = std::move(options), .object = &object, .command = nullptr, .args = {}};
+    return Command{.options = std::move(options),
+                   .object = &object,
+                   .command = nullptr,
+                   .args = {},
+                   .command_options = {}};
   }
 
   const CommandSpec* command = nullptr;
@@ -181,17 +228,47 @@ Command resolve(Options options, ObjectTable table, std::span<const std::string>
   return Command{.options = std::move(options),
                  .object = &object,
                  .command = command,
-                 .args = {rest.begin(), rest.end()}};
+                 .args = {rest.begin(), rest.end()},
+                 .command_options = {}};
+}
+
+// Refuses an option the resolved command does not take.
+void check_command_options(const Command& command) {
+  if (command.command == nullptr) {
+    return;  // help: options are irrelevant
+  }
+  for (const auto& [name, value] : command.command_options) {
+    const std::span<const OptionSpec> allowed = command.command->options;
+    const bool known =
+        std::any_of(allowed.begin(), allowed.end(),
+                    [&name = name](const OptionSpec& option) { return option.long_name == name; });
+    if (!known) {
+      std::string what(command.object->name);
+      if (!command.command->name.empty()) {
+        what += ' ' + std::string(command.command->name);
+      }
+      throw UsageError("option '--" + name + "' does not apply to " + in_quotes(what),
+                       help_hint(*command.object));
+    }
+  }
 }
 
 }  // namespace
+
+std::optional<std::string> Command::option(std::string_view long_name) const {
+  const auto found = command_options.find(long_name);
+  if (found == command_options.end()) {
+    return std::nullopt;
+  }
+  return found->second;
+}
 
 std::span<const OptionSpec> option_specs() noexcept {
   return kOptions;
 }
 
 Command parse(std::span<const std::string> args, ObjectTable table) {
-  Split split = split_arguments(args);
+  Split split = split_arguments(args, table);
   Options options{.json = split.json > 0 || split.pretty > 0,
                   .pretty = split.pretty > 0,
                   .stats = split.stats,
@@ -208,12 +285,16 @@ Command parse(std::span<const std::string> args, ObjectTable table) {
     return Command{.options = std::move(options),
                    .object = &require_object(table, split.words.front()),
                    .command = nullptr,
-                   .args = {}};
+                   .args = {},
+                   .command_options = {}};
   }
   if (split.version > 0) {
     return resolve(std::move(options), table, std::array{std::string(kVersionObjectName)});
   }
-  return resolve(std::move(options), table, split.words);
+  Command command = resolve(std::move(options), table, split.words);
+  command.command_options = std::move(split.command_options);
+  check_command_options(command);
+  return command;
 }
 
 }  // namespace hfctl

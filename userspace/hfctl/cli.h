@@ -4,8 +4,13 @@
 //
 //   hfctl [ OPTIONS ] OBJECT { COMMAND | help } [ ARGS ]
 //   hfctl help [ OBJECT ]
+//
+// OPTIONS are the global ones (option_specs()) and the resolved command's
+// own (CommandSpec::options); either kind may appear anywhere before "--".
 #pragma once
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -34,6 +39,12 @@ struct Command {
   const ObjectSpec* object = nullptr;    // never null after parse()
   const CommandSpec* command = nullptr;  // null: print the object's help
   std::vector<std::string> args;
+  // The command's own options that were given, by long name; a flag's
+  // value is "".
+  std::map<std::string, std::string, std::less<>> command_options;
+
+  // The value of the command's option `long_name`, if given.
+  [[nodiscard]] std::optional<std::string> option(std::string_view long_name) const;
 };
 
 // A command line hfctl cannot run. what() says why; hint() is the command
@@ -48,14 +59,7 @@ class UsageError : public std::runtime_error {
   std::string hint_;
 };
 
-// One global option, as parsed and as listed by help.
-struct OptionSpec {
-  char short_name;
-  std::string_view long_name;
-  std::string_view value_name;  // "" for a flag
-  std::string_view help;
-};
-
+// The global options, as parsed and as listed by help.
 [[nodiscard]] std::span<const OptionSpec> option_specs() noexcept;
 
 // Parses the arguments after argv[0] against `table`. -h/--help makes the

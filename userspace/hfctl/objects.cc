@@ -11,8 +11,8 @@ namespace hfctl {
 ObjectTable objects() noexcept {
   // One entry per object, in the order help lists them.
   static constexpr std::array kObjects{
-      &kConfigObject, &kHelpObject,  &kModuleObject,  &kPeerObject,
-      &kSocketObject, &kStatsObject, &kVersionObject,
+      &kConfigObject, &kExporterObject, &kHelpObject,  &kModuleObject,
+      &kPeerObject,   &kSocketObject,   &kStatsObject, &kVersionObject,
   };
   return kObjects;
 }

@@ -29,12 +29,23 @@ struct Env {
 // for errors from the system, UsageError for bad arguments).
 using Handler = void (*)(const Command& command, Env& env);
 
+// An option: a global one (cli.cc) or one of a command's own.
+struct OptionSpec {
+  char short_name;  // '\0' for none
+  std::string_view long_name;
+  std::string_view value_name;  // "" for a flag
+  std::string_view help;
+};
+
 struct CommandSpec {
   std::string_view name;      // "" for an object that runs directly ("hfctl version")
   std::string_view synopsis;  // its ARGS, for the usage text; "" when none
   std::string_view summary;   // one line for the help text
   std::size_t max_args = 0;   // more ARGS than this is a usage error
   Handler run = nullptr;
+  // Options only this command takes ("hfctl exporter --listen ADDRESS");
+  // they may appear anywhere on the line, as the global ones do.
+  std::span<const OptionSpec> options = {};
 };
 
 struct ObjectSpec {
@@ -55,6 +66,7 @@ using ObjectTable = std::span<const ObjectSpec* const>;
 
 // One per file in objects/.
 extern const ObjectSpec kConfigObject;
+extern const ObjectSpec kExporterObject;
 extern const ObjectSpec kHelpObject;
 extern const ObjectSpec kModuleObject;
 extern const ObjectSpec kPeerObject;

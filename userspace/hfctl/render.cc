@@ -35,6 +35,22 @@ std::string hex16(std::uint16_t value) {
   return "0x" + std::string(4 - text.size(), '0') + text;
 }
 
+// "-o, --output FILE" (`both`), or the short form alone when there is one:
+// "-o FILE", "--listen ADDRESS".
+std::string option_flag(const OptionSpec& option, bool both) {
+  std::string flags;
+  if (option.short_name != '\0') {
+    flags = std::string("-") + option.short_name;
+  }
+  if (flags.empty() || both) {
+    flags += (flags.empty() ? "--" : ", --") + std::string(option.long_name);
+  }
+  if (!option.value_name.empty()) {
+    flags += ' ' + std::string(option.value_name);
+  }
+  return flags;
+}
+
 }  // namespace
 
 hf::JsonWriter::Style json_style(const Options& options) noexcept {
@@ -54,12 +70,7 @@ void render_usage(std::ostream& out, ObjectTable table) {
   out << "\nOptions:\n";
   rows.clear();
   for (const OptionSpec& option : option_specs()) {
-    std::string flags =
-        std::string("-") + option.short_name + ", --" + std::string(option.long_name);
-    if (!option.value_name.empty()) {
-      flags += ' ' + std::string(option.value_name);
-    }
-    rows.emplace_back(std::move(flags), option.help);
+    rows.emplace_back(option_flag(option, true), option.help);
   }
   render_rows(out, rows);
   out << "\nRun \"hfctl OBJECT help\" for the commands of an object.\n";
@@ -73,6 +84,9 @@ void render_object_help(std::ostream& out, const ObjectSpec& object) {
     out << lead << prefix;
     if (!command.name.empty()) {
       out << ' ' << command.name;
+    }
+    for (const OptionSpec& option : command.options) {
+      out << " [ " << option_flag(option, false) << " ]";
     }
     if (!command.synopsis.empty()) {
       out << ' ' << command.synopsis;
@@ -96,6 +110,17 @@ void render_object_help(std::ostream& out, const ObjectSpec& object) {
   rows.emplace_back("help", "print this help");
   out << "\nCommands:\n";
   render_rows(out, rows);
+
+  rows.clear();
+  for (const CommandSpec& command : object.commands) {
+    for (const OptionSpec& option : command.options) {
+      rows.emplace_back(option_flag(option, true), option.help);
+    }
+  }
+  if (!rows.empty()) {
+    out << "\nCommand options:\n";
+    render_rows(out, rows);
+  }
 }
 
 void render_version(std::ostream& out, std::string_view version, const Options& options) {

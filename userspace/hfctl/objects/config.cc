@@ -32,7 +32,8 @@ constexpr std::array kCommands{
                 .synopsis = "",
                 .summary = "print every setting, in human units (-j: base units)",
                 .max_args = 0,
-                .run = &show},
+                .run = &show,
+                .options = {}},
     CommandSpec{.name = "set",
                 .synopsis = "KEY VALUE [ KEY VALUE ]...",
                 .summary = "change settings, all or none (needs CAP_NET_ADMIN); keys: max_msg, "
@@ -40,7 +41,8 @@ constexpr std::array kCommands{
                            "max_inflight, rto_min, rto_max, rto_initial, rto_max_backoff, "
                            "retry_limit",
                 .max_args = std::numeric_limits<std::size_t>::max(),
-                .run = &set},
+                .run = &set,
+                .options = {}},
 };
 
 }  // namespace

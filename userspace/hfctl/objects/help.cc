@@ -19,7 +19,8 @@ constexpr std::array kCommands{
                 .synopsis = "[ OBJECT ]",
                 .summary = "print the objects and options, or an object's commands",
                 .max_args = 0,
-                .run = &show_usage},
+                .run = &show_usage,
+                .options = {}},
 };
 
 }  // namespace

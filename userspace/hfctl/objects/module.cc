@@ -19,7 +19,8 @@ constexpr std::array kCommands{
                 .synopsis = "",
                 .summary = "print the family, EtherType and reference count of the module",
                 .max_args = 0,
-                .run = &show},
+                .run = &show,
+                .options = {}},
 };
 
 }  // namespace

@@ -24,7 +24,8 @@ constexpr std::array kCommands{
                 .synopsis = "",
                 .summary = "print each peer: round trip, timeout, segments (-s: more)",
                 .max_args = 0,
-                .run = &show},
+                .run = &show,
+                .options = {}},
 };
 
 }  // namespace

@@ -24,7 +24,8 @@ constexpr std::array kCommands{
                 .synopsis = "",
                 .summary = "print each bound socket: port, interface, queued bytes, messages",
                 .max_args = 0,
-                .run = &show},
+                .run = &show,
+                .options = {}},
 };
 
 }  // namespace

@@ -1,11 +1,16 @@
 // hfctl/objects/stats.cc - the "stats" object: the counters of the
-// network namespace hfctl runs in (-n NETNS for another).
+// network namespace hfctl runs in (-n NETNS for another), as text, JSON or
+// the Prometheus exposition format.
 #include <array>
+#include <optional>
+#include <string>
 
 #include "cli.h"
 #include "hyperframe/control.h"
 #include "objects.h"
+#include "output_file.h"
 #include "render.h"
+#include "scrape.h"
 
 namespace hfctl {
 namespace {
@@ -15,12 +20,36 @@ void show(const Command& command, Env& env) {
   render_stats_show(env.out, control.stats(), command.options);
 }
 
+// Prometheus text for node_exporter's textfile collector: to -o FILE,
+// replaced atomically, or to standard output. A namespace whose counters
+// cannot be read is written as hyperframe_up 0; that is not a failure.
+void prometheus(const Command& command, Env& env) {
+  const std::string text = scrape_prometheus(target_labels(command.options));
+  if (const std::optional<std::string> file = command.option("output")) {
+    write_file_atomically(*file, text);
+    return;
+  }
+  env.out << text;
+}
+
+constexpr std::array kPrometheusOptions{
+    OptionSpec{'o', "output", "FILE",
+               "write to FILE, replaced atomically (for node_exporter's textfile collector)"},
+};
+
 constexpr std::array kCommands{
     CommandSpec{.name = "show",
                 .synopsis = "",
                 .summary = "print the namespace's counters (-s: with malformed frames by reason)",
                 .max_args = 0,
-                .run = &show},
+                .run = &show,
+                .options = {}},
+    CommandSpec{.name = "prometheus",
+                .synopsis = "",
+                .summary = "print the counters in the Prometheus text format",
+                .max_args = 0,
+                .run = &prometheus,
+                .options = kPrometheusOptions},
 };
 
 }  // namespace

@@ -21,7 +21,8 @@ constexpr std::array kCommands{
                 .synopsis = "",
                 .summary = "print the version of hfctl",
                 .max_args = 0,
-                .run = &show_version},
+                .run = &show_version,
+                .options = {}},
 };
 
 }  // namespace

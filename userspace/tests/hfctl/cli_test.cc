@@ -116,16 +116,17 @@ TEST(ParseError, MissingObject) {
   const UsageError error = usage_error({});
   EXPECT_TRUE(
       contains(error.what(),
-               "missing OBJECT; valid objects: config, help, module, peer, socket, stats, version"))
+               "missing OBJECT; valid objects: config, exporter, help, module, peer, socket, "
+               "stats, version"))
       << error.what();
   EXPECT_EQ(error.hint(), "hfctl help");
 }
 
 TEST(ParseError, UnknownObjectIsNamedWithTheValidOnes) {
   const UsageError error = usage_error({"bogus"});
-  EXPECT_EQ(
-      std::string(error.what()),
-      R"(unknown object "bogus"; valid objects: config, help, module, peer, socket, stats, version)");
+  EXPECT_EQ(std::string(error.what()),
+            R"(unknown object "bogus"; valid objects: config, exporter, help, module, peer, )"
+            R"(socket, stats, version)");
   EXPECT_EQ(error.hint(), "hfctl help");
   EXPECT_TRUE(contains(usage_error({"help", "bogus"}).what(), R"("bogus")"));
   EXPECT_TRUE(contains(usage_error({"-h", "bogus"}).what(), R"("bogus")"));
@@ -162,17 +163,50 @@ TEST(ParseError, InvalidNetnsName) {
   }
 }
 
+TEST(Parse, CommandOptions) {
+  const Command command = parse({"exporter", "--listen", "[::1]:9477", "--max-connections=4"});
+  EXPECT_EQ(command.object, &hfctl::kExporterObject);
+  ASSERT_NE(command.command, nullptr);
+  EXPECT_EQ(command.command->name, "serve");
+  EXPECT_EQ(command.option("listen"), "[::1]:9477");
+  EXPECT_EQ(command.option("max-connections"), "4");
+  EXPECT_EQ(command.option("output"), std::nullopt);
+
+  EXPECT_EQ(parse({"stats", "prometheus", "-o", "/x.prom"}).option("output"), "/x.prom");
+  EXPECT_EQ(parse({"-o/x.prom", "-n", "blue", "stats", "prometheus"}).option("output"), "/x.prom")
+      << "command options may come first, like the global ones";
+  EXPECT_EQ(parse({"stats", "prometheus"}).command_options.size(), 0U);
+}
+
+TEST(ParseError, CommandOptionOfAnotherCommand) {
+  const UsageError error = usage_error({"stats", "show", "-o", "x"});
+  EXPECT_EQ(std::string(error.what()), R"(option '--output' does not apply to "stats show")");
+  EXPECT_EQ(error.hint(), "hfctl stats help");
+  EXPECT_TRUE(contains(usage_error({"module", "--listen", "1.2.3.4:5"}).what(), "--listen"));
+  EXPECT_TRUE(contains(usage_error({"exporter", "--listen", "a", "--listen", "b"}).what(),
+                       "more than once"));
+  EXPECT_TRUE(contains(usage_error({"exporter", "--listen"}).what(), "--listen"))
+      << "missing value";
+  EXPECT_NO_THROW(static_cast<void>(parse({"stats", "-o", "x", "help"})))
+      << "help ignores command options";
+}
+
 // A table with one extra object shows that parsing follows the table.
 void run_nothing(const Command& /*command*/, hfctl::Env& /*env*/) {}
 
 constexpr std::array kWidgetCommands{
-    hfctl::CommandSpec{
-        .name = "list", .synopsis = "", .summary = "list", .max_args = 0, .run = &run_nothing},
+    hfctl::CommandSpec{.name = "list",
+                       .synopsis = "",
+                       .summary = "list",
+                       .max_args = 0,
+                       .run = &run_nothing,
+                       .options = {}},
     hfctl::CommandSpec{.name = "set",
                        .synopsis = "NAME VALUE",
                        .summary = "set",
                        .max_args = 2,
-                       .run = &run_nothing},
+                       .run = &run_nothing,
+                       .options = {}},
 };
 constexpr hfctl::ObjectSpec kWidget{
     .name = "widget", .summary = "widgets", .commands = kWidgetCommands, .default_command = ""};

@@ -2,10 +2,13 @@
 // and invariants every entry of the object table must keep.
 #include "objects.h"
 
+#include <map>
 #include <set>
 #include <string_view>
 
 #include <gtest/gtest.h>
+
+#include "cli.h"
 
 namespace {
 
@@ -39,6 +42,34 @@ TEST(Objects, EveryEntryIsWellFormed) {
     }
     EXPECT_NE(hfctl::find_command(*object, object->default_command), nullptr)
         << "default command missing";
+  }
+}
+
+TEST(Objects, CommandOptionsNeitherShadowNorContradict) {
+  std::set<std::string_view> global_long;
+  std::set<char> global_short;
+  for (const hfctl::OptionSpec& option : hfctl::option_specs()) {
+    global_long.insert(option.long_name);
+    global_short.insert(option.short_name);
+  }
+  std::map<std::string_view, const hfctl::OptionSpec*> seen;
+  for (const hfctl::ObjectSpec* object : hfctl::objects()) {
+    for (const hfctl::CommandSpec& command : object->commands) {
+      for (const hfctl::OptionSpec& option : command.options) {
+        SCOPED_TRACE(option.long_name);
+        EXPECT_FALSE(option.long_name.empty());
+        EXPECT_FALSE(option.help.empty());
+        EXPECT_EQ(global_long.count(option.long_name), 0U) << "shadows a global option";
+        if (option.short_name != '\0') {
+          EXPECT_EQ(global_short.count(option.short_name), 0U) << "shadows a global option";
+        }
+        const auto [previous, inserted] = seen.emplace(option.long_name, &option);
+        if (!inserted) {
+          EXPECT_EQ(previous->second->short_name, option.short_name);
+          EXPECT_EQ(previous->second->value_name.empty(), option.value_name.empty());
+        }
+      }
+    }
   }
 }
 

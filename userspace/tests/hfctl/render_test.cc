@@ -135,6 +135,22 @@ TEST(RenderObjectHelp, DirectObjectShowsItsSynopsis) {
   EXPECT_NE(help.find("Usage: hfctl [ OPTIONS ] help [ OBJECT ]\n"), std::string::npos) << help;
 }
 
+TEST(RenderObjectHelp, CommandOptions) {
+  const std::string help =
+      rendered([](std::ostream& out) { hfctl::render_object_help(out, hfctl::kStatsObject); });
+  EXPECT_NE(help.find("Usage: hfctl [ OPTIONS ] stats show\n"
+                      "       hfctl [ OPTIONS ] stats prometheus [ -o FILE ]\n"),
+            std::string::npos)
+      << help;
+  EXPECT_NE(help.find("\nCommand options:\n  -o, --output FILE  write to FILE"), std::string::npos)
+      << help;
+  const std::string exporter =
+      rendered([](std::ostream& out) { hfctl::render_object_help(out, hfctl::kExporterObject); });
+  EXPECT_NE(exporter.find("exporter serve [ --listen ADDRESS:PORT ] [ --max-connections N ]\n"),
+            std::string::npos)
+      << exporter;
+}
+
 TEST(RenderErrors, UsageErrorPointsAtHelp) {
   EXPECT_EQ(rendered([](std::ostream& err) {
               hfctl::render_usage_error(err, hfctl::UsageError("bad", "hfctl module help"));

@@ -2,12 +2,14 @@
 // against a fake root, checking output, error text and exit status.
 #include "run.h"
 
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "listener.h"
 #include "support/temp_tree.h"
 
 namespace {
@@ -77,8 +79,8 @@ TEST(Run, UnknownObjectIsAUsageError) {
   EXPECT_EQ(result.status, hfctl::kExitUsage);
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err,
-            "hfctl: unknown object \"bogus\"; valid objects: config, help, module, peer, socket, "
-            "stats, version\n"
+            "hfctl: unknown object \"bogus\"; valid objects: config, exporter, help, module, "
+            "peer, socket, stats, version\n"
             "Try \"hfctl help\".\n");
 }
 
@@ -124,6 +126,55 @@ TEST(Run, NetnsThatIsNoNamespaceIsARuntimeError) {
   const Result result = run(tree, {"-n", "blue", "version"});
   EXPECT_EQ(result.status, hfctl::kExitFailure);
   EXPECT_TRUE(result.err.ends_with(": Invalid argument\n")) << result.err;
+}
+
+TEST(Run, StatsPrometheusToStandardOutput) {
+  const TempTree tree;
+  const Result result = run(tree, {"stats", "prometheus"});
+  EXPECT_EQ(result.status, hfctl::kExitSuccess) << "a module not loaded is hyperframe_up 0";
+  EXPECT_NE(result.out.find("# TYPE hyperframe_up gauge\n"), std::string::npos) << result.out;
+  EXPECT_EQ(result.err, "");
+}
+
+TEST(Run, StatsPrometheusToAFile) {
+  const TempTree tree;
+  const std::string file = tree.path("/textfile/hyperframe.prom").string();
+  tree.write("/textfile/other.prom", "");
+  const Result result = run(tree, {"stats", "prometheus", "-o", file});
+  EXPECT_EQ(result.status, hfctl::kExitSuccess) << result.err;
+  EXPECT_EQ(result.out, "");
+  std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("# TYPE hyperframe_up gauge\n"), std::string::npos) << text.str();
+}
+
+TEST(Run, StatsPrometheusUnwritableFileIsARuntimeError) {
+  const TempTree tree;
+  const std::string file = tree.path("/missing/hyperframe.prom").string();
+  const Result result = run(tree, {"stats", "prometheus", "--output", file});
+  EXPECT_EQ(result.status, hfctl::kExitFailure);
+  EXPECT_EQ(result.err, "hfctl: cannot write " + file + ": No such file or directory\n");
+}
+
+TEST(Run, ExporterBadOptionsAreUsageErrors) {
+  const TempTree tree;
+  for (const auto& args : {std::vector<std::string>{"exporter", "--listen", "localhost:9477"},
+                           {"exporter", "serve", "--listen", "127.0.0.1"},
+                           {"exporter", "--max-connections", "0"}}) {
+    const Result result = run(tree, args);
+    EXPECT_EQ(result.status, hfctl::kExitUsage) << args.back();
+    EXPECT_NE(result.err.find("Try \"hfctl exporter help\"."), std::string::npos) << result.err;
+  }
+}
+
+TEST(Run, ExporterAddressInUseIsARuntimeError) {
+  const TempTree tree;
+  const hf::Fd taken = hfctl::open_listener({.ipv6 = false, .address = {127, 0, 0, 1}, .port = 0});
+  const std::string address = hfctl::to_string(hfctl::local_address(taken.get()));
+  const Result result = run(tree, {"exporter", "--listen", address});
+  EXPECT_EQ(result.status, hfctl::kExitFailure);
+  EXPECT_EQ(result.err, "hfctl: cannot listen on " + address + ": Address already in use\n");
 }
 
 TEST(Run, WriteErrorIsARuntimeError) {

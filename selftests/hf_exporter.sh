@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Prometheus side of hfctl against the real module, after known
+# traffic between two namespaces: "stats prometheus" passes promtool and
+# carries the namespace's counters (and writes a textfile atomically with
+# -o); "exporter" serves them over HTTP (GET and HEAD, 405 for other
+# methods, 404 elsewhere); a real Prometheus server started in the
+# namespace scrapes the exporter and its query API returns the counter's
+# value; the exporter survives a module reload, reporting hyperframe_up 0
+# while the module is gone, and stops cleanly on SIGTERM.
+
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
+XFER=$HF_DIR/hf_xfer
+LOGS=$(mktemp -d)
+EXPORTER=127.0.0.1:9477
+PROMETHEUS=127.0.0.1:9090
+defer rm -rf "$LOGS"
+
+# get NS PATH [CURL OPTIONS...]: status line and body of an HTTP request to
+# the exporter in NS, in $LOGS/body; prints the status code.
+get()
+{
+	local ns=$1 path=$2
+
+	shift 2
+	ip netns exec "$ns" curl -s -o "$LOGS/body" -w '%{http_code}' \
+		--max-time 20 "$@" "http://$EXPORTER$path"
+}
+
+# sample FILE NAME: the value of the sample NAME (labels included) in FILE.
+sample()
+{
+	awk -v n="$2" '$1 == n {print $2}' "$1"
+}
+
+# prom_query NS QUERY: the answer of Prometheus in NS to an instant QUERY.
+prom_query()
+{
+	ip netns exec "$1" curl -s --max-time 10 -G \
+		--data-urlencode "query=$2" "http://$PROMETHEUS/api/v1/query"
+}
+
+# prom_value NS QUERY: the one value of that answer, or nothing yet.
+prom_value()
+{
+	prom_query "$@" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+print(r[0]["value"][1] if len(r) == 1 else "")' 2>/dev/null
+}
+
+# prom_has NS QUERY VALUE: the answer is one sample of VALUE (no python:
+# it is polled, and processes start slowly in an emulated guest).
+prom_has()
+{
+	[[ $(prom_query "$1" "$2") =~ \"result\":\[\{[^]]*\"value\":\[[0-9.]+,\"$3\"\]\}\] ]]
+}
+
+ktap_plan 5
+
+for tool in curl promtool prometheus; do
+	command -v $tool >/dev/null || { echo "# $tool is missing (make deps)"; exit "$KSFT_FAIL"; }
+done
+
+hf_topo_create 2
+n0=${HF_NODES[0]}
+n1=${HF_NODES[1]}
+ip netns exec "$n1" "$XFER" recv 7400 1000,100000 >"$LOGS/recv" 2>&1 &
+rpid=$!
+busywait 10000 grep -q ready "$LOGS/recv"
+check_err $? "receiver did not start: $(cat "$LOGS/recv")"
+ip netns exec "$n0" timeout 60 "$XFER" send eth0 "$(hf_node_mac 1)" 7400 \
+	1000,100000 >"$LOGS/send" 2>&1
+check_err $? "sender failed: $(cat "$LOGS/send")"
+wait "$rpid"
+check_err $? "receiver failed: $(cat "$LOGS/recv")"
+
+"$HFCTL" -n "$n1" stats prometheus >"$LOGS/metrics"
+check_err $? "stats prometheus failed"
+promtool check metrics <"$LOGS/metrics" >"$LOGS/promtool" 2>&1
+check_err $? "promtool: $(cat "$LOGS/promtool")"
+label="namespace=\"$n1\""
+check_eq "$(sample "$LOGS/metrics" "hyperframe_up{$label}")" 1 "hyperframe_up"
+check_eq "$(sample "$LOGS/metrics" "hyperframe_rx_msgs_total{$label}")" 2 "rx_msgs"
+check_eq "$(sample "$LOGS/metrics" "hyperframe_rx_bytes_total{$label}")" 101000 "rx_bytes"
+check_eq "$(sample "$LOGS/metrics" "hyperframe_drops_total{$label,reason=\"csum\"}")" \
+	"$(ip netns exec "$n1" awk '$1 == "drop_csum" {print $2}' /proc/net/hyperframe)" \
+	"drops by reason"
+mkdir "$LOGS/textfile"
+"$HFCTL" -n "$n0" stats prometheus -o "$LOGS/textfile/hyperframe.prom"
+check_err $? "stats prometheus -o failed"
+check_eq "$(sample "$LOGS/textfile/hyperframe.prom" "hyperframe_tx_msgs_total{namespace=\"$n0\"}")" \
+	2 "tx_msgs in the textfile"
+check_eq "$(ls -A "$LOGS/textfile")" hyperframe.prom "files left in the textfile directory"
+log_test "exporter: stats prometheus passes promtool and carries the counters"
+
+ip netns exec "$n1" "$HFCTL" exporter --listen $EXPORTER >"$LOGS/exporter" 2>&1 &
+epid=$!
+defer kill $epid
+busywait 20000 get "$n1" /metrics >/dev/null
+check_err $? "the exporter did not answer: $(cat "$LOGS/exporter")"
+check_eq "$(get "$n1" /metrics)" 200 "GET /metrics"
+check_eq "$(sample "$LOGS/body" hyperframe_rx_msgs_total)" 2 "rx_msgs served"
+promtool check metrics <"$LOGS/body" >"$LOGS/promtool" 2>&1
+check_err $? "promtool on the served metrics: $(cat "$LOGS/promtool")"
+check_eq "$(get "$n1" /metrics --head)" 200 "HEAD /metrics"
+check_eq "$(get "$n1" /metrics -X POST -d x=1)" 405 "POST /metrics"
+check_eq "$(get "$n1" /nope)" 404 "GET /nope"
+check_eq "$(get "$n0" /metrics)" 000 "the exporter reached from another namespace"
+log_test "exporter: serves /metrics over HTTP, refuses other methods and paths"
+
+cat >"$LOGS/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: hyperframe
+    static_configs:
+      - targets: ['$EXPORTER']
+EOF
+ip netns exec "$n1" prometheus --config.file="$LOGS/prometheus.yml" \
+	--storage.tsdb.path="$LOGS/tsdb" --web.listen-address=$PROMETHEUS \
+	>"$LOGS/prometheus.log" 2>&1 &
+ppid_=$!
+defer kill $ppid_
+t0=$SECONDS
+# Prometheus takes 10-150 s to start and scrape in a loaded TCG guest.
+busywait 300000 prom_has "$n1" hyperframe_rx_msgs_total 2
+check_err $? "Prometheus returned '$(prom_value "$n1" hyperframe_rx_msgs_total)' for hyperframe_rx_msgs_total: $(tail -n 3 "$LOGS/prometheus.log")"
+echo "# Prometheus: hyperframe_rx_msgs_total = $(prom_value "$n1" hyperframe_rx_msgs_total)," \
+	"hyperframe_rx_bytes_total = $(prom_value "$n1" hyperframe_rx_bytes_total)," \
+	"up = $(prom_value "$n1" 'up{job="hyperframe"}'), $((SECONDS - t0)) s after its start"
+check_eq "$(prom_value "$n1" hyperframe_rx_bytes_total)" 101000 "rx_bytes in Prometheus"
+log_test "exporter: a real Prometheus scrapes it and returns the counters"
+
+kill $ppid_
+wait $ppid_ 2>/dev/null
+hf_module_unload
+check_err $? "module unload with the exporter running"
+check_eq "$(get "$n1" /metrics)" 200 "GET /metrics without the module"
+check_eq "$(sample "$LOGS/body" hyperframe_up)" 0 "hyperframe_up without the module"
+check_eq "$(grep -c '^hyperframe_' "$LOGS/body")" 1 "samples without the module"
+hf_module_load
+check_err $? "module load"
+check_eq "$(get "$n1" /metrics)" 200 "GET /metrics after the reload"
+check_eq "$(sample "$LOGS/body" hyperframe_up)" 1 "hyperframe_up after the reload"
+log_test "exporter: keeps serving across a module reload"
+
+kill -TERM $epid
+wait $epid
+check_eq $? 0 "exporter exit status on SIGTERM"
+log_test "exporter: stops cleanly on SIGTERM"
+
+exit "$(ktap_exit)"

@@ -1,0 +1,247 @@
+// hfctl/prometheus.cc - the kernel's counter names mapped to Prometheus
+// families, and the families written out in the text exposition format.
+#include "prometheus.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace hfctl {
+namespace {
+
+constexpr std::string_view kPrefix = "hyperframe_";
+constexpr std::string_view kUp = "hyperframe_up";
+constexpr std::string_view kDropPrefix = "drop_";
+constexpr std::string_view kMalformedDropPrefix = "drop_malformed_";
+constexpr std::string_view kReasonLabel = "reason";
+
+enum class MetricType { counter, gauge };
+
+struct KnownCounter {
+  std::string_view name;  // as the kernel names it
+  MetricType type;
+  std::string_view help;
+};
+
+// What each counter of kernel/hf_stats.h (and the gauges after them)
+// means. A counter the kernel adds later is exported as a counter with a
+// generic HELP until it is listed here.
+constexpr std::array kKnownCounters{
+    KnownCounter{"tx_msgs", MetricType::counter, "Messages accepted by sendmsg()."},
+    KnownCounter{"tx_bytes", MetricType::counter, "Bytes of the messages accepted by sendmsg()."},
+    KnownCounter{"tx_segs", MetricType::counter, "DATA segments sent for the first time."},
+    KnownCounter{"tx_frames", MetricType::counter, "Hyperframes sent."},
+    KnownCounter{"tx_acks", MetricType::counter, "ACKs sent."},
+    KnownCounter{"tx_retransmits", MetricType::counter, "DATA segments sent again."},
+    KnownCounter{"tx_rto", MetricType::counter, "Retransmission timer expiries."},
+    KnownCounter{"tx_rto_spurious", MetricType::counter,
+                 "Retransmission timer expiries the acks showed to be early (F-RTO)."},
+    KnownCounter{"tx_xmit_errors", MetricType::counter, "Frames the device refused."},
+    KnownCounter{"tx_msgs_failed", MetricType::counter, "Messages reported failed."},
+    KnownCounter{"tx_msgs_delivered", MetricType::counter, "Messages the receiver confirmed."},
+    KnownCounter{"tx_resets", MetricType::counter,
+                 "Flows restarted because the receiver lost its state."},
+    KnownCounter{"tx_epochs", MetricType::counter, "Flow incarnations started."},
+    KnownCounter{"tx_spurious_retransmits", MetricType::counter,
+                 "Retransmissions the receiver already had."},
+    KnownCounter{"tx_reorder_waits", MetricType::counter,
+                 "Repairs held back by the reordering window."},
+    KnownCounter{"tx_repairs_lost", MetricType::counter, "Repairs found lost and sent again."},
+    KnownCounter{"tx_window_resends", MetricType::counter,
+                 "Segments sent again because the receiver had room again."},
+    KnownCounter{"rx_segs", MetricType::counter, "DATA segments accepted."},
+    KnownCounter{"rx_epochs", MetricType::counter, "Flow incarnations adopted."},
+    KnownCounter{"rx_acks", MetricType::counter, "ACKs accepted."},
+    KnownCounter{"rx_msgs", MetricType::counter, "Messages delivered to sockets."},
+    KnownCounter{"rx_bytes", MetricType::counter, "Bytes of the messages delivered to sockets."},
+    KnownCounter{"rx_duplicates", MetricType::counter, "Segments received twice."},
+    KnownCounter{"rx_msgs_no_port", MetricType::counter,
+                 "Messages refused because no socket is bound to their port."},
+    KnownCounter{"rx_msgs_too_big", MetricType::counter, "Messages refused as too big."},
+    KnownCounter{"rx_msgs_no_memory", MetricType::counter,
+                 "Messages refused as too big for the namespace's memory limit (also counted "
+                 "in hyperframe_rx_msgs_too_big_total)."},
+    KnownCounter{"peers", MetricType::gauge, "Peers the network namespace holds state for."},
+    KnownCounter{"rx_mem_bytes", MetricType::gauge, "Reassembly memory held, in bytes."},
+    KnownCounter{"rx_mem_reserved_bytes", MetricType::gauge,
+                 "Reassembly memory reserved by admitted messages, in bytes."},
+};
+
+constexpr std::string_view kDropsHelp =
+    "Frames dropped on receive, by reason (the kernel's drop_REASON counters).";
+constexpr std::string_view kMalformedHelp =
+    "Frames that failed to decode, by reason (drop_malformed_REASON); they sum to "
+    "hyperframe_drops_total{reason=\"malformed\"}.";
+
+struct Family {
+  MetricType type = MetricType::counter;
+  std::string_view help;
+  std::string generic_help;  // when `help` is empty
+  // By the value of the "reason" label; nullopt: no such label.
+  std::map<std::optional<std::string>, std::uint64_t> samples;
+};
+
+// Characters a metric name may not hold become '_' (the kernel's names
+// are [a-z0-9_] already).
+std::string metric_name(std::string_view name) {
+  std::string result;
+  result.reserve(name.size());
+  for (const char c : name) {
+    const bool valid =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    result += valid ? c : '_';
+  }
+  return result;
+}
+
+const KnownCounter* find_known(std::string_view name) {
+  const auto* found =
+      std::find_if(kKnownCounters.begin(), kKnownCounters.end(),
+                   [name](const KnownCounter& known) { return known.name == name; });
+  return found == kKnownCounters.end() ? nullptr : found;
+}
+
+// Adds one kernel counter to the family it belongs to. A name seen before
+// (in the same family, with the same label) keeps its first value.
+void add_counter(std::map<std::string, Family>& families, const hf::Counter& counter) {
+  const std::string_view name = counter.name;
+  std::string family_name;
+  std::optional<std::string> reason;
+  Family shape;
+  if (name.starts_with(kMalformedDropPrefix)) {
+    family_name = std::string(kPrefix) + "malformed_drops_total";
+    reason = std::string(name.substr(kMalformedDropPrefix.size()));
+    shape.help = kMalformedHelp;
+  } else if (name.starts_with(kDropPrefix)) {
+    family_name = std::string(kPrefix) + "drops_total";
+    reason = std::string(name.substr(kDropPrefix.size()));
+    shape.help = kDropsHelp;
+  } else if (const KnownCounter* known = find_known(name); known != nullptr) {
+    shape.type = known->type;
+    shape.help = known->help;
+    family_name = std::string(kPrefix) + std::string(name) +
+                  (known->type == MetricType::counter ? "_total" : "");
+  } else {
+    family_name = std::string(kPrefix) + metric_name(name) + "_total";
+    shape.generic_help = "The kernel's counter " + std::string(name) + ".";
+  }
+  if (family_name == kUp) {
+    return;  // hyperframe_up is ours
+  }
+  const auto [family, inserted] = families.try_emplace(family_name, std::move(shape));
+  static_cast<void>(inserted);
+  family->second.samples.try_emplace(std::move(reason), counter.value);
+}
+
+// The label set of a sample: the target's labels and the reason, if any,
+// in order of name ("{}" is written as nothing).
+std::string label_set(std::span<const PrometheusLabel> labels,
+                      const std::optional<std::string>& reason) {
+  std::vector<std::pair<std::string_view, std::string_view>> all;
+  all.reserve(labels.size() + 1);
+  for (const PrometheusLabel& label : labels) {
+    all.emplace_back(label.name, label.value);
+  }
+  if (reason) {
+    all.emplace_back(kReasonLabel, *reason);
+  }
+  if (all.empty()) {
+    return "";
+  }
+  std::stable_sort(all.begin(), all.end(),
+                   [](const auto& left, const auto& right) { return left.first < right.first; });
+  std::string text = "{";
+  for (const auto& [name, value] : all) {
+    if (text.size() > 1) {
+      text += ',';
+    }
+    text += std::string(name) + "=\"" + escape_label_value(value) + '"';
+  }
+  return text + '}';
+}
+
+std::string_view type_name(MetricType type) {
+  return type == MetricType::counter ? "counter" : "gauge";
+}
+
+void render_header(std::ostream& out, std::string_view name, std::string_view help,
+                   MetricType type) {
+  out << "# HELP " << name << ' ' << escape_help(help) << '\n'
+      << "# TYPE " << name << ' ' << type_name(type) << '\n';
+}
+
+void render_up(std::ostream& out, bool up, std::span<const PrometheusLabel> labels) {
+  render_header(out, kUp,
+                "Whether the hyperframe counters of the network namespace could be read "
+                "(1) or not (0: the module is not loaded, or the query failed).",
+                MetricType::gauge);
+  out << kUp << label_set(labels, std::nullopt) << ' ' << (up ? 1 : 0) << '\n';
+}
+
+}  // namespace
+
+std::string escape_label_value(std::string_view value) {
+  std::string escaped;
+  escaped.reserve(value.size());
+  for (const char c : value) {
+    switch (c) {
+      case '\\':
+        escaped += "\\\\";
+        break;
+      case '"':
+        escaped += "\\\"";
+        break;
+      case '\n':
+        escaped += "\\n";
+        break;
+      default:
+        escaped += c;
+    }
+  }
+  return escaped;
+}
+
+std::string escape_help(std::string_view text) {
+  std::string escaped;
+  escaped.reserve(text.size());
+  for (const char c : text) {
+    if (c == '\\') {
+      escaped += "\\\\";
+    } else if (c == '\n') {
+      escaped += "\\n";
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
+void render_prometheus(std::ostream& out, std::span<const hf::Counter> counters,
+                       std::span<const PrometheusLabel> labels) {
+  std::map<std::string, Family> families;
+  for (const hf::Counter& counter : counters) {
+    add_counter(families, counter);
+  }
+  render_up(out, true, labels);
+  for (const auto& [name, family] : families) {
+    render_header(out, name, family.help.empty() ? family.generic_help : family.help, family.type);
+    for (const auto& [reason, value] : family.samples) {
+      out << name << label_set(labels, reason) << ' ' << value << '\n';
+    }
+  }
+}
+
+void render_prometheus_down(std::ostream& out, std::string_view reason,
+                            std::span<const PrometheusLabel> labels) {
+  std::string comment(reason);
+  std::replace_if(
+      comment.begin(), comment.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  out << "# hyperframe counters unavailable: " << comment << '\n';
+  render_up(out, false, labels);
+}
+
+}  // namespace hfctl

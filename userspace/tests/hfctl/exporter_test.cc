@@ -1,0 +1,251 @@
+// tests/hfctl/exporter_test.cc - unit tests of hfctl/exporter.cc: a real
+// server on 127.0.0.1 (port 0) in a thread, with an injected metrics
+// source, driven by plain TCP clients; and --max-connections parsing.
+#include "exporter.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <system_error>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "cli.h"
+
+namespace {
+
+using namespace std::chrono_literals;
+
+using hfctl::ExporterLimits;
+using hfctl::ListenAddress;
+
+constexpr ListenAddress kLoopback{.ipv6 = false, .address = {127, 0, 0, 1}, .port = 0};
+constexpr std::string_view kMetrics = "# TYPE hyperframe_up gauge\nhyperframe_up 1\n";
+
+// An Exporter serving in a thread until stop() or destruction.
+class RunningExporter {
+ public:
+  explicit RunningExporter(ExporterLimits limits = {}, const ListenAddress& address = kLoopback)
+      : stop_(::eventfd(0, EFD_CLOEXEC)),
+        exporter_(
+            address,
+            [this] {
+              ++scrapes_;
+              return std::string(kMetrics);
+            },
+            limits),
+        thread_([this] {
+          try {
+            exporter_.serve(stop_.get());
+          } catch (...) {
+            error_ = std::current_exception();
+          }
+        }) {}
+  RunningExporter(const RunningExporter&) = delete;
+  RunningExporter& operator=(const RunningExporter&) = delete;
+  RunningExporter(RunningExporter&&) = delete;
+  RunningExporter& operator=(RunningExporter&&) = delete;
+  ~RunningExporter() { stop(); }
+
+  void stop() {
+    if (thread_.joinable()) {
+      const std::uint64_t one = 1;
+      EXPECT_EQ(::write(stop_.get(), &one, sizeof(one)), static_cast<ssize_t>(sizeof(one)));
+      thread_.join();
+      EXPECT_EQ(error_, nullptr) << "serve() threw";
+    }
+  }
+
+  [[nodiscard]] const ListenAddress& address() const { return exporter_.address(); }
+  [[nodiscard]] int scrapes() const { return scrapes_; }
+
+ private:
+  hf::Fd stop_;
+  std::atomic<int> scrapes_ = 0;
+  std::exception_ptr error_;
+  hfctl::Exporter exporter_;
+  std::thread thread_;
+};
+
+// A connected client socket with 5 s send and receive timeouts.
+hf::Fd connect_to(const ListenAddress& address) {
+  hf::Fd fd(::socket(address.ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!fd) {
+    throw std::system_error(errno, std::generic_category(), "socket");
+  }
+  const timeval timeout{.tv_sec = 5, .tv_usec = 0};
+  ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+  ::setsockopt(fd.get(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
+  int result = 0;
+  if (address.ipv6) {
+    sockaddr_in6 in6{};
+    in6.sin6_family = AF_INET6;
+    in6.sin6_port = htons(address.port);
+    std::memcpy(&in6.sin6_addr, address.address.data(), sizeof(in6.sin6_addr));
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the sockets API
+    result = ::connect(fd.get(), reinterpret_cast<const sockaddr*>(&in6), sizeof(in6));
+  } else {
+    sockaddr_in in4{};
+    in4.sin_family = AF_INET;
+    in4.sin_port = htons(address.port);
+    std::memcpy(&in4.sin_addr, address.address.data(), sizeof(in4.sin_addr));
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the sockets API
+    result = ::connect(fd.get(), reinterpret_cast<const sockaddr*>(&in4), sizeof(in4));
+  }
+  if (result != 0) {
+    throw std::system_error(errno, std::generic_category(), "connect");
+  }
+  return fd;
+}
+
+void send_all(const hf::Fd& fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t sent = ::send(fd.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (sent <= 0) {
+      throw std::system_error(errno, std::generic_category(), "send");
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(sent));
+  }
+}
+
+// Everything the server sends until it closes.
+std::string receive_all(const hf::Fd& fd) {
+  std::string received;
+  std::array<char, 4096> buffer{};
+  for (;;) {
+    const ssize_t got = ::recv(fd.get(), buffer.data(), buffer.size(), 0);
+    if (got <= 0) {
+      EXPECT_EQ(got, 0) << "the server closes after its response: "
+                        << std::generic_category().message(errno);
+      return received;
+    }
+    received.append(buffer.data(), static_cast<std::size_t>(got));
+  }
+}
+
+std::string round_trip(const ListenAddress& address, std::string_view request) {
+  const hf::Fd fd = connect_to(address);
+  send_all(fd, request);
+  return receive_all(fd);
+}
+
+int status_of(const std::string& response) {
+  if (!response.starts_with("HTTP/1.1 ") || response.size() < 12) {
+    ADD_FAILURE() << "no status line: " << response;
+    return 0;
+  }
+  return std::stoi(response.substr(9, 3));
+}
+
+std::string body_of(const std::string& response) {
+  const std::size_t end = response.find("\r\n\r\n");
+  return end == std::string::npos ? std::string() : response.substr(end + 4);
+}
+
+bool has_header(const std::string& response, std::string_view header) {
+  return response.find("\r\n" + std::string(header) + "\r\n") != std::string::npos;
+}
+
+TEST(Exporter, ServesAndStops) {
+  RunningExporter server;
+  const ListenAddress& address = server.address();
+  EXPECT_NE(address.port, 0);
+
+  const std::string get = round_trip(address, "GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n");
+  EXPECT_EQ(status_of(get), 200) << get;
+  EXPECT_TRUE(has_header(get, "Content-Type: text/plain; version=0.0.4; charset=utf-8")) << get;
+  EXPECT_TRUE(has_header(get, "Content-Length: " + std::to_string(kMetrics.size()))) << get;
+  EXPECT_TRUE(has_header(get, "Connection: close")) << get;
+  EXPECT_EQ(body_of(get), kMetrics);
+
+  const std::string head = round_trip(address, "HEAD /metrics HTTP/1.0\r\n\r\n");
+  EXPECT_EQ(status_of(head), 200) << head;
+  EXPECT_TRUE(has_header(head, "Content-Length: " + std::to_string(kMetrics.size()))) << head;
+  EXPECT_EQ(body_of(head), "");
+
+  const std::string post =
+      round_trip(address, "POST /metrics HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc");
+  EXPECT_EQ(status_of(post), 405) << post;
+  EXPECT_TRUE(has_header(post, "Allow: GET, HEAD")) << post;
+
+  EXPECT_EQ(status_of(round_trip(address, "GET /nope HTTP/1.0\r\n\r\n")), 404);
+  EXPECT_EQ(status_of(round_trip(address, "GET / HTTP/1.0\r\n\r\n")), 200);
+  EXPECT_EQ(status_of(round_trip(address, "BREW /\r\n\r\n")), 400);
+
+  EXPECT_EQ(server.scrapes(), 2) << "one fresh scrape per GET or HEAD of /metrics";
+  server.stop();  // serve() returns: the thread joins
+}
+
+TEST(Exporter, OversizedRequestIs431) {
+  RunningExporter server;
+  const std::string request =
+      "GET /metrics HTTP/1.1\r\nHost: t\r\nX-Big: " + std::string(hfctl::kMaxRequestSize, 'x') +
+      "\r\n\r\n";
+  const std::string response = round_trip(server.address(), request);
+  EXPECT_EQ(status_of(response), 431) << response;
+  EXPECT_EQ(server.scrapes(), 0);
+}
+
+TEST(Exporter, SlowRequestIs408AndSilentClientIsClosed) {
+  RunningExporter server({.max_connections = 4, .timeout = 200ms});
+  const hf::Fd slow = connect_to(server.address());
+  const hf::Fd silent = connect_to(server.address());
+  send_all(slow, "GET /metrics HTTP/1.1\r\n");
+  EXPECT_EQ(status_of(receive_all(slow)), 408);
+  EXPECT_EQ(receive_all(silent), "");
+}
+
+TEST(Exporter, AtMostMaxConnections) {
+  RunningExporter server({.max_connections = 1, .timeout = 10s});
+  std::optional<hf::Fd> first(connect_to(server.address()));
+  const hf::Fd second = connect_to(server.address());  // waits in the backlog
+  send_all(second, "GET /metrics HTTP/1.0\r\n\r\n");
+  pollfd polled{.fd = second.get(), .events = POLLIN, .revents = 0};
+  EXPECT_EQ(::poll(&polled, 1, 200), 0) << "answered beyond the limit";
+  first.reset();  // the server sees it close and takes the next
+  const std::string response = receive_all(second);
+  EXPECT_EQ(status_of(response), 200) << response;
+}
+
+TEST(Exporter, Ipv6Loopback) {
+  const ListenAddress loopback6{
+      .ipv6 = true, .address = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, .port = 0};
+  try {
+    static_cast<void>(hfctl::open_listener(loopback6));
+  } catch (const std::system_error& error) {
+    GTEST_SKIP() << "no IPv6 loopback here: " << error.what();
+  }
+  RunningExporter server({}, loopback6);
+  EXPECT_TRUE(server.address().ipv6);
+  EXPECT_EQ(status_of(round_trip(server.address(), "GET /metrics HTTP/1.1\r\nHost: [::1]\r\n\r\n")),
+            200);
+}
+
+TEST(Exporter, BadAddressFailsAtConstruction) {
+  // 192.0.2.1 (TEST-NET-1) is no address of this host.
+  const ListenAddress elsewhere{.ipv6 = false, .address = {192, 0, 2, 1}, .port = 0};
+  EXPECT_THROW(hfctl::Exporter(elsewhere, [] { return std::string(); }), std::system_error);
+}
+
+TEST(ParseMaxConnections, Range) {
+  EXPECT_EQ(hfctl::parse_max_connections("1"), 1U);
+  EXPECT_EQ(hfctl::parse_max_connections("16"), 16U);
+  EXPECT_EQ(hfctl::parse_max_connections("1024"), 1024U);
+  for (const char* text : {"0", "1025", "", "-1", "4x", " 4", "99999999999999999999999"}) {
+    EXPECT_THROW(static_cast<void>(hfctl::parse_max_connections(text)), hfctl::UsageError) << text;
+  }
+}
+
+}  // namespace
