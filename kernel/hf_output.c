@@ -401,7 +401,7 @@ static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
  * Repair what the scoreboard finds lost, in order, once the reordering
  * window says it is not merely late. After an RTO every un-SACKed segment
  * is eligible, but those above the highest SACK may simply still be in
- * flight: only a timeout found real resends them (tx_rto_resend()).
+ * flight: only a timeout found real resends them (tx_rto_verdict()).
  *
  * Lost repairs are looked for after that (tx_repair_again()).
  *
@@ -605,41 +605,42 @@ static bool tx_ack_plausible(const struct hf_peer *peer,
 }
 
 /*
+ * Resend up to @budget of what the scoreboard hands out, in order from
+ * una. Return: how many were resent.
+ */
+static unsigned int tx_resend(struct hf_peer *peer, unsigned int budget)
+{
+	unsigned int sent = 0;
+	u32 seq;
+
+	while (sent < budget && hf_txwin_next_lost(&peer->txw, &seq)) {
+		tx_retransmit(peer, seq);
+		sent++;
+	}
+	return sent;
+}
+
+/*
  * The first ACK after a timeout that takes something (F-RTO, RFC 5682).
  * @early: it acks a segment sent before the timer, sent once and not
  * SACKed before: the flight was not lost, the timer fired early (the
  * machine stalled, an ACK was late). Everything the timer made eligible
  * goes back to the scoreboard's loss detection, and the backoff ends.
- * Otherwise only the probe arrived: the rest is resent (tx_rto_resend()).
+ * Otherwise only the probe arrived: HF_RTO_BUDGET - 1 more are resent, the
+ * rest at the next timeout.
  */
 static void tx_rto_verdict(struct hf_peer *peer, bool early)
 {
 	if (!early) {
-		peer->rto_phase = HF_RTO_RESEND;
+		/* With the probe, HF_RTO_BUDGET per timeout, as before. */
+		tx_resend(peer, HF_RTO_BUDGET - 1);
+		peer->rto_phase = HF_RTO_IDLE;
 		return;
 	}
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RTO_SPURIOUS);
 	hf_txwin_rto_undo(&peer->txw);
 	hf_rto_backoff_end(&peer->rto);
 	peer->rto_phase = HF_RTO_IDLE;
-}
-
-/*
- * A real timeout: every un-SACKed segment of the flight is resent,
- * HF_RTO_BUDGET per ACK that takes something, in order from una.
- */
-static void tx_rto_resend(struct hf_peer *peer)
-{
-	unsigned int budget;
-	u32 seq;
-
-	for (budget = HF_RTO_BUDGET; budget; budget--) {
-		if (!hf_txwin_next_lost(&peer->txw, &seq)) {
-			peer->rto_phase = HF_RTO_IDLE;
-			return;
-		}
-		tx_retransmit(peer, seq);
-	}
 }
 
 /**
@@ -661,8 +662,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	u32 old_high = peer->txw.high_sacked;
 	u64 now = ktime_get_ns();
 	u64 sample = 0, sent_ns = 0, wait;
-	bool repaired = false, early = false;
-	unsigned int budget;
+	bool repaired = false, early = false, took;
 	u32 seq;
 
 	if (!peer->tx_epoch || a->epoch != peer->tx_epoch) {
@@ -755,19 +755,22 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * round-trip sample: SACKs name the lowest ranges first, so a high
 	 * segment is often reported late.
 	 */
+	/* The ACK takes something: it acks or newly SACKs a segment. */
+	took = res.acked || peer->txw.high_sacked != old_high;
 	if (hf_seq_after(peer->txw.high_sacked, hf_txwin_una(&peer->txw))) {
+		const struct hf_tx_slot *slot;
+
 		seq = peer->txw.high_sacked - 1;
-		hf_reorder_delivered(&peer->reo, tx_slot(peer, seq)->sent_ns);
-		if (peer->txw.high_sacked != old_high &&
-		    !hf_txwin_retransmitted(&peer->txw, seq))
-			hf_rto_backoff_end(&peer->rto);
-		if (peer->txw.high_sacked != old_high &&
-		    !tx_slot(peer, seq)->rexmit &&
-		    hf_seq_before(seq, peer->rto_nxt))
-			early = true;
+		slot = tx_slot(peer, seq);
+		hf_reorder_delivered(&peer->reo, slot->sent_ns);
+		if (peer->txw.high_sacked != old_high) {
+			if (!hf_txwin_retransmitted(&peer->txw, seq))
+				hf_rto_backoff_end(&peer->rto);
+			if (!slot->rexmit && hf_seq_before(seq, peer->rto_nxt))
+				early = true;
+		}
 	}
-	if (peer->rto_phase == HF_RTO_PROBE &&
-	    (res.acked || peer->txw.high_sacked != old_high))
+	if (peer->rto_phase == HF_RTO_PROBE && took)
 		tx_rto_verdict(peer, early);
 	if (peer->recovering &&
 	    !hf_seq_before(hf_txwin_una(&peer->txw), peer->recover)) {
@@ -786,8 +789,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * must not keep it, its socket, their namespace and the module alive
 	 * for good; the retry limit ends it.
 	 */
-	if (res.acked || peer->txw.high_sacked != old_high ||
-	    !tx_orphaned(peer))
+	if (took || !tx_orphaned(peer))
 		hf_rto_ack_progress(&peer->rto);
 
 	tx_outcomes(peer, a);
@@ -797,18 +799,12 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		hf_txwin_rto(&peer->txw);
 		peer->rto_phase = HF_RTO_IDLE;
 		peer->rto.backoff = 0;
-		for (budget = HF_PUSH_BUDGET;
-		     budget && hf_txwin_next_lost(&peer->txw, &seq); budget--) {
-			hf_stat_inc(stats, HF_STAT_TX_WINDOW_RESENDS);
-			tx_retransmit(peer, seq);
-		}
+		hf_stat_add(stats, HF_STAT_TX_WINDOW_RESENDS,
+			    tx_resend(peer, HF_PUSH_BUDGET));
 		rto_arm(peer);
 	}
 
 	wait = tx_repair(peer);
-	if (peer->rto_phase == HF_RTO_RESEND &&
-	    (res.acked || peer->txw.high_sacked != old_high))
-		tx_rto_resend(peer);
 	tx_push(peer);
 
 	if (!hf_txwin_inflight(&peer->txw))
@@ -825,7 +821,6 @@ static void tx_rto_expired(struct timer_list *t)
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct hf_rto_params rp;
 	u64 wait;
-	u32 seq;
 
 	spin_lock_bh(&peer->lock);
 	if (peer->dead || !hf_txwin_inflight(&peer->txw))
@@ -850,8 +845,7 @@ static void tx_rto_expired(struct timer_list *t)
 	}
 	/* The oldest segment alone: the next ACK says whether that was all. */
 	hf_txwin_rto(&peer->txw);
-	if (hf_txwin_next_lost(&peer->txw, &seq))
-		tx_retransmit(peer, seq);
+	tx_resend(peer, 1);
 	peer->rto_phase = HF_RTO_PROBE;
 	peer->rto_nxt = hf_txwin_nxt(&peer->txw);
 	rto_arm(peer);

@@ -37,13 +37,12 @@ struct hf_tx_slot {
  * After a timeout (F-RTO, RFC 5682): the timer resends the oldest segment
  * alone (PROBE); the first ACK that takes something decides. Segments sent
  * before the timer and sent once arriving prove it fired early (a stalled
- * machine, a late ACK): nothing else is resent (IDLE). Only the probe
- * arriving means the rest is lost: each ACK resends more (RESEND).
+ * machine, a late ACK): nothing else is resent. Only the probe arriving
+ * means the rest is lost: 15 more are resent, the rest at the next timeout.
  */
 enum hf_rto_phase {
 	HF_RTO_IDLE,
 	HF_RTO_PROBE,
-	HF_RTO_RESEND,
 };
 
 /**

@@ -60,7 +60,7 @@ for mtu in 1500 9000; do
 	check_eq "$(stat 0 tx_msgs_delivered)" 12 "deliveries confirmed to the sender"
 	# Nothing is lost on a clean link: the scoreboard must find no hole.
 	# A guest stalled past the RTO (a few ms) may still time out: each
-	# timeout resends the oldest segment, and more (16 per ack) only
+	# timeout resends the oldest segment, and 15 more only
 	# when the acks say the flight was lost.
 	rexmit=$(stat 0 tx_retransmits)
 	rto=$(stat 0 tx_rto)
