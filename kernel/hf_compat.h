@@ -25,4 +25,20 @@ static inline void hf_skb_set_departure(struct sk_buff *skb, ktime_t when)
 #endif
 }
 
+/*
+ * A departure time on the monotonic clock, or 0 when skb->tstamp is not
+ * one (a receive timestamp, a real-time clock, nothing). 6.11 replaced
+ * the mono_delivery_time bit by tstamp_type.
+ */
+static inline u64 hf_skb_departure(const struct sk_buff *skb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	bool mono = skb->tstamp_type == SKB_CLOCK_MONOTONIC;
+#else
+	bool mono = skb->mono_delivery_time;
+#endif
+
+	return mono ? ktime_to_ns(skb->tstamp) : 0;
+}
+
 #endif /* _HF_COMPAT_H */

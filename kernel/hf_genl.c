@@ -3,6 +3,7 @@
  * hf_genl.c - the generic netlink family "hyperframe" (uapi/linux/
  * hyperframe.h): the module's configuration (get and set), the counters
  * of the caller's namespace, and dumps of its peers and bound sockets.
+ * The commands on the hfq qdisc are in hf_genl_qdisc.c.
  *
  * Design notes:
  * 1. The configuration is module-wide (struct hf_params), so changing it
@@ -49,7 +50,6 @@
 #define HF_MALFORMED_PREFIX	"drop_malformed_"
 
 static DEFINE_MUTEX(hf_config_lock);
-static struct genl_family hf_genl_family;
 
 static struct netlink_range_validation hf_range_max_msg = {
 	.min = 1, .max = HF_WIRE_MSG_MAX,
@@ -236,11 +236,21 @@ static size_t hf_counter_size(size_t name_len)
 	       nla_total_size_64bit(sizeof(u64));
 }
 
-static int hf_counter_put(struct sk_buff *skb, const char *name, u64 value)
+/**
+ * hf_genl_counter_put() - add one named counter to a reply
+ * @skb: the reply
+ * @type: the nest's attribute type (HF_STATS_A_COUNTER, ...)
+ * @name: its name
+ * @value: its value
+ *
+ * Return: 0, or -EMSGSIZE with @skb unchanged.
+ */
+int hf_genl_counter_put(struct sk_buff *skb, int type, const char *name,
+			u64 value)
 {
 	struct nlattr *nest;
 
-	nest = nla_nest_start(skb, HF_STATS_A_COUNTER);
+	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_string(skb, HF_COUNTER_A_NAME, name) ||
@@ -260,20 +270,23 @@ static int hf_stats_fill(struct sk_buff *skb, struct hf_net *hn)
 	unsigned int i;
 
 	for (i = 0; i < HF_STAT_MAX; i++)
-		if (hf_counter_put(skb, hf_stat_names[i],
-				   atomic64_read(&hn->stats.v[i])))
+		if (hf_genl_counter_put(skb, HF_STATS_A_COUNTER,
+					hf_stat_names[i],
+					atomic64_read(&hn->stats.v[i])))
 			return -EMSGSIZE;
 	for (i = HF_WERR_OK + 1; i < HF_WERR_MAX; i++) {
 		snprintf(name, sizeof(name), HF_MALFORMED_PREFIX "%s",
 			 hf_wire_err_name(i));
-		if (hf_counter_put(skb, name,
-				   atomic64_read(&hn->stats.malformed[i])))
+		if (hf_genl_counter_put(skb, HF_STATS_A_COUNTER, name,
+					atomic64_read(&hn->stats.malformed[i])))
 			return -EMSGSIZE;
 	}
-	if (hf_counter_put(skb, "peers", READ_ONCE(hn->npeers)) ||
-	    hf_counter_put(skb, "rx_mem_bytes", atomic64_read(&hn->rx_mem)) ||
-	    hf_counter_put(skb, "rx_mem_reserved_bytes",
-			   atomic64_read(&hn->rx_reserved)))
+	if (hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "peers",
+				READ_ONCE(hn->npeers)) ||
+	    hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "rx_mem_bytes",
+				atomic64_read(&hn->rx_mem)) ||
+	    hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "rx_mem_reserved_bytes",
+				atomic64_read(&hn->rx_reserved)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -483,13 +496,27 @@ static const struct genl_ops hf_genl_ops[] = {
 		.cmd	= HF_CMD_SOCKET_GET,
 		.dumpit	= hf_socket_dumpit,
 	},
+	{
+		.cmd	= HF_CMD_QDISC_GET,
+		.doit	= hf_qdisc_get_doit,
+		.dumpit	= hf_qdisc_get_dumpit,
+		.policy	= hf_qdisc_get_policy,
+		.maxattr = HF_QDISC_A_MAX,
+	},
+	{
+		.cmd	= HF_CMD_QDISC_SET,
+		.flags	= GENL_UNS_ADMIN_PERM,
+		.doit	= hf_qdisc_set_doit,
+		.policy	= hf_qdisc_set_policy,
+		.maxattr = HF_QDISC_A_MAX,
+	},
 };
 
 static const struct genl_multicast_group hf_genl_mcgrps[] = {
 	{ .name = HF_GENL_MCGRP_EVENTS, },
 };
 
-static struct genl_family hf_genl_family = {
+struct genl_family hf_genl_family = {
 	.name		= HF_GENL_NAME,
 	.version	= HF_GENL_VERSION,
 	.netnsok	= true,

@@ -26,7 +26,12 @@
  *    the window never claims data that is not there.
  * 6. Messages are resolved in msg_id order, once complete and once the
  *    cumulative ack has passed all their segments; each outcome is
- *    reported in every ACK for the next HF_STATUS_WINDOW messages.
+ *    reported in every ACK for the next HF_STATUS_WINDOW messages. A
+ *    complete message is delivered earlier, ahead of its turn, when no
+ *    message before it between the same two ports is undelivered: order
+ *    holds per pair of ports, not across the whole peer. A message is
+ *    never sent again once started (a reset fails it), so delivering
+ *    before the outcome is reported cannot deliver twice.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -245,6 +250,44 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	return true;
 }
 
+/*
+ * Deliver now every complete message that no undelivered message before
+ * it from the same port to the same port holds back: the messages of one
+ * pair of ports keep their order, other pairs do not wait for them (a
+ * small message overtakes another socket's bulk). A message not seen yet
+ * may be from any pair, so the walk stops at the first gap. The outcomes
+ * are still resolved and reported in msg_id order (rx_resolve()).
+ */
+static void rx_deliver_ready(struct hf_peer *peer)
+{
+	u32 blocked[HF_STATUS_WINDOW];
+	unsigned int nblocked = 0, i;
+	u32 id;
+
+	for (id = peer->rx_msg_done;
+	     id - peer->rx_msg_done < HF_STATUS_WINDOW; id++) {
+		struct hf_rx_msg *m = peer->rx_msgs[id % HF_STATUS_WINDOW];
+		u32 pair;
+
+		if (!m)
+			return;
+		if (m->delivered || m->status != HF_STATUS_DELIVERED)
+			continue;
+		pair = (u32)m->sport << 16 | m->dport;
+		for (i = 0; i < nblocked; i++)
+			if (blocked[i] == pair)
+				break;
+		if (i == nblocked && m->received == m->nsegs && m->sk &&
+		    rx_deliver(peer, m)) {
+			m->delivered = true;
+			rx_msg_release(peer, m);
+			continue;
+		}
+		if (i == nblocked)
+			blocked[nblocked++] = pair;
+	}
+}
+
 /* Resolve, in order, every message that is complete and cumulatively acked. */
 static bool rx_resolve(struct hf_peer *peer)
 {
@@ -262,7 +305,8 @@ static bool rx_resolve(struct hf_peer *peer)
 			break;
 		peer->rx_msgs[slot] = NULL;
 		status = m->status;
-		if (status == HF_STATUS_DELIVERED && !rx_deliver(peer, m))
+		if (status == HF_STATUS_DELIVERED && !m->delivered &&
+		    !rx_deliver(peer, m))
 			status = HF_STATUS_NO_PORT;
 		if (status == HF_STATUS_NO_PORT)
 			hf_stat_inc(stats, HF_STAT_RX_MSGS_NO_PORT);
@@ -467,6 +511,8 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		consume_skb(skb);
 	}
 
+	if (m->received == m->nsegs)
+		rx_deliver_ready(peer);
 	now = rx_resolve(peer);
 	now |= h->flags & (HF_DF_FRAME_END | HF_DF_ACK_NOW);
 	now |= hf_rxwin_pending(&peer->rxw) != 0;

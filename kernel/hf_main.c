@@ -17,6 +17,7 @@
 #include <linux/hyperframe.h>
 
 #include "hf_genl.h"
+#include "hf_hfq.h"
 #include "hf_input.h"
 #include "hf_net.h"
 #include "hf_params.h"
@@ -146,15 +147,21 @@ static int __init hf_init(void)
 	if (err)
 		goto out_pack;
 
+	err = hf_hfq_register();
+	if (err)
+		goto out_sock;
+
 	/* The control plane last: all it shows exists by now. */
 	err = hf_genl_register();
 	if (err)
-		goto out_sock;
+		goto out_hfq;
 
 	pr_info("address family %d, EtherType %#06x\n", hf_family,
 		hf_params.ethertype);
 	return 0;
 
+out_hfq:
+	hf_hfq_unregister();
 out_sock:
 	hf_sock_unregister();
 out_pack:
@@ -168,6 +175,7 @@ out_net:
 static void __exit hf_exit(void)
 {
 	hf_genl_unregister();
+	hf_hfq_unregister();
 	hf_sock_unregister();
 	dev_remove_pack(&hf_packet_type);
 	unregister_netdevice_notifier(&hf_netdev_notifier);

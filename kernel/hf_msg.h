@@ -2,7 +2,8 @@
 /*
  * hf_msg.h - a message on its way: the sender's copy (struct hf_tx_msg),
  * kept until the receiver reports its outcome, and the receiver's
- * reassembly (struct hf_rx_msg), kept until it is delivered in order.
+ * reassembly (struct hf_rx_msg), kept until its outcome is resolved in
+ * order.
  */
 #ifndef _HF_MSG_H
 #define _HF_MSG_H
@@ -14,8 +15,9 @@
 
 /**
  * struct hf_tx_msg - a message being sent
- * @node: in the peer's tx_queue while segments remain unsent, then in its
- *	  tx_sent list until the outcome is known
+ * @node: in the peer's tx_queue until it starts, its tx_active list while
+ *	  segments remain unsent, then its tx_sent list until the outcome is
+ *	  known
  * @refs: one for the list it is on, one per segment in flight
  * @sk: the sending socket; valid for the message's lifetime because
  *	@acct holds write memory of it
@@ -23,11 +25,12 @@
  *	  socket's sndbuf; freeing it uncharges and wakes writers
  * @user_seq: number of the message among its socket's sends (from 0), the
  *	      name error-queue entries give it
- * @msg_id: number in the peer flow
+ * @msg_id: number in the peer flow, given when it starts
  * @len: bytes
  * @seg_size: stride it is cut at
  * @nsegs: segments
  * @next_seg: first segment never sent
+ * @turn: the peer's frame count when it last started a frame; 0 before
  * @sport: sending port
  * @dport: receiving port
  * @npages: pages in @pages
@@ -44,6 +47,7 @@ struct hf_tx_msg {
 	u32 seg_size;
 	u32 nsegs;
 	u32 next_seg;
+	u32 turn;
 	u16 sport;
 	u16 dport;
 	u32 npages;
@@ -61,7 +65,9 @@ struct hf_tx_msg {
  * @sport: sending port
  * @dport: receiving port
  * @status: enum hf_msg_status decided when it started
- * @sk: the receiving socket, held; NULL when refused
+ * @delivered: handed to the socket ahead of its turn (its memory released);
+ *	       the outcome is still reported in msg_id order
+ * @sk: the receiving socket, held; NULL when refused or delivered
  * @charge: truesize of the segments held, charged to the socket and rx_mem
  * @reserve: bytes reserved against the namespace's mem_limit at admission;
  *	     @charge may grow to twice this, never more
@@ -80,6 +86,7 @@ struct hf_rx_msg {
 	u16 sport;
 	u16 dport;
 	u8 status;
+	bool delivered;
 	struct sock *sk;
 	u64 charge;
 	u64 reserve;

@@ -32,11 +32,16 @@
 #include <linux/vmalloc.h>
 #include <net/checksum.h>
 
+#include "hf_compat.h"
+#include "hf_pace.h"
 #include "hf_net.h"
 #include "hf_output.h"
+#include "hf_sock.h"
 
 #define HF_PUSH_BUDGET		64
 #define HF_RTO_BUDGET		16
+/* Queued messages tx_pick() looks at for one that may start. */
+#define HF_PICK_SCAN		64
 /* Segments from una a look for lost repairs walks, per ACK. */
 #define HF_REPAIR_SCAN		256
 
@@ -263,6 +268,87 @@ static void reorder_arm(struct hf_peer *peer, u64 wait_ns)
 	mod_timer(&peer->rto_timer, jiffies + nsecs_to_jiffies(wait_ns) + 1);
 }
 
+/*
+ * Stamp @skb with its departure time under the socket's SO_MAX_PACING_RATE
+ * (bytes per second of wire frames, Ethernet header included), shared by
+ * all its peers. An EDT qdisc (hfq, fq) holds it until then. A cap, as
+ * TCP's pacing: time the socket did not use (a full window, nothing to
+ * send) is not made up for later.
+ */
+static void tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
+{
+	unsigned long rate = READ_ONCE(sk->sk_max_pacing_rate);
+	atomic64_t *next = &hf_sk(sk)->tx_pace_ns;
+	u64 now, start, len_ns;
+	s64 old;
+
+	if (!rate || rate == ~0UL)
+		return;
+	now = ktime_get_ns();
+	len_ns = hf_pace_len_ns(skb->len + peer->dev->hard_header_len, rate);
+	old = atomic64_read(next);
+	do {
+		start = hf_pace_start(old, now, 0);
+	} while (!atomic64_try_cmpxchg(next, &old, start + len_ns));
+	if (start > now)
+		hf_skb_set_departure(skb, ns_to_ktime(start));
+}
+
+/* Whether a message of @msg's socket goes first: started, or queued earlier. */
+static bool tx_sock_busy(struct hf_peer *peer, struct hf_tx_msg *msg)
+{
+	struct hf_tx_msg *other = msg;
+
+	list_for_each_entry_continue_reverse(other, &peer->tx_queue, node)
+		if (other->sk == msg->sk)
+			return true;
+	list_for_each_entry(other, &peer->tx_active, node)
+		if (other->sk == msg->sk)
+			return true;
+	return false;
+}
+
+/*
+ * The message the next frame is cut from. Sockets take turns frame by
+ * frame, so that one socket's small message does not wait behind another's
+ * bulk; a socket's own messages go in order. A message not started yet
+ * goes first (the earliest queued whose socket has nothing before it,
+ * among the first HF_PICK_SCAN queued), while the status window lets
+ * another message start; else the started message whose frame started
+ * longest ago. Messages are numbered when they start, so the receiver
+ * sees no gap in msg_ids but for loss.
+ */
+static struct hf_tx_msg *tx_pick(struct hf_peer *peer)
+{
+	struct hf_tx_msg *msg, *best = NULL;
+	unsigned int scan = HF_PICK_SCAN;
+
+	if (peer->next_msg_id - peer->tx_msg_done < HF_STATUS_WINDOW) {
+		list_for_each_entry(msg, &peer->tx_queue, node) {
+			if (!scan--)
+				break;
+			if (!tx_sock_busy(peer, msg))
+				return msg;
+		}
+	}
+	list_for_each_entry(msg, &peer->tx_active, node)
+		if (!best || (s32)(msg->turn - best->turn) < 0)
+			best = msg;
+	return best;
+}
+
+/* @msg is fully sent: keep tx_sent in msg_id order for the outcomes. */
+static void tx_sent_add(struct hf_peer *peer, struct hf_tx_msg *msg)
+{
+	struct hf_tx_msg *pos;
+
+	list_del(&msg->node);
+	list_for_each_entry_reverse(pos, &peer->tx_sent, node)
+		if (hf_seq_before(pos->msg_id, msg->msg_id))
+			break;
+	list_add(&msg->node, &pos->node);
+}
+
 /* Send new segments while the window, message window and budget allow. */
 static void tx_push(struct hf_peer *peer)
 {
@@ -276,19 +362,22 @@ static void tx_push(struct hf_peer *peer)
 		u32 seq, index;
 		u8 flags = 0;
 
-		msg = list_first_entry_or_null(&peer->tx_queue,
-					       struct hf_tx_msg, node);
+		msg = peer->frame_left ? peer->frame_msg : tx_pick(peer);
 		if (!msg)
-			break;
-		if (!msg->next_seg &&
-		    msg->msg_id - peer->tx_msg_done >= HF_STATUS_WINDOW)
 			break;
 		if (hf_txwin_inflight(&peer->txw) >= READ_ONCE(hf_params.max_inflight) ||
 		    hf_txwin_send(&peer->txw, &seq))
 			break;
 
+		if (!msg->next_seg) {
+			msg->msg_id = peer->next_msg_id++;
+			list_move_tail(&msg->node, &peer->tx_active);
+			peer->tx_unstarted--;
+		}
 		index = msg->next_seg++;
 		if (!peer->frame_left) {
+			peer->frame_msg = msg;
+			msg->turn = ++peer->frame_turns;
 			peer->frame_seq = seq;
 			peer->frame_segs = min(READ_ONCE(hf_params.frame_segs),
 					       msg->nsegs - index);
@@ -306,7 +395,7 @@ static void tx_push(struct hf_peer *peer)
 		slot->rexmit = false;
 		slot->sent_ns = ktime_get_ns();
 		if (msg->next_seg == msg->nsegs)
-			list_move_tail(&msg->node, &peer->tx_sent);
+			tx_sent_add(peer, msg);
 
 		skb = seg_build(peer, msg, index, seq, flags, peer->frame_seq,
 				peer->frame_segs);
@@ -317,6 +406,7 @@ static void tx_push(struct hf_peer *peer)
 		}
 		hf_stat_inc(stats, HF_STAT_TX_SEGS);
 		peer->tx_segs++;
+		tx_pace(peer, msg->sk, skb);
 		/* The device is full: acks or the timer resume sending. */
 		if (hf_xmit(peer, skb, msg->sk->sk_priority))
 			break;
@@ -494,14 +584,14 @@ static void tx_release_inflight(struct hf_peer *peer)
 /*
  * The receiver lost its state for our epoch (its ACKs name another
  * rx_state): what it had acknowledged is gone with it. Every message
- * started fails with ECONNRESET, its outcome unknown; the messages not
- * started go out again in a new epoch, numbered from 0.
+ * started fails with ECONNRESET, its outcome unknown (the receiver may
+ * have delivered it); the messages not started go out in a new epoch,
+ * numbered from 0 as they start.
  */
 static void tx_restart(struct hf_peer *peer)
 {
 	struct hf_tx_msg *msg, *tmp;
 	struct hf_rto_params rp;
-	u32 id = 0;
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RESETS);
 	tx_release_inflight(peer);
@@ -510,16 +600,12 @@ static void tx_restart(struct hf_peer *peer)
 		tx_msg_fail(peer, msg, ECONNRESET);
 		hf_tx_msg_put(msg);
 	}
-	msg = list_first_entry_or_null(&peer->tx_queue, struct hf_tx_msg, node);
-	if (msg && msg->next_seg) {
+	list_for_each_entry_safe(msg, tmp, &peer->tx_active, node) {
 		list_del(&msg->node);
 		tx_msg_fail(peer, msg, ECONNRESET);
 		hf_tx_msg_put(msg);
 	}
 	tx_new_epoch(peer);
-	list_for_each_entry(msg, &peer->tx_queue, node)
-		msg->msg_id = id++;
-	peer->next_msg_id = id;
 	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
 	del_timer(&peer->rto_timer);
 }
@@ -542,8 +628,8 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 	     time_after(jiffies, peer->last_active + reset)))
 		tx_new_epoch(peer);
 
-	msg->msg_id = peer->next_msg_id++;
 	list_add_tail(&msg->node, &peer->tx_queue);
+	peer->tx_unstarted++;
 	peer->last_active = jiffies;
 	tx_push(peer);
 }
@@ -555,7 +641,7 @@ static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 	struct hf_tx_msg *msg, *tmp;
 
 	/* msg_done may not pass a message that is not fully sent. */
-	msg = list_first_entry_or_null(&peer->tx_queue, struct hf_tx_msg, node);
+	msg = list_first_entry_or_null(&peer->tx_active, struct hf_tx_msg, node);
 	if ((msg && hf_seq_after(a->msg_done, msg->msg_id)) ||
 	    hf_seq_after(a->msg_done, peer->next_msg_id)) {
 		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
@@ -862,6 +948,7 @@ void hf_output_init(struct hf_peer *peer)
 	struct hf_rto_params rp;
 
 	INIT_LIST_HEAD(&peer->tx_queue);
+	INIT_LIST_HEAD(&peer->tx_active);
 	INIT_LIST_HEAD(&peer->tx_sent);
 	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
 		      HF_WIN_SEGS, 0);
@@ -885,7 +972,9 @@ void hf_output_abort(struct hf_peer *peer, int err)
 	struct hf_rto_params rp;
 
 	tx_release_inflight(peer);
+	list_splice_tail_init(&peer->tx_active, &peer->tx_sent);
 	list_splice_tail_init(&peer->tx_queue, &peer->tx_sent);
+	peer->tx_unstarted = 0;
 	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
 		list_del(&msg->node);
 		if (err)
@@ -923,7 +1012,8 @@ void hf_output_stop(struct hf_peer *peer)
  */
 bool hf_output_idle(const struct hf_peer *peer)
 {
-	return list_empty(&peer->tx_queue) && list_empty(&peer->tx_sent) &&
+	return list_empty(&peer->tx_queue) && list_empty(&peer->tx_active) &&
+	       list_empty(&peer->tx_sent) &&
 	       !hf_txwin_inflight(&peer->txw);
 }
 
@@ -958,7 +1048,8 @@ void hf_output_info(const struct hf_peer *peer, struct hf_info *info)
 						    peer->rto.srtt_us);
 	info->hfi_backoff = peer->rto.backoff;
 	info->hfi_retries = peer->rto.retries;
-	info->hfi_tx_queued_msgs = peer->next_msg_id - peer->tx_msg_done;
+	info->hfi_tx_queued_msgs = peer->next_msg_id - peer->tx_msg_done +
+				   peer->tx_unstarted;
 	info->hfi_tx_segs = peer->tx_segs;
 	info->hfi_retransmits = peer->tx_retransmits;
 	info->hfi_spurious = peer->tx_spurious;

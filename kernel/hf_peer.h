@@ -69,13 +69,18 @@ enum hf_rto_phase {
  * @tx_sacked: bitmap storage for @txw
  * @tx_rexmit: bitmap storage for @txw
  * @slots: per sequence number in flight, indexed by seq % HF_WIN_SEGS
- * @tx_queue: messages with segments not yet sent, in order
- * @tx_sent: messages fully sent, outcome not yet known, in order
- * @next_msg_id: id of the next message queued
+ * @tx_queue: messages not started yet, in the order they were queued
+ * @tx_active: messages started (numbered) with segments left, in msg_id
+ *	       order; at most one per socket
+ * @tx_sent: messages fully sent, outcome not yet known, in msg_id order
+ * @tx_unstarted: entries in @tx_queue
+ * @next_msg_id: id of the next message started
  * @tx_msg_done: every message before this id has its outcome
  * @frame_left: segments left in the hyperframe being sent
+ * @frame_msg: the message it is cut from, while @frame_left
  * @frame_seq: sequence number of its first segment
  * @frame_segs: its length in segments
+ * @frame_turns: frames started; orders the sockets' turns
  * @rto: retransmission timeout estimator
  * @rto_timer: fires when the oldest segment in flight is overdue, or when
  *	       a segment held back by the reordering window is due
@@ -126,12 +131,16 @@ struct hf_peer {
 	u64 tx_rexmit[HF_WIN_SEGS / 64];
 	struct hf_tx_slot *slots;
 	struct list_head tx_queue;
+	struct list_head tx_active;
 	struct list_head tx_sent;
+	u32 tx_unstarted;
 	u32 next_msg_id;
 	u32 tx_msg_done;
 	u32 frame_left;
+	struct hf_tx_msg *frame_msg;
 	u32 frame_seq;
 	u32 frame_segs;
+	u32 frame_turns;
 	struct hf_rto rto;
 	struct timer_list rto_timer;
 	struct hf_reorder reo;

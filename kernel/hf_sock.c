@@ -556,6 +556,11 @@ static int hf_get_info(struct sock *sk, char __user *optval,
 		if (err)
 			return err;
 	}
+	if (info.hfi_flags & HF_INFO_PEER) {
+		unsigned long rate = READ_ONCE(sk->sk_max_pacing_rate);
+
+		info.hfi_pacing_rate = rate == ~0UL ? 0 : rate;
+	}
 	if (copy_to_user(optval, &info, len) || put_user(len, optlen))
 		return -EFAULT;
 	return 0;

@@ -23,6 +23,8 @@
  *	      being reassembled; admission looks only at the rest
  * @rx_refused: a message for this socket was refused for a full buffer;
  *		the next read tells the refused peers there is room again
+ * @tx_pace_ns: with SO_MAX_PACING_RATE, the departure time (monotonic ns)
+ *		free for the socket's next byte, over all its peers
  */
 struct hf_sock {
 	struct sock sk;
@@ -34,6 +36,7 @@ struct hf_sock {
 	u32 tx_msgs;
 	atomic_t rx_reasm;
 	bool rx_refused;
+	atomic64_t tx_pace_ns;
 };
 
 static inline struct hf_sock *hf_sk(const struct sock *sk)

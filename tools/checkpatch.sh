@@ -12,6 +12,7 @@
 #       __ro_after_init instead
 #   UNCOMMENTED_DEFINITION  locks are described in their struct's
 #       kernel-doc, which checkpatch does not read
+#   CAMELCASE  the qdisc API's own type names (struct Qdisc, Qdisc_ops)
 # Usage: checkpatch.sh
 set -euo pipefail
 
@@ -33,7 +34,7 @@ fi
 cd "$tree"
 mapfile -t files < <(ls kernel/*.[ch] kernel/core/*.[ch] tools/debug-kernel/selftest/*.c)
 perl "$script" --no-tree --strict --terse --show-types \
-	--ignore PREFER_KERNEL_TYPES,BIT_MACRO,LINUX_VERSION_CODE,CONSTANT_COMPARISON,CONST_STRUCT,UNCOMMENTED_DEFINITION \
+	--ignore PREFER_KERNEL_TYPES,BIT_MACRO,LINUX_VERSION_CODE,CONSTANT_COMPARISON,CONST_STRUCT,UNCOMMENTED_DEFINITION,CAMELCASE \
 	-f "${files[@]}" | tee "$dir/report" | grep -v '^total: 0 errors, 0 warnings, 0 checks' || true
 if grep -qE '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK):' "$dir/report"; then
 	echo "checkpatch.sh: $(grep -cE ': (ERROR|WARNING|CHECK):' "$dir/report") problems in ${#files[@]} files" >&2

@@ -6,7 +6,7 @@
  * they build into hyperframe.ko and, unchanged, into the userspace unit
  * tests and fuzzers. They include this header instead of kernel or libc
  * headers, and use only what it provides: fixed-width types, bool, size_t,
- * memcpy/memset and errno values.
+ * memcpy/memset, errno values and hf_mul_div64().
  */
 #ifndef _HF_CORE_H
 #define _HF_CORE_H
@@ -15,6 +15,13 @@
 #include <linux/types.h>
 #include <linux/string.h>
 #include <linux/errno.h>
+#include <linux/math64.h>
+
+/* a * b / c without overflowing in the product; c > 0. */
+static inline u64 hf_mul_div64(u64 a, u64 b, u64 c)
+{
+	return mul_u64_u64_div_u64(a, b, c);
+}
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,6 +35,11 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
+
+static inline u64 hf_mul_div64(u64 a, u64 b, u64 c)
+{
+	return (u64)((__uint128_t)a * b / c);
+}
 #endif
 
 /* Sequence numbers wrap at 2^32; these compare within half the space. */

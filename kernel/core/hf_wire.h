@@ -82,7 +82,7 @@ struct hf_sack_block {
 
 struct hf_data_hdr {
 	u32 seq;		/* peer-flow sequence number of this segment */
-	u32 msg_id;		/* message, numbered per sender socket and peer */
+	u32 msg_id;		/* message, numbered in its flow as it starts */
 	u32 msg_len;		/* whole message length in bytes */
 	u32 offset;		/* where this payload goes in the message */
 	u16 seg_len;		/* payload bytes in this segment */

@@ -97,7 +97,9 @@ struct sockaddr_hf {
  * @hfi_seg_size: payload bytes per wire segment towards the peer
  * @hfi_frame_segs: segments per hyperframe now
  * @hfi_frame_bytes: hyperframe size now, bytes of payload
- * @hfi_pacing_rate: bytes per second the flow is paced at; 0 = unpaced
+ * @hfi_pacing_rate: bytes per second (wire frames) the socket is paced at
+ *		     (SO_MAX_PACING_RATE); 0 = unpaced. Pacing needs an EDT
+ *		     qdisc on the device: hfq or fq
  * @hfi_credit: segments the flow may still put in flight now
  * @hfi_inflight: segments in flight (sent, not cumulatively acked)
  * @hfi_srtt_us: smoothed round trip; 0 before the first sample
@@ -173,6 +175,11 @@ struct hf_info {
  * @HF_CMD_STATS_GET: reply: the namespace's counters, HF_STATS_A_COUNTER
  * @HF_CMD_PEER_GET: dump only: one message of HF_PEER_A_* per peer
  * @HF_CMD_SOCKET_GET: dump only: one message of HF_SOCKET_A_* per bound socket
+ * @HF_CMD_QDISC_GET: the hfq qdisc at the root of HF_QDISC_A_IFINDEX; as a
+ *		      dump, one message of HF_QDISC_A_* per device whose root
+ *		      qdisc is hfq
+ * @HF_CMD_QDISC_SET: set the writable HF_QDISC_A_* given on the hfq at the
+ *		      root of HF_QDISC_A_IFINDEX, all or none
  */
 enum hf_genl_cmd {
 	HF_CMD_UNSPEC,
@@ -181,6 +188,8 @@ enum hf_genl_cmd {
 	HF_CMD_STATS_GET,
 	HF_CMD_PEER_GET,
 	HF_CMD_SOCKET_GET,
+	HF_CMD_QDISC_GET,
+	HF_CMD_QDISC_SET,
 
 	__HF_CMD_MAX,
 	HF_CMD_MAX = __HF_CMD_MAX - 1
@@ -279,6 +288,68 @@ enum hf_socket_attr {
 
 	__HF_SOCKET_A_MAX,
 	HF_SOCKET_A_MAX = __HF_SOCKET_A_MAX - 1
+};
+
+/*
+ * HF_CMD_QDISC_*: hfq, the qdisc the module registers (docs/design.md,
+ * "The hfq qdisc"). Attach it with "tc qdisc replace dev DEV root hfq" or
+ * "hfctl qdisc attach dev DEV"; stock tc cannot send its options, so they
+ * are read and written here, per device of the caller's namespace. GET
+ * and SET answer ENODEV for an unknown device and ENOENT when the root
+ * qdisc of the device is not hfq. SET needs CAP_NET_ADMIN in the user
+ * namespace owning the caller's network namespace; a value out of range
+ * is refused with the range in the extended ack. A lower limit applies to
+ * new packets: what is queued drains.
+ */
+enum hf_qdisc_attr {
+	HF_QDISC_A_UNSPEC,
+	HF_QDISC_A_PAD,
+	HF_QDISC_A_IFINDEX,		/* u32, the device; required */
+	HF_QDISC_A_HANDLE,		/* u32, read-only: the qdisc's handle */
+	HF_QDISC_A_RATE,		/* u64, bytes/s the device is paced to; 0: unpaced */
+	HF_QDISC_A_LIMIT,		/* u32, packets queued in all bands */
+	HF_QDISC_A_FLOW_LIMIT,		/* u32, packets queued per data flow */
+	HF_QDISC_A_CONTROL_LIMIT,	/* u32, packets queued in the control band */
+	HF_QDISC_A_QUANTUM,		/* u32, bytes a data flow sends per round */
+	HF_QDISC_A_OTHER_SHARE,		/* u32, percent of the link owed to other traffic */
+	HF_QDISC_A_HORIZON_MS,		/* u32, departure times further ahead are dropped */
+	HF_QDISC_A_FLOWS,		/* u32, read-only: data flows with packets queued */
+	HF_QDISC_A_QLEN_CONTROL,	/* u32, read-only: packets queued per band */
+	HF_QDISC_A_QLEN_DATA,		/* u32, read-only */
+	HF_QDISC_A_QLEN_OTHER,		/* u32, read-only */
+	HF_QDISC_A_BACKLOG,		/* u32, read-only: bytes queued */
+	HF_QDISC_A_COUNTER,		/* read-only, repeated: nest of HF_COUNTER_A_* */
+
+	__HF_QDISC_A_MAX,
+	HF_QDISC_A_MAX = __HF_QDISC_A_MAX - 1
+};
+
+/**
+ * struct tc_hfq_xstats - hfq's own counters, in the qdisc's extended
+ *	statistics (TCA_STATS_APP); HF_CMD_QDISC_GET gives the same counters
+ *	by name. Fields are only ever added at the end.
+ * @packets_control: packets sent from the control band
+ * @packets_data: packets sent from the hyperframe data band
+ * @packets_other: packets sent from the band of other traffic
+ * @drop_limit: dropped: the qdisc held its limit of packets
+ * @drop_flow_limit: dropped: the data flow held its limit
+ * @drop_control_limit: dropped: the control band held its limit
+ * @drop_horizon: dropped: departure time beyond the horizon
+ * @flow_alloc_failed: flows that shared the fallback queue for want of memory
+ * @throttled: times a data flow waited for its head's departure time
+ * @rate_delayed: times the device rate held a packet back
+ */
+struct tc_hfq_xstats {
+	__u64	packets_control;
+	__u64	packets_data;
+	__u64	packets_other;
+	__u64	drop_limit;
+	__u64	drop_flow_limit;
+	__u64	drop_control_limit;
+	__u64	drop_horizon;
+	__u64	flow_alloc_failed;
+	__u64	throttled;
+	__u64	rate_delayed;
 };
 
 #endif /* _UAPI_LINUX_HYPERFRAME_H */

@@ -11,8 +11,8 @@ namespace hfctl {
 ObjectTable objects() noexcept {
   // One entry per object, in the order help lists them.
   static constexpr std::array kObjects{
-      &kConfigObject, &kExporterObject, &kHelpObject,  &kModuleObject,
-      &kPeerObject,   &kSocketObject,   &kStatsObject, &kVersionObject,
+      &kConfigObject, &kExporterObject, &kHelpObject,  &kModuleObject,  &kPeerObject,
+      &kQdiscObject,  &kSocketObject,   &kStatsObject, &kVersionObject,
   };
   return kObjects;
 }
@@ -37,6 +37,10 @@ std::string interface_name(int ifindex) {
     return "";
   }
   return name.data();
+}
+
+int interface_index(const std::string& name) {
+  return static_cast<int>(if_nametoindex(name.c_str()));
 }
 
 }  // namespace hfctl

@@ -70,6 +70,7 @@ extern const ObjectSpec kExporterObject;
 extern const ObjectSpec kHelpObject;
 extern const ObjectSpec kModuleObject;
 extern const ObjectSpec kPeerObject;
+extern const ObjectSpec kQdiscObject;
 extern const ObjectSpec kSocketObject;
 extern const ObjectSpec kStatsObject;
 extern const ObjectSpec kVersionObject;
@@ -77,5 +78,8 @@ extern const ObjectSpec kVersionObject;
 // The name of interface `ifindex` in the current namespace; "" for 0 or
 // an interface that is gone.
 [[nodiscard]] std::string interface_name(int ifindex);
+// The index of interface `name` in the current namespace; 0 when there is
+// none.
+[[nodiscard]] int interface_index(const std::string& name);
 
 }  // namespace hfctl

@@ -7,9 +7,13 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "hyperframe/qdisc.h"
 
 namespace hfctl {
 namespace {
@@ -328,6 +332,97 @@ void render_socket_show(std::ostream& out, std::span<const SocketRow> sockets,
       }
     }
     out << line << '\n';
+  }
+}
+
+std::string format_handle(std::uint32_t handle) {
+  std::ostringstream text;
+  text << std::hex << (handle >> 16U) << ':';
+  if ((handle & 0xffffU) != 0) {
+    text << (handle & 0xffffU);
+  }
+  return text.str();
+}
+
+namespace {
+
+// A setting of hfq as tc(8) prints it: "100Mbit", "1000p", "3028b", "10%",
+// "10s"; a rate of 0 is "unpaced".
+std::string qdisc_value(const hf::QdiscParam& param, std::uint64_t value) {
+  if (param.unit == hf::Unit::bytes_per_s && value == 0) {
+    return "unpaced";
+  }
+  if (param.unit == hf::Unit::bytes) {
+    return hf::format_value(value, param.unit) + "b";
+  }
+  return hf::format_value(value, param.unit);
+}
+
+void render_qdisc_text(std::ostream& out, const QdiscRow& row, const Options& options) {
+  const hf::QdiscInfo& qdisc = row.info;
+  out << "qdisc " << hf::kHfqKind << ' ' << format_handle(qdisc.handle) << " dev "
+      << dev_or_index(row.dev, qdisc.ifindex) << " root";
+  for (const hf::QdiscParam& param : hf::qdisc_params()) {
+    if (const std::optional<std::uint64_t>& value = qdisc.config.*param.member) {
+      out << ' ' << param.name << ' ' << qdisc_value(param, *value);
+    }
+  }
+  out << '\n';
+  if (options.stats == 0) {
+    return;
+  }
+  out << " flows " << qdisc.flows << " qlen_control " << qdisc.qlen_control << "p qlen_data "
+      << qdisc.qlen_data << "p qlen_other " << qdisc.qlen_other << "p backlog " << qdisc.backlog
+      << "b\n";
+  if (!qdisc.counters.empty()) {
+    for (const hf::Counter& counter : qdisc.counters) {
+      out << ' ' << counter.name << ' ' << counter.value;
+    }
+    out << '\n';
+  }
+}
+
+void render_qdisc_json(hf::JsonWriter& json, const QdiscRow& row) {
+  const hf::QdiscInfo& qdisc = row.info;
+  json.begin_object()
+      .member("kind", hf::kHfqKind)
+      .member("ifindex", qdisc.ifindex)
+      .member("dev", row.dev)
+      .member("handle", qdisc.handle);
+  for (const hf::QdiscParam& param : hf::qdisc_params()) {
+    if (const std::optional<std::uint64_t>& value = qdisc.config.*param.member) {
+      json.member(param.json_name, *value);
+    }
+  }
+  json.member("flows", qdisc.flows)
+      .member("qlen_control", qdisc.qlen_control)
+      .member("qlen_data", qdisc.qlen_data)
+      .member("qlen_other", qdisc.qlen_other)
+      .member("backlog", qdisc.backlog)
+      .key("counters")
+      .begin_object();
+  for (const hf::Counter& counter : qdisc.counters) {
+    json.member(counter.name, counter.value);
+  }
+  json.end_object().end_object();
+}
+
+}  // namespace
+
+void render_qdisc_show(std::ostream& out, std::span<const QdiscRow> qdiscs,
+                       const Options& options) {
+  if (options.json) {
+    hf::JsonWriter json(out, json_style(options));
+    json.begin_array();
+    for (const QdiscRow& row : qdiscs) {
+      render_qdisc_json(json, row);
+    }
+    json.end_array();
+    out << '\n';
+    return;
+  }
+  for (const QdiscRow& row : qdiscs) {
+    render_qdisc_text(out, row, options);
   }
 }
 

@@ -58,6 +58,19 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
 void render_socket_show(std::ostream& out, std::span<const SocketRow> sockets,
                         const Options& options);
 
+// An hfq qdisc and the name of its device ("" when unknown).
+struct QdiscRow {
+  std::string dev;
+  hf::QdiscInfo info;
+};
+
+// "hfctl qdisc show": one line per qdisc as tc(8) prints it (-s: a line of
+// queue lengths and one of counters), or a JSON array in base units.
+void render_qdisc_show(std::ostream& out, std::span<const QdiscRow> qdiscs, const Options& options);
+
+// A qdisc's handle as tc(8) writes it: "8001:", "8001:2".
+[[nodiscard]] std::string format_handle(std::uint32_t handle);
+
 // "aa:bb:cc:dd:ee:ff".
 [[nodiscard]] std::string format_mac(const std::array<std::uint8_t, 6>& address);
 

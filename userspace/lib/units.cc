@@ -1,11 +1,12 @@
-// lib/units.cc - parsing and printing of sizes, times and rates with their
-// iproute2-style suffixes.
+// lib/units.cc - parsing and printing of sizes, times, rates, packet counts
+// and percentages with their iproute2-style suffixes.
 #include "hyperframe/units.h"
 
 #include <array>
 #include <cctype>
 #include <charconv>
 #include <limits>
+#include <numeric>
 #include <span>
 
 namespace hf {
@@ -39,6 +40,7 @@ constexpr std::array kRateSuffixes{
     Suffix{"kbit", kThousand},
     Suffix{"bit", 1},
 };
+constexpr std::uint64_t kBitsPerByte = 8;
 // Accepted on input only: bytes per second.
 constexpr std::array kByteRateSuffixes{
     Suffix{"tbps", 8 * kThousand* kThousand* kThousand* kThousand},
@@ -59,6 +61,10 @@ std::string lower(std::string_view text) {
 // value * numerator / denominator, exactly, or nullopt.
 std::optional<std::uint64_t> scale(std::uint64_t value, std::uint64_t numerator,
                                    std::uint64_t denominator) {
+  // Reduced first, so that what fits once divided does not overflow.
+  const std::uint64_t common = std::gcd(numerator, denominator);
+  numerator /= common;
+  denominator /= common;
   if (numerator != 0 && value > std::numeric_limits<std::uint64_t>::max() / numerator) {
     return std::nullopt;
   }
@@ -78,6 +84,47 @@ const Suffix* find_suffix(std::span<const Suffix> suffixes, std::string_view nam
   return nullptr;
 }
 
+// `number` when `suffix` is nothing or `sign`.
+std::optional<std::uint64_t> with_sign(std::uint64_t number, std::string_view suffix,
+                                       std::string_view sign) {
+  return suffix.empty() || suffix == sign ? std::optional(number) : std::nullopt;
+}
+
+// `number` of the size `suffix` names, in bytes.
+std::optional<std::uint64_t> parse_size(std::uint64_t number, std::string_view suffix) {
+  if (suffix.ends_with("ib") && suffix.size() == 3) {
+    suffix.remove_suffix(2);
+  } else if (suffix.ends_with('b')) {
+    suffix.remove_suffix(1);
+  }
+  const Suffix* found = find_suffix(kByteSuffixes, suffix);
+  return found != nullptr ? scale(number, found->scale, 1) : std::nullopt;
+}
+
+// `number` of the time `suffix` names, in units of `base` us; bare: in them.
+std::optional<std::uint64_t> parse_time(std::uint64_t number, std::string_view suffix,
+                                        std::uint64_t base) {
+  if (suffix.empty()) {
+    return number;
+  }
+  const Suffix* found = find_suffix(kUsecSuffixes, suffix);
+  return found != nullptr ? scale(number, found->scale, base) : std::nullopt;
+}
+
+// `number` of the rate `suffix` names, in units of `base` bit/s. A bare
+// rate is bits, or (in bytes) only 0: see units.h.
+std::optional<std::uint64_t> parse_rate(std::uint64_t number, std::string_view suffix,
+                                        std::uint64_t base) {
+  if (suffix.empty()) {
+    return base == 1 || number == 0 ? std::optional(number) : std::nullopt;
+  }
+  const Suffix* found = find_suffix(kRateSuffixes, suffix);
+  if (found == nullptr) {
+    found = find_suffix(kByteRateSuffixes, suffix);
+  }
+  return found != nullptr ? scale(number, found->scale, base) : std::nullopt;
+}
+
 std::string format_with(std::uint64_t value, std::span<const Suffix> suffixes) {
   for (const Suffix& suffix : suffixes) {
     if (value != 0 && value % suffix.scale == 0) {
@@ -85,6 +132,16 @@ std::string format_with(std::uint64_t value, std::span<const Suffix> suffixes) {
     }
   }
   return std::to_string(value) + std::string(suffixes.back().name);
+}
+
+// A rate as tc(8) writes it, its scale in capitals: "100mbit" is "100Mbit".
+std::string tc_rate(std::string text) {
+  constexpr std::size_t kBit = std::string_view("bit").size();
+  if (text.size() > kBit) {
+    char& scale = text[text.size() - kBit - 1];  // a digit when there is none
+    scale = static_cast<char>(std::toupper(static_cast<unsigned char>(scale)));
+  }
+  return text;
 }
 
 }  // namespace
@@ -99,6 +156,12 @@ std::string_view unit_name(Unit unit) noexcept {
       return "ms";
     case Unit::bits_per_s:
       return "bit/s";
+    case Unit::bytes_per_s:
+      return "bytes/s";
+    case Unit::packets:
+      return "packets";
+    case Unit::percent:
+      return "%";
     case Unit::count:
       break;
   }
@@ -116,36 +179,21 @@ std::optional<std::uint64_t> parse_value(std::string_view text, Unit unit) {
 
   switch (unit) {
     case Unit::count:
-      return suffix.empty() ? std::optional(number) : std::nullopt;
-    case Unit::bytes: {
-      std::string_view name = suffix;
-      if (name.ends_with("ib") && name.size() == 3) {
-        name.remove_suffix(2);
-      } else if (name.ends_with('b')) {
-        name.remove_suffix(1);
-      }
-      const Suffix* found = find_suffix(kByteSuffixes, name);
-      return found != nullptr ? scale(number, found->scale, 1) : std::nullopt;
-    }
+      return with_sign(number, suffix, "");
+    case Unit::bytes:
+      return parse_size(number, suffix);
     case Unit::usecs:
-    case Unit::msecs: {
-      const std::uint64_t base = unit == Unit::msecs ? kThousand : 1;
-      if (suffix.empty()) {
-        return number;
-      }
-      const Suffix* found = find_suffix(kUsecSuffixes, suffix);
-      return found != nullptr ? scale(number, found->scale, base) : std::nullopt;
-    }
-    case Unit::bits_per_s: {
-      if (suffix.empty()) {
-        return number;
-      }
-      const Suffix* found = find_suffix(kRateSuffixes, suffix);
-      if (found == nullptr) {
-        found = find_suffix(kByteRateSuffixes, suffix);
-      }
-      return found != nullptr ? scale(number, found->scale, 1) : std::nullopt;
-    }
+      return parse_time(number, suffix, 1);
+    case Unit::msecs:
+      return parse_time(number, suffix, kThousand);
+    case Unit::bits_per_s:
+      return parse_rate(number, suffix, 1);
+    case Unit::bytes_per_s:
+      return parse_rate(number, suffix, kBitsPerByte);
+    case Unit::packets:
+      return with_sign(number, suffix, "p");
+    case Unit::percent:
+      return with_sign(number, suffix, "%");
   }
   return std::nullopt;
 }
@@ -163,6 +211,15 @@ std::string format_value(std::uint64_t value, Unit unit) {
       return std::to_string(value) + "ms";
     case Unit::bits_per_s:
       return format_with(value, kRateSuffixes);
+    case Unit::bytes_per_s:
+      if (value <= std::numeric_limits<std::uint64_t>::max() / kBitsPerByte) {
+        return tc_rate(format_with(value * kBitsPerByte, kRateSuffixes));
+      }
+      return std::to_string(value) + "bps";
+    case Unit::packets:
+      return std::to_string(value) + "p";
+    case Unit::percent:
+      return std::to_string(value) + "%";
     case Unit::count:
       break;
   }

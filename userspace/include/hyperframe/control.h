@@ -1,6 +1,7 @@
 // hyperframe/control.h - hf::Control, a client of the module's generic
-// netlink family "hyperframe": configuration, counters, peers and sockets
-// of the caller's network namespace (see docs/design.md, "Control plane").
+// netlink family "hyperframe": configuration, counters, peers, sockets and
+// hfq qdiscs of the caller's network namespace (see docs/design.md,
+// "Control plane"). Attaching and detaching hfq is rtnetlink's: qdisc.h.
 #pragma once
 
 #include <array>
@@ -79,6 +80,51 @@ struct SocketInfo {
   std::uint32_t uid = 0;
 };
 
+// Settings of an hfq qdisc, in base units; each is absent when not given
+// (in a set_qdisc()) or not reported (by an older module).
+struct QdiscConfig {
+  std::optional<std::uint64_t> rate;           // bytes/s the device is paced to; 0: unpaced
+  std::optional<std::uint64_t> limit;          // packets queued in all bands
+  std::optional<std::uint64_t> flow_limit;     // packets queued per data flow
+  std::optional<std::uint64_t> control_limit;  // packets queued in the control band
+  std::optional<std::uint64_t> quantum;        // bytes a data flow sends per round
+  std::optional<std::uint64_t> other_share;    // percent of the link owed to other traffic
+  std::optional<std::uint64_t> horizon_ms;     // departure times further ahead are dropped
+
+  friend bool operator==(const QdiscConfig&, const QdiscConfig&) = default;
+};
+
+// One writable setting of the hfq qdisc (HF_QDISC_A_*).
+struct QdiscParam {
+  std::string_view name;       // as hfctl takes it: "horizon"
+  std::string_view json_name;  // in the base unit, the attribute's name: "horizon_ms"
+  int attribute;               // HF_QDISC_A_*
+  Unit unit;
+  std::uint64_t max;                                  // what the attribute's width holds
+  std::optional<std::uint64_t> QdiscConfig::*member;  // where QdiscConfig holds it
+  std::string_view help;
+};
+
+// Every writable setting of hfq, in the order "hfctl qdisc show" lists them.
+[[nodiscard]] std::span<const QdiscParam> qdisc_params() noexcept;
+// The setting named `name` (either spelling), or nullptr.
+[[nodiscard]] const QdiscParam* find_qdisc_param(std::string_view name) noexcept;
+
+// The hfq qdisc at the root of a device (HF_CMD_QDISC_GET).
+struct QdiscInfo {
+  int ifindex = 0;
+  std::uint32_t handle = 0;  // major:minor in the upper:lower 16 bits
+  QdiscConfig config;
+  std::uint32_t flows = 0;  // data flows with packets queued
+  std::uint32_t qlen_control = 0;
+  std::uint32_t qlen_data = 0;
+  std::uint32_t qlen_other = 0;
+  std::uint32_t backlog = 0;      // bytes queued
+  std::vector<Counter> counters;  // in the kernel's order
+
+  friend bool operator==(const QdiscInfo&, const QdiscInfo&) = default;
+};
+
 // The accepted range of a value the kernel refused.
 struct ValueRange {
   std::uint64_t min = 0;
@@ -128,6 +174,17 @@ class Control {
   [[nodiscard]] std::vector<Counter> stats();
   [[nodiscard]] std::vector<PeerInfo> peers();
   [[nodiscard]] std::vector<SocketInfo> sockets();
+
+  // The hfq qdisc at the root of device `ifindex`. Throws ControlError:
+  // ENODEV for no such device, ENOENT when its root qdisc is not hfq.
+  [[nodiscard]] QdiscInfo qdisc(int ifindex);
+  // Every device of the namespace whose root qdisc is hfq, by ifindex.
+  [[nodiscard]] std::vector<QdiscInfo> qdiscs();
+  // Applies the settings `changes` holds to the hfq at the root of device
+  // `ifindex`, all together or none. Throws ControlError: ENODEV, ENOENT
+  // as qdisc(); EPERM without CAP_NET_ADMIN over the namespace; EINVAL
+  // (or ERANGE) with the blamed attribute and its range for a bad value.
+  void set_qdisc(int ifindex, const QdiscConfig& changes);
 
  private:
   struct SockDeleter {

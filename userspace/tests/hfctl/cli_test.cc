@@ -116,8 +116,8 @@ TEST(ParseError, MissingObject) {
   const UsageError error = usage_error({});
   EXPECT_TRUE(
       contains(error.what(),
-               "missing OBJECT; valid objects: config, exporter, help, module, peer, socket, "
-               "stats, version"))
+               "missing OBJECT; valid objects: config, exporter, help, module, peer, qdisc, "
+               "socket, stats, version"))
       << error.what();
   EXPECT_EQ(error.hint(), "hfctl help");
 }
@@ -126,7 +126,7 @@ TEST(ParseError, UnknownObjectIsNamedWithTheValidOnes) {
   const UsageError error = usage_error({"bogus"});
   EXPECT_EQ(std::string(error.what()),
             R"(unknown object "bogus"; valid objects: config, exporter, help, module, peer, )"
-            R"(socket, stats, version)");
+            R"(qdisc, socket, stats, version)");
   EXPECT_EQ(error.hint(), "hfctl help");
   EXPECT_TRUE(contains(usage_error({"help", "bogus"}).what(), R"("bogus")"));
   EXPECT_TRUE(contains(usage_error({"-h", "bogus"}).what(), R"("bogus")"));
@@ -176,6 +176,28 @@ TEST(Parse, CommandOptions) {
   EXPECT_EQ(parse({"-o/x.prom", "-n", "blue", "stats", "prometheus"}).option("output"), "/x.prom")
       << "command options may come first, like the global ones";
   EXPECT_EQ(parse({"stats", "prometheus"}).command_options.size(), 0U);
+}
+
+TEST(Parse, QdiscCommandsAndTheirArguments) {
+  const Command show = parse({"-s", "qdisc"});
+  EXPECT_EQ(show.object, &hfctl::kQdiscObject);
+  ASSERT_NE(show.command, nullptr);
+  EXPECT_EQ(show.command->name, "show") << "show is the default";
+  EXPECT_EQ(show.options.stats, 1);
+  EXPECT_EQ(parse({"qdisc", "show", "dev", "veth0"}).args,
+            (std::vector<std::string>{"dev", "veth0"}));
+  const Command set = parse({"qdisc", "set", "dev", "eth0", "rate", "1gbit", "horizon", "2s"});
+  ASSERT_NE(set.command, nullptr);
+  EXPECT_EQ(set.command->name, "set");
+  EXPECT_EQ(set.args.size(), 6U);
+  for (const char* name : {"attach", "detach"}) {
+    const Command command = parse({"qdisc", name, "dev", "eth0"});
+    ASSERT_NE(command.command, nullptr);
+    EXPECT_EQ(command.command->name, name);
+  }
+  EXPECT_TRUE(contains(usage_error({"qdisc", "show", "dev", "a", "dev", "b"}).what(),
+                       R"(qdisc show: unexpected argument "dev")"));
+  EXPECT_EQ(usage_error({"qdisc", "replace"}).hint(), "hfctl qdisc help");
 }
 
 TEST(ParseError, CommandOptionOfAnotherCommand) {

@@ -200,7 +200,10 @@ TEST(Prometheus, KnowsEveryCounterTheKernelNames) {
   for (std::sregex_iterator it(net.begin(), net.end(), stat_name), end; it != end; ++it) {
     counters.push_back({(*it)[1].str(), 1});
   }
-  const std::regex gauge_name(R"re(hf_counter_put\(skb, "([a-z0-9_]+)")re");
+  // hf_counter_put(skb, "name", ...), or since the hfq counters share it,
+  // hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "name", ...).
+  const std::regex gauge_name(
+      R"re(hf_(?:genl_)?counter_put\(skb,\s*(?:HF_STATS_A_COUNTER,\s*)?"([a-z0-9_]+)")re");
   size_t gauges = 0;
   for (std::sregex_iterator it(genl.begin(), genl.end(), gauge_name), end; it != end; ++it) {
     counters.push_back({(*it)[1].str(), 1});

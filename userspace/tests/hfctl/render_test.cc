@@ -236,4 +236,136 @@ TEST(RenderSocketShow, AlignedTable) {
             "7000  *    65536   0       12    0    4242\n");
 }
 
+// An hfq as a busy one reports itself, with every setting.
+hf::QdiscInfo busy_hfq() {
+  return {.ifindex = 3,
+          .handle = 0x80010000,
+          .config = {.rate = 12500000,
+                     .limit = 10000,
+                     .flow_limit = 1000,
+                     .control_limit = 1000,
+                     .quantum = 3028,
+                     .other_share = 10,
+                     .horizon_ms = 10000},
+          .flows = 3,
+          .qlen_control = 0,
+          .qlen_data = 12,
+          .qlen_other = 1,
+          .backlog = 18168,
+          .counters = {{"packets_control", 10},
+                       {"packets_data", 2000},
+                       {"packets_other", 7},
+                       {"drop_limit", 0},
+                       {"drop_flow_limit", 1},
+                       {"drop_control_limit", 0},
+                       {"drop_horizon", 2},
+                       {"flow_alloc_failed", 0},
+                       {"throttled", 15},
+                       {"rate_delayed", 40}}};
+}
+
+std::string qdisc_show(const std::vector<hfctl::QdiscRow>& rows, const Options& options) {
+  return rendered([&](std::ostream& out) { hfctl::render_qdisc_show(out, rows, options); });
+}
+
+constexpr std::string_view kBusyLine =
+    "qdisc hfq 8001: dev veth0 root rate 100Mbit limit 10000p flow_limit 1000p control_limit "
+    "1000p quantum 3028b other_share 10% horizon 10s\n";
+
+TEST(RenderQdiscShow, TextIsOneLineAsTcPrintsIt) {
+  EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}}, text()), kBusyLine);
+}
+
+TEST(RenderQdiscShow, StatsAddQueuesAndEveryCounter) {
+  Options more = text();
+  more.stats = 1;
+  EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}}, more),
+            std::string(kBusyLine) +
+                " flows 3 qlen_control 0p qlen_data 12p qlen_other 1p backlog 18168b\n"
+                " packets_control 10 packets_data 2000 packets_other 7 drop_limit 0 "
+                "drop_flow_limit 1 drop_control_limit 0 drop_horizon 2 flow_alloc_failed 0 "
+                "throttled 15 rate_delayed 40\n");
+}
+
+TEST(RenderQdiscShow, TextOfAnUnpacedHfqWithSomeSettingsUnreported) {
+  hf::QdiscInfo info;
+  info.ifindex = 7;
+  info.handle = 0x10000;
+  info.config.rate = 0;
+  info.config.quantum = 65536;
+  info.config.horizon_ms = 500;
+  info.counters = {{"brand_new", 5}};
+  Options more = text();
+  more.stats = 2;
+  EXPECT_EQ(qdisc_show({{"", info}}, more),
+            "qdisc hfq 1: dev if7 root rate unpaced quantum 64kb horizon 500ms\n"
+            " flows 0 qlen_control 0p qlen_data 0p qlen_other 0p backlog 0b\n"
+            " brand_new 5\n");
+  info.counters.clear();
+  EXPECT_EQ(qdisc_show({{"eth0", info}}, more),
+            "qdisc hfq 1: dev eth0 root rate unpaced quantum 64kb horizon 500ms\n"
+            " flows 0 qlen_control 0p qlen_data 0p qlen_other 0p backlog 0b\n")
+      << "no counter line without counters";
+}
+
+TEST(RenderQdiscShow, OneLinePerQdisc) {
+  hf::QdiscInfo other = busy_hfq();
+  other.ifindex = 4;
+  other.handle = 0x80020000;
+  other.config.rate = 1250000000;
+  EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}, {"veth1", other}}, text()),
+            std::string(kBusyLine) +
+                "qdisc hfq 8002: dev veth1 root rate 10Gbit limit 10000p flow_limit 1000p "
+                "control_limit 1000p quantum 3028b other_share 10% horizon 10s\n");
+}
+
+TEST(RenderQdiscShow, JsonHasTheRawNumbers) {
+  EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}}, json()),
+            line(R"([{"kind":"hfq","ifindex":3,"dev":"veth0","handle":2147549184,)"
+                 R"("rate":12500000,"limit":10000,"flow_limit":1000,"control_limit":1000,)"
+                 R"("quantum":3028,"other_share":10,"horizon_ms":10000,"flows":3,)"
+                 R"("qlen_control":0,"qlen_data":12,"qlen_other":1,"backlog":18168,)"
+                 R"("counters":{"packets_control":10,"packets_data":2000,"packets_other":7,)"
+                 R"("drop_limit":0,"drop_flow_limit":1,"drop_control_limit":0,"drop_horizon":2,)"
+                 R"("flow_alloc_failed":0,"throttled":15,"rate_delayed":40}}])"));
+}
+
+TEST(RenderQdiscShow, PrettyJsonLeavesOutWhatIsUnreported) {
+  hf::QdiscInfo info;
+  info.ifindex = 2;
+  info.handle = 0x80010000;
+  info.config.rate = 0;
+  EXPECT_EQ(qdisc_show({{"eth0", info}}, pretty()),
+            "[\n"
+            "  {\n"
+            "    \"kind\": \"hfq\",\n"
+            "    \"ifindex\": 2,\n"
+            "    \"dev\": \"eth0\",\n"
+            "    \"handle\": 2147549184,\n"
+            "    \"rate\": 0,\n"
+            "    \"flows\": 0,\n"
+            "    \"qlen_control\": 0,\n"
+            "    \"qlen_data\": 0,\n"
+            "    \"qlen_other\": 0,\n"
+            "    \"backlog\": 0,\n"
+            "    \"counters\": {}\n"
+            "  }\n"
+            "]\n");
+}
+
+TEST(RenderQdiscShow, NoneIsNothingOrAnEmptyArray) {
+  EXPECT_EQ(qdisc_show({}, text()), "");
+  Options more = text();
+  more.stats = 1;
+  EXPECT_EQ(qdisc_show({}, more), "");
+  EXPECT_EQ(qdisc_show({}, json()), "[]\n");
+}
+
+TEST(FormatHandle, MajorColonMinorInHex) {
+  EXPECT_EQ(hfctl::format_handle(0x80010000), "8001:");
+  EXPECT_EQ(hfctl::format_handle(0xffff0000), "ffff:");
+  EXPECT_EQ(hfctl::format_handle(0x00010002), "1:2");
+  EXPECT_EQ(hfctl::format_handle(0), "0:");
+}
+
 }  // namespace

@@ -80,7 +80,7 @@ TEST(Run, UnknownObjectIsAUsageError) {
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err,
             "hfctl: unknown object \"bogus\"; valid objects: config, exporter, help, module, "
-            "peer, socket, stats, version\n"
+            "peer, qdisc, socket, stats, version\n"
             "Try \"hfctl help\".\n");
 }
 
@@ -175,6 +175,42 @@ TEST(Run, ExporterAddressInUseIsARuntimeError) {
   const Result result = run(tree, {"exporter", "--listen", address});
   EXPECT_EQ(result.status, hfctl::kExitFailure);
   EXPECT_EQ(result.err, "hfctl: cannot listen on " + address + ": Address already in use\n");
+}
+
+TEST(Run, QdiscHelpNeedsNoModule) {
+  const TempTree tree;
+  const Result result = run(tree, {"qdisc", "help"});
+  EXPECT_EQ(result.status, hfctl::kExitSuccess);
+  EXPECT_NE(result.out.find("Usage: hfctl [ OPTIONS ] qdisc show [ dev DEV ]\n"
+                            "       hfctl [ OPTIONS ] qdisc attach dev DEV [ PARAM VALUE ]...\n"
+                            "       hfctl [ OPTIONS ] qdisc set dev DEV PARAM VALUE "
+                            "[ PARAM VALUE ]...\n"
+                            "       hfctl [ OPTIONS ] qdisc detach dev DEV\n"),
+            std::string::npos)
+      << result.out;
+  EXPECT_EQ(result.err, "");
+}
+
+TEST(Run, QdiscBadArgumentsAreUsageErrorsBeforeAnyNetlink) {
+  const TempTree tree;
+  const Result result = run(tree, {"qdisc", "set", "dev", "lo", "other_share", "half"});
+  EXPECT_EQ(result.status, hfctl::kExitUsage);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err,
+            "hfctl: bad value \"half\" for other_share: expected a whole percentage (10 or 10%)\n"
+            "Try \"hfctl qdisc help\".\n");
+}
+
+TEST(Run, QdiscUnknownDeviceIsARuntimeError) {
+  const TempTree tree;
+  for (const auto& args : {std::vector<std::string>{"qdisc", "show", "dev", "hf-no-such0"},
+                           {"qdisc", "attach", "dev", "hf-no-such0"},
+                           {"qdisc", "set", "dev", "hf-no-such0", "limit", "100"},
+                           {"qdisc", "detach", "dev", "hf-no-such0"}}) {
+    const Result result = run(tree, args);
+    EXPECT_EQ(result.status, hfctl::kExitFailure) << args[1];
+    EXPECT_EQ(result.err, "hfctl: cannot find device \"hf-no-such0\"\n") << args[1];
+  }
 }
 
 TEST(Run, WriteErrorIsARuntimeError) {

@@ -1,8 +1,9 @@
-// tests/lib/units_test.cc - unit tests of lib/units.cc: human sizes, times
-// and rates in and out.
+// tests/lib/units_test.cc - unit tests of lib/units.cc: human sizes, times,
+// rates, packet counts and percentages in and out.
 #include "hyperframe/units.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 
 #include <gtest/gtest.h>
@@ -50,6 +51,42 @@ TEST(ParseValue, RatesAre1000BasedBits) {
   EXPECT_EQ(parse_value("1mbps", Unit::bits_per_s), 8000000U);
 }
 
+TEST(ParseValue, ByteRatesTakeBitAndByteSuffixes) {
+  EXPECT_EQ(parse_value("100mbit", Unit::bytes_per_s), 12500000U);
+  EXPECT_EQ(parse_value("100Mbit", Unit::bytes_per_s), 12500000U);
+  EXPECT_EQ(parse_value("10gbit", Unit::bytes_per_s), 1250000000U);
+  EXPECT_EQ(parse_value("1tbit", Unit::bytes_per_s), 125000000000U);
+  EXPECT_EQ(parse_value("8bit", Unit::bytes_per_s), 1U);
+  EXPECT_EQ(parse_value("1gbps", Unit::bytes_per_s), 1000000000U);
+  EXPECT_EQ(parse_value("1500bps", Unit::bytes_per_s), 1500U);
+  EXPECT_EQ(parse_value("0", Unit::bytes_per_s), 0U) << "0: unpaced";
+  EXPECT_EQ(parse_value("0mbit", Unit::bytes_per_s), 0U);
+}
+
+TEST(ParseValue, ByteRatesRefuseBareNumbersAndFractionsOfAByte) {
+  EXPECT_EQ(parse_value("1000", Unit::bytes_per_s), std::nullopt) << "bits to tc, bytes to -j";
+  EXPECT_EQ(parse_value("1bit", Unit::bytes_per_s), std::nullopt);
+  EXPECT_EQ(parse_value("1001kbit", Unit::bytes_per_s), 125125U);
+  EXPECT_EQ(parse_value("1kbit", Unit::bytes_per_s), 125U);
+  EXPECT_EQ(parse_value("12bit", Unit::bytes_per_s), std::nullopt);
+  EXPECT_EQ(parse_value("1mb", Unit::bytes_per_s), std::nullopt) << "a size, not a rate";
+  EXPECT_EQ(parse_value("3000000tbps", Unit::bytes_per_s), 3000000000000000000U);
+  EXPECT_EQ(parse_value("30000000tbps", Unit::bytes_per_s), std::nullopt) << "overflow";
+}
+
+TEST(ParseValue, PacketsAndPercentTakeTheirSign) {
+  EXPECT_EQ(parse_value("1000", Unit::packets), 1000U);
+  EXPECT_EQ(parse_value("1000p", Unit::packets), 1000U);
+  EXPECT_EQ(parse_value("1000P", Unit::packets), 1000U);
+  EXPECT_EQ(parse_value("1k", Unit::packets), std::nullopt);
+  EXPECT_EQ(parse_value("p", Unit::packets), std::nullopt);
+  EXPECT_EQ(parse_value("10", Unit::percent), 10U);
+  EXPECT_EQ(parse_value("10%", Unit::percent), 10U);
+  EXPECT_EQ(parse_value("10%%", Unit::percent), std::nullopt);
+  EXPECT_EQ(parse_value("0.5%", Unit::percent), std::nullopt);
+  EXPECT_EQ(parse_value("%", Unit::percent), std::nullopt);
+}
+
 TEST(ParseValue, RefusesWhatIsNotANumberInTheUnit) {
   EXPECT_EQ(parse_value("", Unit::count), std::nullopt);
   EXPECT_EQ(parse_value("k", Unit::bytes), std::nullopt);
@@ -93,6 +130,22 @@ TEST(FormatValue, UsesTheLargestExactSuffix) {
   EXPECT_EQ(format_value(10000000000, Unit::bits_per_s), "10gbit");
   EXPECT_EQ(format_value(1500000, Unit::bits_per_s), "1500kbit");
   EXPECT_EQ(format_value(42, Unit::count), "42");
+  EXPECT_EQ(format_value(1000, Unit::packets), "1000p");
+  EXPECT_EQ(format_value(10, Unit::percent), "10%");
+}
+
+TEST(FormatValue, ByteRatesAsTcPrintsThem) {
+  EXPECT_EQ(format_value(12500000, Unit::bytes_per_s), "100Mbit");
+  EXPECT_EQ(format_value(1250000000, Unit::bytes_per_s), "10Gbit");
+  EXPECT_EQ(format_value(187500000, Unit::bytes_per_s), "1500Mbit");
+  EXPECT_EQ(format_value(125, Unit::bytes_per_s), "1Kbit");
+  EXPECT_EQ(format_value(125000000000, Unit::bytes_per_s), "1Tbit");
+  EXPECT_EQ(format_value(1, Unit::bytes_per_s), "8bit");
+  EXPECT_EQ(format_value(std::numeric_limits<std::uint64_t>::max(), Unit::bytes_per_s),
+            "18446744073709551615bps")
+      << "too many bits for 64 bits: bytes/s";
+  EXPECT_EQ(parse_value("18446744073709551615bps", Unit::bytes_per_s),
+            std::numeric_limits<std::uint64_t>::max());
 }
 
 TEST(FormatValue, ZeroKeepsItsUnit) {
@@ -101,12 +154,17 @@ TEST(FormatValue, ZeroKeepsItsUnit) {
   EXPECT_EQ(format_value(0, Unit::msecs), "0us");
   EXPECT_EQ(format_value(0, Unit::bits_per_s), "0bit");
   EXPECT_EQ(format_value(0, Unit::count), "0");
+  EXPECT_EQ(format_value(0, Unit::bytes_per_s), "0bit");
+  EXPECT_EQ(format_value(0, Unit::packets), "0p");
+  EXPECT_EQ(format_value(0, Unit::percent), "0%");
 }
 
 TEST(FormatValue, RoundTripsThroughParse) {
-  for (const Unit unit : {Unit::count, Unit::bytes, Unit::usecs, Unit::msecs, Unit::bits_per_s}) {
-    for (const std::uint64_t value : {0ULL, 1ULL, 999ULL, 1000ULL, 1024ULL, 65536ULL, 2000000ULL,
-                                      10000000000ULL, 1099511627776ULL}) {
+  for (const Unit unit : {Unit::count, Unit::bytes, Unit::usecs, Unit::msecs, Unit::bits_per_s,
+                          Unit::bytes_per_s, Unit::packets, Unit::percent}) {
+    for (const std::uint64_t value : std::initializer_list<std::uint64_t>{
+             0, 1, 999, 1000, 1024, 65536, 2000000, 10000000000, 1099511627776,
+             std::numeric_limits<std::uint64_t>::max()}) {
       EXPECT_EQ(parse_value(format_value(value, unit), unit), value)
           << format_value(value, unit) << " in " << hf::unit_name(unit);
     }

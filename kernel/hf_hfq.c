@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hf_hfq.c - hfq, the qdisc of hyperframe: a strict-priority band that
+ * lets control frames overtake bulk data, per-flow queues for hyperframe
+ * data that honour each frame's departure time (EDT), a guaranteed share
+ * for all other traffic, and an optional rate the whole device is paced to.
+ *
+ * Design notes:
+ * 1. Three bands. Control: hyperframe frames that are not DATA (ACKs,
+ *    credits, rate hints) and anything at TC_PRIO_CONTROL, in one FIFO,
+ *    always served first. Data: hyperframe DATA, one queue per flow (the
+ *    destination address and the sender's port), served round robin by
+ *    quantum. Other: everything else (IP, ARP), one FIFO. Data and other
+ *    share what control leaves by deficit round robin, other getting
+ *    other_share percent while both wait, all of it while data waits for
+ *    its departure times: neither starves the other.
+ * 2. A data flow's packets leave in order, not before the head's
+ *    departure time (skb->tstamp when it is a monotonic delivery time, as
+ *    sch_fq reads it). A flow whose head is early leaves the round and
+ *    waits in a tree ordered by that time; the watchdog wakes the qdisc at
+ *    the earliest. A departure further than horizon_ms ahead is a sender
+ *    bug and is dropped, counted.
+ * 3. With a rate, every packet reserves len / rate of the device's time
+ *    and the next waits for it: the device becomes a link of that speed
+ *    with its queue here, where control can overtake. Lateness of the
+ *    timer is made up for, up to HFQ_RATE_SLACK_NS, so the rate holds
+ *    under a coarse timer.
+ * 4. Flows exist only while they have packets, so there are never more
+ *    flows than packets (limit bounds both). A flow that cannot be
+ *    allocated joins a fallback queue embedded in the qdisc, counted.
+ * 5. Settings come from the module's generic netlink family, not from
+ *    TCA_OPTIONS: stock tc cannot send options of a kind it does not know,
+ *    so a qdisc created with options is refused rather than half-read.
+ *    The control plane changes them under the qdisc tree lock.
+ */
+#include <linux/etherdevice.h>
+#include <linux/hash.h>
+#include <linux/if_ether.h>
+#include <linux/module.h>
+#include <linux/rbtree.h>
+#include <linux/rtnetlink.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <net/pkt_sched.h>
+#include <net/sch_generic.h>
+
+#include "hf_compat.h"
+#include "hf_hfq.h"
+#include "hf_pace.h"
+#include "hf_params.h"
+#include "hf_wire.h"
+
+#define HFQ_HASH_BITS		8
+#define HFQ_TIMER_SLACK_NS	(10 * NSEC_PER_USEC)
+#define HFQ_RATE_SLACK_NS	NSEC_PER_MSEC
+/* Bytes per round of the data/other round robin, split by other_share. */
+#define HFQ_SHARE_ROUND		(64 * 1024)
+
+enum hfq_band {
+	HFQ_BAND_CONTROL,
+	HFQ_BAND_DATA,
+	HFQ_BAND_OTHER,
+	HFQ_BANDS,
+};
+
+/* Data and other alternate; control is outside the round robin. */
+enum { HFQ_RR_DATA, HFQ_RR_OTHER };
+
+struct hfq_skb_cb {
+	u64 time_to_send;
+};
+
+/**
+ * struct hfq_flow - the queue of one hyperframe data flow
+ * @hash: in hfq_sched.flows by @key
+ * @active: in hfq_sched.active while it may send now
+ * @node: in hfq_sched.throttled while it waits for @time_next
+ * @queue: its packets, in order
+ * @key: destination address and sender's port
+ * @time_next: departure time of the head while throttled
+ * @deficit: bytes it may still send this round
+ */
+struct hfq_flow {
+	struct hlist_node hash;
+	struct list_head active;
+	struct rb_node node;
+	struct sk_buff_head queue;
+	u64 key;
+	u64 time_next;
+	int deficit;
+};
+
+struct hfq_sched {
+	struct hfq_config cfg;
+	struct sk_buff_head control;
+	struct sk_buff_head other;
+	u32 data_qlen;
+	u32 flows_count;
+	struct list_head active;
+	struct rb_root throttled;
+	DECLARE_HASHTABLE(flows, HFQ_HASH_BITS);
+	struct hfq_flow fallback;
+	/* Data/other round robin. */
+	int rr_deficit[2];
+	int rr_turn;
+	u64 time_next_tx;	/* the device's next free time, with a rate */
+	struct tc_hfq_xstats xstats;
+	struct qdisc_watchdog watchdog;
+};
+
+static const struct hfq_config hfq_default_config = {
+	.rate		= 0,
+	.limit		= 10000,
+	.flow_limit	= 1000,
+	.control_limit	= 1000,
+	.quantum	= 2 * ETH_FRAME_LEN,
+	.other_share	= 10,
+	.horizon_ms	= 10 * MSEC_PER_SEC,
+};
+
+/* The names of struct tc_hfq_xstats' fields, in order. */
+const char *const hfq_counter_names[] = {
+	"packets_control",
+	"packets_data",
+	"packets_other",
+	"drop_limit",
+	"drop_flow_limit",
+	"drop_control_limit",
+	"drop_horizon",
+	"flow_alloc_failed",
+	"throttled",
+	"rate_delayed",
+};
+
+static_assert(ARRAY_SIZE(hfq_counter_names) == HFQ_NR_COUNTERS);
+
+static struct hfq_skb_cb *hfq_cb(struct sk_buff *skb)
+{
+	qdisc_cb_private_validate(skb, sizeof(struct hfq_skb_cb));
+	return (struct hfq_skb_cb *)qdisc_skb_cb(skb)->data;
+}
+
+/* The band of @skb; for hyperframe DATA also its flow key in @key. */
+static enum hfq_band hfq_classify(struct sk_buff *skb, u64 *key)
+{
+	const struct ethhdr *eth;
+	struct ethhdr eth_buf;
+	u8 hdr_buf[4];
+	const u8 *hdr;
+
+	if (skb->priority == TC_PRIO_CONTROL)
+		return HFQ_BAND_CONTROL;
+	if (skb->protocol != htons(READ_ONCE(hf_params.ethertype)))
+		return HFQ_BAND_OTHER;
+
+	if (skb_network_offset(skb) < 0)
+		return HFQ_BAND_OTHER;
+	hdr = skb_header_pointer(skb, skb_network_offset(skb), sizeof(hdr_buf),
+				 hdr_buf);
+	if (!hdr)
+		return HFQ_BAND_OTHER;
+	if ((hdr[0] & 0x0f) != HF_TYPE_DATA)
+		return HFQ_BAND_CONTROL;
+
+	/* Devices without an Ethernet header share one flow per port. */
+	*key = (u64)(hdr[2] << 8 | hdr[3]) << 48;
+	if (skb_network_offset(skb) >= ETH_HLEN) {
+		eth = skb_header_pointer(skb, skb_network_offset(skb) - ETH_HLEN,
+					 sizeof(eth_buf), &eth_buf);
+		if (eth)
+			*key |= ether_addr_to_u64(eth->h_dest);
+	}
+	return HFQ_BAND_DATA;
+}
+
+static struct hfq_flow *hfq_flow_get(struct hfq_sched *q, u64 key)
+{
+	struct hfq_flow *f;
+
+	hash_for_each_possible(q->flows, f, hash, key)
+		if (f->key == key)
+			return f;
+
+	f = kmalloc(sizeof(*f), GFP_ATOMIC | __GFP_NOWARN);
+	if (!f) {
+		q->xstats.flow_alloc_failed++;
+		return &q->fallback;
+	}
+	f->key = key;
+	f->deficit = 0;
+	__skb_queue_head_init(&f->queue);
+	INIT_LIST_HEAD(&f->active);
+	RB_CLEAR_NODE(&f->node);
+	hash_add(q->flows, &f->hash, key);
+	q->flows_count++;
+	return f;
+}
+
+/* Free an empty flow that is neither active nor throttled. */
+static void hfq_flow_put(struct hfq_sched *q, struct hfq_flow *f)
+{
+	if (f == &q->fallback)
+		return;
+	hash_del(&f->hash);
+	q->flows_count--;
+	kfree(f);
+}
+
+static void hfq_throttle(struct hfq_sched *q, struct hfq_flow *f, u64 when)
+{
+	struct rb_node **p = &q->throttled.rb_node, *parent = NULL;
+
+	list_del_init(&f->active);
+	f->time_next = when;
+	while (*p) {
+		parent = *p;
+		if (when < rb_entry(parent, struct hfq_flow, node)->time_next)
+			p = &parent->rb_left;
+		else
+			p = &parent->rb_right;
+	}
+	rb_link_node(&f->node, parent, p);
+	rb_insert_color(&f->node, &q->throttled);
+	q->xstats.throttled++;
+}
+
+/* Return to the round every flow whose head may leave by @now. */
+static void hfq_unthrottle(struct hfq_sched *q, u64 now)
+{
+	struct rb_node *n;
+
+	while ((n = rb_first(&q->throttled))) {
+		struct hfq_flow *f = rb_entry(n, struct hfq_flow, node);
+
+		if (f->time_next > now)
+			break;
+		rb_erase(n, &q->throttled);
+		RB_CLEAR_NODE(n);
+		list_add_tail(&f->active, &q->active);
+	}
+}
+
+static int hfq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		       struct sk_buff **to_free)
+{
+	struct hfq_sched *q = qdisc_priv(sch);
+	struct hfq_flow *f;
+	u64 key = 0, now, when;
+
+	if (unlikely(sch->q.qlen >= q->cfg.limit)) {
+		q->xstats.drop_limit++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+
+	switch (hfq_classify(skb, &key)) {
+	case HFQ_BAND_CONTROL:
+		if (unlikely(skb_queue_len(&q->control) >= q->cfg.control_limit)) {
+			q->xstats.drop_control_limit++;
+			return qdisc_drop(skb, sch, to_free);
+		}
+		__skb_queue_tail(&q->control, skb);
+		break;
+	case HFQ_BAND_OTHER:
+		__skb_queue_tail(&q->other, skb);
+		break;
+	case HFQ_BAND_DATA:
+		now = ktime_get_ns();
+		when = hf_skb_departure(skb);
+		if (when <= now) {
+			when = now;
+		} else if (when - now > (u64)q->cfg.horizon_ms * NSEC_PER_MSEC) {
+			q->xstats.drop_horizon++;
+			return qdisc_drop(skb, sch, to_free);
+		}
+		f = hfq_flow_get(q, key);
+		if (unlikely(skb_queue_len(&f->queue) >= q->cfg.flow_limit)) {
+			q->xstats.drop_flow_limit++;
+			if (skb_queue_empty(&f->queue))
+				hfq_flow_put(q, f);
+			return qdisc_drop(skb, sch, to_free);
+		}
+		hfq_cb(skb)->time_to_send = when;
+		if (skb_queue_empty(&f->queue) && list_empty(&f->active) &&
+		    RB_EMPTY_NODE(&f->node)) {
+			f->deficit = q->cfg.quantum;
+			list_add_tail(&f->active, &q->active);
+		}
+		__skb_queue_tail(&f->queue, skb);
+		q->data_qlen++;
+		break;
+	default:
+		return qdisc_drop(skb, sch, to_free);
+	}
+
+	qdisc_qstats_backlog_inc(sch, skb);
+	sch->q.qlen++;
+	return NET_XMIT_SUCCESS;
+}
+
+/* Next data packet that may leave at @now, flows round robin by quantum. */
+static struct sk_buff *hfq_dequeue_data(struct hfq_sched *q, u64 now)
+{
+	struct hfq_flow *f;
+	struct sk_buff *skb;
+
+	while ((f = list_first_entry_or_null(&q->active, struct hfq_flow,
+					     active))) {
+		if (f->deficit <= 0) {
+			f->deficit += q->cfg.quantum;
+			list_move_tail(&f->active, &q->active);
+			continue;
+		}
+		skb = skb_peek(&f->queue);
+		if (hfq_cb(skb)->time_to_send > now) {
+			hfq_throttle(q, f, hfq_cb(skb)->time_to_send);
+			continue;
+		}
+		__skb_unlink(skb, &f->queue);
+		q->data_qlen--;
+		f->deficit -= qdisc_pkt_len(skb);
+		if (skb_queue_empty(&f->queue)) {
+			list_del_init(&f->active);
+			hfq_flow_put(q, f);
+		}
+		return skb;
+	}
+	return NULL;
+}
+
+/* What control leaves: data and other by deficit round robin. */
+static struct sk_buff *hfq_dequeue_shared(struct hfq_sched *q, u64 now)
+{
+	bool data = !list_empty(&q->active);
+	bool other = !skb_queue_empty(&q->other);
+	bool both = data && other;
+	struct sk_buff *skb = NULL;
+	int turn;
+
+	if (both) {
+		while (q->rr_deficit[q->rr_turn] <= 0) {
+			u32 share = q->rr_turn == HFQ_RR_OTHER ?
+				    q->cfg.other_share : 100 - q->cfg.other_share;
+
+			q->rr_deficit[q->rr_turn] += HFQ_SHARE_ROUND / 100 * share;
+			q->rr_turn ^= 1;
+		}
+		turn = q->rr_turn;
+	} else {
+		/* A class alone owes nothing: the round robin restarts. */
+		q->rr_deficit[HFQ_RR_DATA] = 0;
+		q->rr_deficit[HFQ_RR_OTHER] = 0;
+		turn = data ? HFQ_RR_DATA : HFQ_RR_OTHER;
+	}
+
+	if (turn == HFQ_RR_DATA) {
+		skb = hfq_dequeue_data(q, now);
+		if (skb) {
+			q->xstats.packets_data++;
+		} else {
+			/* Every flow waits for its time: other goes meanwhile,
+			 * owing data nothing for it.
+			 */
+			turn = HFQ_RR_OTHER;
+			both = false;
+		}
+	}
+	if (!skb) {
+		skb = __skb_dequeue(&q->other);
+		if (!skb)
+			return NULL;
+		q->xstats.packets_other++;
+	}
+	if (both)
+		q->rr_deficit[turn] -= qdisc_pkt_len(skb);
+	return skb;
+}
+
+static struct sk_buff *hfq_dequeue(struct Qdisc *sch)
+{
+	struct hfq_sched *q = qdisc_priv(sch);
+	struct sk_buff *skb;
+	u64 now, wake;
+
+	if (!sch->q.qlen)
+		return NULL;
+
+	now = ktime_get_ns();
+	if (q->cfg.rate && now < q->time_next_tx) {
+		q->xstats.rate_delayed++;
+		qdisc_watchdog_schedule_range_ns(&q->watchdog, q->time_next_tx,
+						 HFQ_TIMER_SLACK_NS);
+		return NULL;
+	}
+
+	skb = __skb_dequeue(&q->control);
+	if (skb) {
+		q->xstats.packets_control++;
+	} else {
+		hfq_unthrottle(q, now);
+		skb = hfq_dequeue_shared(q, now);
+	}
+	if (!skb) {
+		/* Only data waiting for its departure time is left. */
+		struct rb_node *first = rb_first(&q->throttled);
+
+		if (first) {
+			wake = rb_entry(first, struct hfq_flow, node)->time_next;
+			qdisc_watchdog_schedule_range_ns(&q->watchdog, wake,
+							 HFQ_TIMER_SLACK_NS);
+		}
+		return NULL;
+	}
+
+	if (q->cfg.rate)
+		q->time_next_tx = hf_pace_start(q->time_next_tx, now,
+						HFQ_RATE_SLACK_NS) +
+				  hf_pace_len_ns(qdisc_pkt_len(skb), q->cfg.rate);
+	qdisc_qstats_backlog_dec(sch, skb);
+	sch->q.qlen--;
+	qdisc_bstats_update(sch, skb);
+	return skb;
+}
+
+static void hfq_reset(struct Qdisc *sch)
+{
+	struct hfq_sched *q = qdisc_priv(sch);
+	struct hlist_node *tmp;
+	struct hfq_flow *f;
+	int bkt;
+
+	__skb_queue_purge(&q->control);
+	__skb_queue_purge(&q->other);
+	hash_for_each_safe(q->flows, bkt, tmp, f, hash) {
+		__skb_queue_purge(&f->queue);
+		hash_del(&f->hash);
+		kfree(f);
+	}
+	__skb_queue_purge(&q->fallback.queue);
+	INIT_LIST_HEAD(&q->active);
+	INIT_LIST_HEAD(&q->fallback.active);
+	RB_CLEAR_NODE(&q->fallback.node);
+	q->throttled = RB_ROOT;
+	q->flows_count = 0;
+	q->data_qlen = 0;
+	q->rr_deficit[HFQ_RR_DATA] = 0;
+	q->rr_deficit[HFQ_RR_OTHER] = 0;
+	q->time_next_tx = 0;
+	sch->q.qlen = 0;
+	sch->qstats.backlog = 0;
+	qdisc_watchdog_cancel(&q->watchdog);
+}
+
+static int hfq_init(struct Qdisc *sch, struct nlattr *opt,
+		    struct netlink_ext_ack *extack)
+{
+	struct hfq_sched *q = qdisc_priv(sch);
+
+	/* Before any return: destroy runs even when init fails. */
+	qdisc_watchdog_init_clockid(&q->watchdog, sch, CLOCK_MONOTONIC);
+	q->cfg = hfq_default_config;
+	__skb_queue_head_init(&q->control);
+	__skb_queue_head_init(&q->other);
+	INIT_LIST_HEAD(&q->active);
+	q->throttled = RB_ROOT;
+	hash_init(q->flows);
+	__skb_queue_head_init(&q->fallback.queue);
+	INIT_LIST_HEAD(&q->fallback.active);
+	RB_CLEAR_NODE(&q->fallback.node);
+	sch->limit = q->cfg.limit;
+
+	if (opt && nla_len(opt)) {
+		NL_SET_ERR_MSG(extack,
+			       "hfq takes no tc options: set them with hfctl qdisc set");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int hfq_change(struct Qdisc *sch, struct nlattr *opt,
+		      struct netlink_ext_ack *extack)
+{
+	if (opt && nla_len(opt)) {
+		NL_SET_ERR_MSG(extack,
+			       "hfq takes no tc options: set them with hfctl qdisc set");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static void hfq_destroy(struct Qdisc *sch)
+{
+	hfq_reset(sch);
+}
+
+static int hfq_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	/* Settings are read through the module's netlink family. */
+	return skb->len;
+}
+
+static int hfq_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct hfq_sched *q = qdisc_priv(sch);
+	struct tc_hfq_xstats st;
+
+	sch_tree_lock(sch);
+	st = q->xstats;
+	sch_tree_unlock(sch);
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+static struct Qdisc_ops hfq_qdisc_ops __read_mostly = {
+	.id		= "hfq",
+	.priv_size	= sizeof(struct hfq_sched),
+	.enqueue	= hfq_enqueue,
+	.dequeue	= hfq_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= hfq_init,
+	.reset		= hfq_reset,
+	.destroy	= hfq_destroy,
+	.change		= hfq_change,
+	.dump		= hfq_dump,
+	.dump_stats	= hfq_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+/**
+ * hf_hfq_root() - the hfq instance at the root of a device
+ * @dev: the device
+ *
+ * Context: RTNL held; the result is valid while it is.
+ * Return: the qdisc, or NULL when the device's root qdisc is not hfq.
+ */
+struct Qdisc *hf_hfq_root(struct net_device *dev)
+{
+	struct Qdisc *sch = rtnl_dereference(dev->qdisc);
+
+	return sch && sch->ops == &hfq_qdisc_ops ? sch : NULL;
+}
+
+/**
+ * hf_hfq_read() - a consistent snapshot of an hfq instance
+ * @sch: the qdisc, from hf_hfq_root()
+ * @st: filled
+ *
+ * Context: RTNL held.
+ */
+void hf_hfq_read(struct Qdisc *sch, struct hfq_state *st)
+{
+	struct hfq_sched *q = qdisc_priv(sch);
+
+	sch_tree_lock(sch);
+	st->cfg = q->cfg;
+	st->handle = sch->handle;
+	st->flows = q->flows_count + !skb_queue_empty(&q->fallback.queue);
+	st->qlen[HFQ_BAND_CONTROL] = skb_queue_len(&q->control);
+	st->qlen[HFQ_BAND_DATA] = q->data_qlen;
+	st->qlen[HFQ_BAND_OTHER] = skb_queue_len(&q->other);
+	st->backlog = sch->qstats.backlog;
+	st->xstats = q->xstats;
+	sch_tree_unlock(sch);
+}
+
+/**
+ * hf_hfq_config() - apply new settings to an hfq instance
+ * @sch: the qdisc, from hf_hfq_root()
+ * @cfg: settings within the bounds of hf_hfq.h
+ *
+ * Packets already queued stay, even above a lowered limit.
+ * Context: RTNL held.
+ */
+void hf_hfq_config(struct Qdisc *sch, const struct hfq_config *cfg)
+{
+	struct hfq_sched *q = qdisc_priv(sch);
+
+	sch_tree_lock(sch);
+	if (cfg->rate != q->cfg.rate)
+		q->time_next_tx = 0;
+	q->cfg = *cfg;
+	sch->limit = cfg->limit;
+	sch_tree_unlock(sch);
+	/* A lower rate or none may let packets go now. */
+	__netif_schedule(qdisc_root(sch));
+}
+
+/**
+ * hf_hfq_register() - make "hfq" available to tc
+ *
+ * Return: 0 or a negative errno from register_qdisc().
+ */
+int hf_hfq_register(void)
+{
+	return register_qdisc(&hfq_qdisc_ops);
+}
+
+/**
+ * hf_hfq_unregister() - undo hf_hfq_register(); no instance is left, as
+ * each holds a reference on the module.
+ */
+void hf_hfq_unregister(void)
+{
+	unregister_qdisc(&hfq_qdisc_ops);
+}

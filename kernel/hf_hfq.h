@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hf_hfq.h - the hfq qdisc as the rest of the module sees it: registration,
+ * and the settings and counters the control plane reads and writes.
+ */
+#ifndef _HF_HFQ_H
+#define _HF_HFQ_H
+
+#include <linux/types.h>
+#include <linux/hyperframe.h>
+
+struct net_device;
+struct netlink_ext_ack;
+struct Qdisc;
+
+/* Bounds of the settings, enforced by the netlink policy. */
+#define HFQ_LIMIT_MAX		(1U << 20)	/* packets */
+#define HFQ_QUANTUM_MIN		256		/* bytes */
+#define HFQ_QUANTUM_MAX		(1U << 24)
+#define HFQ_SHARE_MIN		1		/* percent */
+#define HFQ_SHARE_MAX		99
+
+/**
+ * struct hfq_config - the settings of one hfq instance
+ * @rate: bytes per second the whole device is paced to; 0: unpaced
+ * @limit: packets queued in all bands
+ * @flow_limit: packets queued per data flow
+ * @control_limit: packets queued in the control band
+ * @quantum: bytes a data flow sends per round
+ * @other_share: percent of the link owed to traffic other than hyperframe
+ * @horizon_ms: data whose departure time is further ahead is dropped
+ */
+struct hfq_config {
+	u64 rate;
+	u32 limit;
+	u32 flow_limit;
+	u32 control_limit;
+	u32 quantum;
+	u32 other_share;
+	u32 horizon_ms;
+};
+
+/**
+ * struct hfq_state - a consistent snapshot of one hfq instance
+ * @cfg: its settings
+ * @handle: its handle
+ * @flows: data flows with packets queued
+ * @qlen: packets queued in the control, data and other bands
+ * @backlog: bytes queued
+ * @xstats: its counters
+ */
+struct hfq_state {
+	struct hfq_config cfg;
+	u32 handle;
+	u32 flows;
+	u32 qlen[3];
+	u32 backlog;
+	struct tc_hfq_xstats xstats;
+};
+
+#define HFQ_NR_COUNTERS	(sizeof(struct tc_hfq_xstats) / sizeof(u64))
+extern const char *const hfq_counter_names[];
+
+int hf_hfq_register(void);
+void hf_hfq_unregister(void);
+struct Qdisc *hf_hfq_root(struct net_device *dev);
+void hf_hfq_read(struct Qdisc *sch, struct hfq_state *st);
+void hf_hfq_config(struct Qdisc *sch, const struct hfq_config *cfg);
+
+#endif /* _HF_HFQ_H */
