@@ -61,20 +61,25 @@ for k in sys.argv[1].split("."):
 print(v)' "$2"
 }
 
+# rx_sample NODE: "BYTES MICROSECONDS", the bytes received on NODE's eth0
+# and the time, read by one shell microseconds apart.
+rx_sample()
+{
+	on "$1" bash -c 'read -r b </sys/class/net/eth0/statistics/rx_bytes
+		t=${EPOCHREALTIME/./}; echo "$b $t"'
+}
+
 # rx_rate NODE FROM TO: bytes per second received on NODE's eth0 between
 # FROM and TO seconds from now (sleeps until TO).
 rx_rate()
 {
 	local node=$1 from=$2 to=$3 b0 b1 t0 t1
-	local f=/sys/class/net/eth0/statistics/rx_bytes
 
 	sleep "$from"
-	t0=$(date +%s%N)
-	b0=$(on "$node" cat "$f")
+	read -r b0 t0 < <(rx_sample "$node")
 	sleep $((to - from))
-	t1=$(date +%s%N)
-	b1=$(on "$node" cat "$f")
-	echo $(((b1 - b0) * 1000000000 / (t1 - t0)))
+	read -r b1 t1 < <(rx_sample "$node")
+	echo $(((b1 - b0) * 1000000 / (t1 - t0)))
 }
 
 # within ACTUAL EXPECTED PCT: |ACTUAL - EXPECTED| <= PCT % of EXPECTED.
@@ -103,27 +108,56 @@ start_server()
 # measured over seconds 1 to 4 of a 5 s run.
 paced_rate()
 {
-	local port=$1 rate=$2 bulk got
+	local port=$1 rate=$2 bulk got sndbuf=0
 
+	# A capped socket gets room for 64 messages, so that the program
+	# never leaves it idle; the device rate is measured as it was set.
+	((rate)) && sndbuf=$((4 << 20))
 	bg 0 "$LOGS/bulk-$port" "$PP" bulk hf eth0 "$(hf_node_mac 1)" "$port" \
-		65536 5 "$rate"
+		65536 5 "$rate" "$sndbuf"
 	bulk=$BG
 	got=$(rx_rate 1 1 4)
 	wait "$bulk" || return 1
+	busywait 60000 drained || return 1
 	echo "$got"
 }
 
+# drained: every message node 0 sent has its outcome (closed senders'
+# messages still go out after they exit).
+drained()
+{
+	(($(stat 0 tx_msgs) == $(stat 0 tx_msgs_delivered) + $(stat 0 tx_msgs_failed)))
+}
+
+# drain: wait for drained, up to a minute.
+drain()
+{
+	busywait 60000 drained
+	check_err $? "node 0 still sending: $(stat 0 tx_msgs) messages," \
+		"$(stat 0 tx_msgs_delivered) delivered, $(stat 0 tx_msgs_failed) failed"
+}
+
 # check_rate WHAT WANT CAP: node 1 receives within 10 % of WANT bytes/s
-# from a bulk sender of node 0 capped at CAP bytes/s (0: uncapped).
+# from a bulk sender of node 0 capped at CAP bytes/s (0: uncapped). More
+# than 10 % above fails at once: the cap or the rate leaks. Below is
+# measured up to three times, since a TCG guest stalls for milliseconds
+# under a loaded host and a stalled sender falls behind a strict cap for
+# good; one measurement within 10 % passes.
 check_rate()
 {
-	local what=$1 want=$2 got
+	local what=$1 want=$2 got try
 
-	got=$(paced_rate 7001 "$3")
-	check_err $? "bulk sender ($what): $(cat "$LOGS/bulk-7001")"
-	echo "# $what: $want B/s wanted, $got B/s received"
-	within "$got" "$want" 10
-	check_err $? "$what: $want B/s wanted, $got B/s received"
+	for try in 1 2 3; do
+		got=$(paced_rate 7001 "$3")
+		check_err $? "bulk sender ($what): $(cat "$LOGS/bulk-7001")"
+		echo "# $what, try $try: $want B/s wanted, $got B/s received" \
+			"(node 0 so far: $(stat 0 tx_segs) segments," \
+			"$(stat 0 tx_retransmits) sent again, $(stat 0 tx_rto) timeouts)"
+		((got * 100 <= want * 110))
+		check_err $? "$what: $want B/s wanted, $got B/s received: above the cap"
+		within "$got" "$want" 10 && return
+	done
+	check_err 1 "$what: $want B/s wanted, $got B/s received: 3 times below"
 }
 
 ktap_plan 10
@@ -265,7 +299,7 @@ pingpong_under_bulk()
 	kill "$bulk"
 	wait "$bulk" 2>/dev/null
 	# What the closed socket had queued still goes: let it drain.
-	sleep 1
+	busywait 60000 drained || rc=1
 	return "$rc"
 }
 
@@ -331,6 +365,7 @@ check_err $? "module gone with hfq attached"
 log_test "the module stays while an hfq qdisc exists"
 
 # 10. A device deleted with data held in hfq.
+drain
 "$HFCTL" -n "${HF_NODES[0]}" qdisc set dev eth0 rate 1mbit
 bg 0 "$LOGS/bulk-del" "$PP" bulk hf eth0 "$M1" 7001 1048576 30
 bulk=$BG

@@ -11,10 +11,11 @@
  *   hf_pingpong ping tcp ADDR PORT SIZE COUNT GAP_US
  *	COUNT round trips of SIZE bytes, GAP_US apart; print
  *	"rtt n=COUNT p50_us=... p99_us=... max_us=..."
- *   hf_pingpong bulk hf IFNAME MAC PORT SIZE SECONDS [RATE_BPS]
- *   hf_pingpong bulk tcp ADDR PORT SIZE SECONDS [RATE_BPS]
+ *   hf_pingpong bulk hf IFNAME MAC PORT SIZE SECONDS [RATE_BPS [SNDBUF]]
+ *   hf_pingpong bulk tcp ADDR PORT SIZE SECONDS [RATE_BPS [SNDBUF]]
  *	send messages (writes) of SIZE bytes for SECONDS, the socket's
- *	SO_MAX_PACING_RATE at RATE_BPS bytes/s when given; print
+ *	SO_MAX_PACING_RATE at RATE_BPS bytes/s when given and not 0, its
+ *	send buffer SNDBUF bytes (SO_SNDBUFFORCE: root) when not 0; print
  *	"bulk bytes=... seconds=... rate_bps=..."
  *
  * Exit status 0 on success, 1 on any error (printed).
@@ -251,6 +252,7 @@ static int bulk(int hf, char **argv, int argc)
 	struct sockaddr_hf peer;
 	double start, seconds;
 	unsigned long rate = 0;
+	int sndbuf = 0;
 	size_t size;
 	int fd;
 
@@ -269,6 +271,8 @@ static int bulk(int hf, char **argv, int argc)
 	seconds = atof(argv[3]);
 	if (argc > 4)
 		rate = strtoul(argv[4], NULL, 0);
+	if (argc > 5)
+		sndbuf = atoi(argv[5]);
 	if (!size || size > MAX_MSG || seconds <= 0) {
 		fprintf(stderr, "hf_pingpong: bad size or duration\n");
 		return 1;
@@ -276,6 +280,9 @@ static int bulk(int hf, char **argv, int argc)
 	if (rate && setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate,
 			       sizeof(rate)))
 		return fail("SO_MAX_PACING_RATE");
+	if (sndbuf && setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf,
+				 sizeof(sndbuf)))
+		return fail("SO_SNDBUFFORCE");
 
 	start = now_s();
 	while (now_s() - start < seconds) {
@@ -306,13 +313,13 @@ int main(int argc, char **argv)
 		return hf ? hf_serve(argv[3], 0) : tcp_serve(argv[3], 0);
 	if (argc == 8 + hf && !strcmp(argv[1], "ping"))
 		return ping(hf, argv + 3);
-	if ((argc == 7 + hf || argc == 8 + hf) && !strcmp(argv[1], "bulk"))
+	if (argc >= 7 + hf && argc <= 9 + hf && !strcmp(argv[1], "bulk"))
 		return bulk(hf, argv + 3, argc - 3);
 	fprintf(stderr,
 		"usage: hf_pingpong echo|sink hf|tcp PORT\n"
 		"       hf_pingpong ping hf IFNAME MAC PORT SIZE COUNT GAP_US\n"
 		"       hf_pingpong ping tcp ADDR PORT SIZE COUNT GAP_US\n"
-		"       hf_pingpong bulk hf IFNAME MAC PORT SIZE SECONDS [RATE]\n"
-		"       hf_pingpong bulk tcp ADDR PORT SIZE SECONDS [RATE]\n");
+		"       hf_pingpong bulk hf IFNAME MAC PORT SIZE SECONDS [RATE [SNDBUF]]\n"
+		"       hf_pingpong bulk tcp ADDR PORT SIZE SECONDS [RATE [SNDBUF]]\n");
 	return 1;
 }
