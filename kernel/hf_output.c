@@ -269,9 +269,9 @@ static void reorder_arm(struct hf_peer *peer, u64 wait_ns)
 }
 
 /*
- * Stamp @skb with its departure time under the socket's SO_MAX_PACING_RATE
- * (bytes per second of wire frames, Ethernet header included), shared by
- * all its peers. An EDT qdisc (hfq, fq) holds it until then. A cap, as
+ * Stamp @skb (new or a repair) with its departure time under the socket's
+ * SO_MAX_PACING_RATE (bytes per second of wire frames, Ethernet header
+ * included), shared by all its peers. An EDT qdisc (hfq, fq) holds it until then. A cap, as
  * TCP's pacing: time the socket did not use (a full window, nothing to
  * send) is not made up for later.
  */
@@ -290,8 +290,12 @@ static void tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 	do {
 		start = hf_pace_start(old, now, 0);
 	} while (!atomic64_try_cmpxchg(next, &old, start + len_ns));
-	if (start > now)
-		hf_skb_set_departure(skb, ns_to_ktime(start));
+	/*
+	 * Every packet is stamped, even one due now: unstamped, sch_fq may
+	 * send it ahead of the flow's stamped packets, and the receiver would
+	 * take the reordering for loss.
+	 */
+	hf_skb_set_departure(skb, ns_to_ktime(start));
 }
 
 /* Whether a message of @msg's socket goes first: started, or queued earlier. */
@@ -435,6 +439,8 @@ static void tx_retransmit(struct hf_peer *peer, u32 seq)
 	}
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RETRANSMITS);
 	peer->tx_retransmits++;
+	/* A repair counts against the socket's cap as any byte it sends. */
+	tx_pace(peer, slot->msg->sk, skb);
 	hf_xmit(peer, skb, TC_PRIO_BESTEFFORT);
 }
 
