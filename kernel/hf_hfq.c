@@ -450,6 +450,18 @@ static void hfq_reset(struct Qdisc *sch)
 	qdisc_watchdog_cancel(&q->watchdog);
 }
 
+/* Settings come over generic netlink (note 5): tc options are refused. */
+static int hfq_change(struct Qdisc *sch, struct nlattr *opt,
+		      struct netlink_ext_ack *extack)
+{
+	if (opt && nla_len(opt)) {
+		NL_SET_ERR_MSG(extack,
+			       "hfq takes no tc options: set them with hfctl qdisc set");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 static int hfq_init(struct Qdisc *sch, struct nlattr *opt,
 		    struct netlink_ext_ack *extack)
 {
@@ -468,23 +480,7 @@ static int hfq_init(struct Qdisc *sch, struct nlattr *opt,
 	RB_CLEAR_NODE(&q->fallback.node);
 	sch->limit = q->cfg.limit;
 
-	if (opt && nla_len(opt)) {
-		NL_SET_ERR_MSG(extack,
-			       "hfq takes no tc options: set them with hfctl qdisc set");
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
-static int hfq_change(struct Qdisc *sch, struct nlattr *opt,
-		      struct netlink_ext_ack *extack)
-{
-	if (opt && nla_len(opt)) {
-		NL_SET_ERR_MSG(extack,
-			       "hfq takes no tc options: set them with hfctl qdisc set");
-		return -EOPNOTSUPP;
-	}
-	return 0;
+	return hfq_change(sch, opt, extack);
 }
 
 static void hfq_destroy(struct Qdisc *sch)
