@@ -3,7 +3,8 @@
  * hf_genl.c - the generic netlink family "hyperframe" (uapi/linux/
  * hyperframe.h): the module's configuration (get and set), the counters
  * of the caller's namespace, and dumps of its peers and bound sockets.
- * The commands on the hfq qdisc are in hf_genl_qdisc.c.
+ * The commands on the hfq qdisc are in hf_genl_qdisc.c, the events sent
+ * to the multicast group "events" in hf_genl_event.c.
  *
  * Design notes:
  * 1. The configuration is module-wide (struct hf_params), so changing it
@@ -512,8 +513,13 @@ static const struct genl_ops hf_genl_ops[] = {
 	},
 };
 
+/*
+ * HF_CMD_EVENT has no entry in hf_genl_ops: genetlink wants a handler for
+ * each operation, and an event is never a request (one is refused as an
+ * unknown command, EOPNOTSUPP).
+ */
 static const struct genl_multicast_group hf_genl_mcgrps[] = {
-	{ .name = HF_GENL_MCGRP_EVENTS, },
+	[HF_GENL_MCGRP_EVENTS_ID] = { .name = HF_GENL_MCGRP_EVENTS, },
 };
 
 struct genl_family hf_genl_family = {
@@ -535,7 +541,12 @@ struct genl_family hf_genl_family = {
  */
 int __init hf_genl_register(void)
 {
-	return genl_register_family(&hf_genl_family);
+	int err;
+
+	err = genl_register_family(&hf_genl_family);
+	if (!err)
+		hf_genl_events_start();
+	return err;
 }
 
 /**
@@ -544,5 +555,6 @@ int __init hf_genl_register(void)
  */
 void hf_genl_unregister(void)
 {
+	hf_genl_events_stop();
 	genl_unregister_family(&hf_genl_family);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hf_genl.h - the generic netlink family "hyperframe": configuration,
- * counters, the peer and socket tables of a namespace, and the hfq
- * qdiscs of its devices (hf_genl_qdisc.c).
+ * counters, the peer and socket tables of a namespace, the hfq qdiscs of
+ * its devices (hf_genl_qdisc.c), and the events of its peers and flows
+ * (hf_genl_event.c).
  */
 #ifndef _HF_GENL_H
 #define _HF_GENL_H
@@ -10,6 +11,13 @@
 #include <linux/init.h>
 #include <linux/hyperframe.h>
 #include <net/genetlink.h>
+
+struct hf_peer;
+
+/* The family's multicast groups, by index in hf_genl_family.mcgrps. */
+enum hf_genl_mcgrp {
+	HF_GENL_MCGRP_EVENTS_ID,
+};
 
 extern struct genl_family hf_genl_family;
 
@@ -24,5 +32,17 @@ extern const struct nla_policy hf_qdisc_set_policy[HF_QDISC_A_MAX + 1];
 int hf_qdisc_get_doit(struct sk_buff *skb, struct genl_info *info);
 int hf_qdisc_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int hf_qdisc_set_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* hf_genl_event.c */
+void hf_genl_events_start(void);
+void hf_genl_events_stop(void);
+void hf_genl_event_peer_up(const struct hf_peer *peer);
+void hf_genl_event_peer_down(const struct hf_peer *peer,
+			     enum hf_event_reason reason, u32 msgs, int err);
+void hf_genl_event_retry_limit(const struct hf_peer *peer, u16 epoch,
+			       u32 msgs);
+void hf_genl_event_flow_reset(const struct hf_peer *peer, u16 epoch,
+			      u32 msgs);
+void hf_genl_event_epoch(const struct hf_peer *peer);
 
 #endif /* _HF_GENL_H */

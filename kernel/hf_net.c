@@ -61,6 +61,7 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_DROP_MEMORY]		= "drop_memory",
 	[HF_STAT_DROP_MEM_LIMIT]	= "drop_mem_limit",
 	[HF_STAT_DROP_OTHERHOST]	= "drop_otherhost",
+	[HF_STAT_EVENTS_DROPPED]	= "events_dropped",
 };
 
 static int hf_proc_show(struct seq_file *seq, void *v)

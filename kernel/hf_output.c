@@ -33,6 +33,7 @@
 #include <net/checksum.h>
 
 #include "hf_compat.h"
+#include "hf_genl.h"
 #include "hf_pace.h"
 #include "hf_net.h"
 #include "hf_output.h"
@@ -569,6 +570,7 @@ static void tx_new_epoch(struct hf_peer *peer)
 	peer->next_msg_id = 0;
 	peer->tx_msg_done = 0;
 	peer->frame_left = 0;
+	hf_genl_event_epoch(peer);
 }
 
 /* Drop the references the sequence numbers in flight hold. */
@@ -598,19 +600,19 @@ static void tx_restart(struct hf_peer *peer)
 {
 	struct hf_tx_msg *msg, *tmp;
 	struct hf_rto_params rp;
+	u32 failed = 0;
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RESETS);
 	tx_release_inflight(peer);
+	list_splice_tail_init(&peer->tx_active, &peer->tx_sent);
 	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
 		list_del(&msg->node);
 		tx_msg_fail(peer, msg, ECONNRESET);
 		hf_tx_msg_put(msg);
+		failed++;
 	}
-	list_for_each_entry_safe(msg, tmp, &peer->tx_active, node) {
-		list_del(&msg->node);
-		tx_msg_fail(peer, msg, ECONNRESET);
-		hf_tx_msg_put(msg);
-	}
+	/* The reset first, then the epoch that replaces the flow. */
+	hf_genl_event_flow_reset(peer, peer->tx_epoch, failed);
 	tx_new_epoch(peer);
 	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
 	del_timer(&peer->rto_timer);
@@ -931,8 +933,12 @@ static void tx_rto_expired(struct timer_list *t)
 
 	hf_stat_inc(stats, HF_STAT_TX_RTO);
 	if (hf_rto_timeout(&peer->rto, hf_rto_params_read(&rp))) {
+		u16 epoch = peer->tx_epoch;
+		u32 failed;
+
 		/* The retry limit: the peer is unreachable. */
-		hf_output_abort(peer, EHOSTUNREACH);
+		failed = hf_output_abort(peer, EHOSTUNREACH);
+		hf_genl_event_retry_limit(peer, epoch, failed);
 		goto out;
 	}
 	/* The oldest segment alone: the next ACK says whether that was all. */
@@ -971,11 +977,14 @@ void hf_output_init(struct hf_peer *peer)
  *	 flow was idle)
  *
  * The next message starts a new epoch.
+ *
+ * Return: the messages dropped, failed with @err.
  */
-void hf_output_abort(struct hf_peer *peer, int err)
+u32 hf_output_abort(struct hf_peer *peer, int err)
 {
 	struct hf_tx_msg *msg, *tmp;
 	struct hf_rto_params rp;
+	u32 dropped = 0;
 
 	tx_release_inflight(peer);
 	list_splice_tail_init(&peer->tx_active, &peer->tx_sent);
@@ -986,6 +995,7 @@ void hf_output_abort(struct hf_peer *peer, int err)
 		if (err)
 			tx_msg_fail(peer, msg, err);
 		hf_tx_msg_put(msg);
+		dropped++;
 	}
 	if (peer->tx_epoch)
 		peer->tx_prev_epoch = peer->tx_epoch;
@@ -999,6 +1009,7 @@ void hf_output_abort(struct hf_peer *peer, int err)
 	peer->rto_phase = HF_RTO_IDLE;
 	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
 	del_timer(&peer->rto_timer);
+	return dropped;
 }
 
 /**
@@ -1021,6 +1032,18 @@ bool hf_output_idle(const struct hf_peer *peer)
 	return list_empty(&peer->tx_queue) && list_empty(&peer->tx_active) &&
 	       list_empty(&peer->tx_sent) &&
 	       !hf_txwin_inflight(&peer->txw);
+}
+
+/**
+ * hf_output_queued_msgs() - messages to the peer whose outcome is not
+ * known: queued, started or fully sent
+ * @peer: the peer; caller holds its lock
+ *
+ * Return: their number, all sockets together.
+ */
+u32 hf_output_queued_msgs(const struct hf_peer *peer)
+{
+	return peer->next_msg_id - peer->tx_msg_done + peer->tx_unstarted;
 }
 
 /**
@@ -1054,8 +1077,7 @@ void hf_output_info(const struct hf_peer *peer, struct hf_info *info)
 						    peer->rto.srtt_us);
 	info->hfi_backoff = peer->rto.backoff;
 	info->hfi_retries = peer->rto.retries;
-	info->hfi_tx_queued_msgs = peer->next_msg_id - peer->tx_msg_done +
-				   peer->tx_unstarted;
+	info->hfi_tx_queued_msgs = hf_output_queued_msgs(peer);
 	info->hfi_tx_segs = peer->tx_segs;
 	info->hfi_retransmits = peer->tx_retransmits;
 	info->hfi_spurious = peer->tx_spurious;

@@ -18,9 +18,10 @@ void hf_tx_msg_put(struct hf_tx_msg *msg);
 void hf_output_init(struct hf_peer *peer);
 void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg);
 void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h);
-void hf_output_abort(struct hf_peer *peer, int err);
+u32 hf_output_abort(struct hf_peer *peer, int err);
 void hf_output_stop(struct hf_peer *peer);
 bool hf_output_idle(const struct hf_peer *peer);
+u32 hf_output_queued_msgs(const struct hf_peer *peer);
 void hf_output_info(const struct hf_peer *peer, struct hf_info *info);
 
 int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority);

@@ -14,6 +14,11 @@
  * 3. A peer holds its interface. NETDEV_UNREGISTER flushes the peers of
  *    the device, failing their messages with ENETDOWN, so an interface
  *    can always go away.
+ * 4. PEER_UP and PEER_DOWN events (hf_genl_event.c) are sent under
+ *    peers_lock, right after the peer enters or leaves the table: the
+ *    PEER_DOWN of a peer then always precedes the PEER_UP of a new state
+ *    for the same address, and PEER_UP precedes every other event of the
+ *    peer (none can happen before hf_peer_get() returns it).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,6 +27,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "hf_genl.h"
 #include "hf_input.h"
 #include "hf_net.h"
 #include "hf_output.h"
@@ -145,6 +151,7 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 		hash_add_rcu(hn->peers, &peer->node,
 			     peer_hash(dev->ifindex, addr));
 		hn->npeers++;
+		hf_genl_event_peer_up(peer);
 	}
 	spin_unlock_bh(&hn->peers_lock);
 
@@ -162,9 +169,10 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
  * Mark a peer dead, unless @idle asks only for a peer with nothing in
  * flight that has been silent long enough; checked and marked under one
  * hold of its lock, so no message can slip in between. A dead peer takes
- * no new work; peers_lock held, the caller unlinks it.
+ * no new work, so the messages it holds, counted in @msgs, are exactly
+ * those peer_finish() fails; peers_lock held, the caller unlinks it.
  */
-static bool peer_kill(struct hf_peer *peer, bool idle)
+static bool peer_kill(struct hf_peer *peer, bool idle, u32 *msgs)
 {
 	unsigned long idle_jiffies = msecs_to_jiffies(READ_ONCE(hf_params.peer_idle_ms));
 	bool kill = true;
@@ -178,8 +186,10 @@ static bool peer_kill(struct hf_peer *peer, bool idle)
 	if (idle)
 		kill = hf_output_idle(peer) &&
 		       !time_before(jiffies, peer->last_active + idle_jiffies);
-	if (kill)
+	if (kill) {
 		peer->dead = true;
+		*msgs = hf_output_queued_msgs(peer);
+	}
 	spin_unlock(&peer->lock);
 	return kill;
 }
@@ -201,21 +211,26 @@ static void peer_finish(struct hf_peer *peer, int err)
 
 static void peer_flush(struct net *net, struct net_device *dev, bool idle)
 {
+	enum hf_event_reason reason = idle ? HF_EVENT_REASON_IDLE :
+				      dev ? HF_EVENT_REASON_DEVICE :
+				      HF_EVENT_REASON_NETNS;
 	struct hf_net *hn = hf_net(net);
 	struct hf_peer *peer, *next;
 	struct hlist_node *tmp;
 	LIST_HEAD(victims);
 	unsigned int bkt;
+	u32 msgs;
 
 	spin_lock_bh(&hn->peers_lock);
 	hash_for_each_safe(hn->peers, bkt, tmp, peer, node) {
 		if (dev && peer->dev != dev)
 			continue;
-		if (!peer_kill(peer, idle))
+		if (!peer_kill(peer, idle, &msgs))
 			continue;
 		hash_del_rcu(&peer->node);
 		hn->npeers--;
 		list_add(&peer->gc_node, &victims);
+		hf_genl_event_peer_down(peer, reason, msgs, ENETDOWN);
 	}
 	spin_unlock_bh(&hn->peers_lock);
 

@@ -55,6 +55,8 @@ enum hf_stat {
 	HF_STAT_DROP_MEMORY,		/* no memory, or above the message's reservation */
 	HF_STAT_DROP_MEM_LIMIT,		/* new message: namespace reservations full */
 	HF_STAT_DROP_OTHERHOST,		/* frame not addressed to us */
+	/* the control plane */
+	HF_STAT_EVENTS_DROPPED,		/* events lost: no memory to build them */
 	HF_STAT_MAX
 };
 

@@ -3,8 +3,8 @@
 #
 # The Prometheus side of hfctl against the real module, after known
 # traffic between two namespaces: "stats prometheus" passes promtool and
-# carries the namespace's counters (and writes a textfile atomically with
-# -o); "exporter" serves them over HTTP (GET and HEAD, 405 for other
+# carries the namespace's counters, the hfq qdisc's among them (and writes a
+# textfile atomically with -o); "exporter" serves them over HTTP (GET and HEAD, 405 for other
 # methods, 404 elsewhere); a real Prometheus server started in the
 # namespace scrapes the exporter and its query API returns the counter's
 # value; the exporter survives a module reload, reporting hyperframe_up 0
@@ -59,6 +59,12 @@ prom_has()
 	[[ $(prom_query "$1" "$2") =~ \"result\":\[\{[^]]*\"value\":\[[0-9.]+,\"$3\"\]\}\] ]]
 }
 
+# tc_sent NS: packets the root qdisc of eth0 in NS sent, as tc reports them.
+tc_sent()
+{
+	ip netns exec "$1" tc -s qdisc show dev eth0 | awk '/Sent/ {print $4; exit}'
+}
+
 ktap_plan 5
 
 for tool in curl promtool prometheus; do
@@ -68,6 +74,8 @@ done
 hf_topo_create 2
 n0=${HF_NODES[0]}
 n1=${HF_NODES[1]}
+"$HFCTL" -n "$n0" qdisc attach dev eth0
+check_err $? "hfctl qdisc attach dev eth0 in $n0"
 ip netns exec "$n1" "$XFER" recv 7400 1000,100000 >"$LOGS/recv" 2>&1 &
 rpid=$!
 busywait 10000 grep -q ready "$LOGS/recv"
@@ -90,12 +98,35 @@ check_eq "$(sample "$LOGS/metrics" "hyperframe_drops_total{$label,reason=\"csum\
 	"$(ip netns exec "$n1" awk '$1 == "drop_csum" {print $2}' /proc/net/hyperframe)" \
 	"drops by reason"
 mkdir "$LOGS/textfile"
+tc_before=$(tc_sent "$n0")
 "$HFCTL" -n "$n0" stats prometheus -o "$LOGS/textfile/hyperframe.prom"
 check_err $? "stats prometheus -o failed"
+tc_after=$(tc_sent "$n0")
 check_eq "$(sample "$LOGS/textfile/hyperframe.prom" "hyperframe_tx_msgs_total{namespace=\"$n0\"}")" \
 	2 "tx_msgs in the textfile"
 check_eq "$(ls -A "$LOGS/textfile")" hyperframe.prom "files left in the textfile directory"
-log_test "exporter: stats prometheus passes promtool and carries the counters"
+promtool check metrics <"$LOGS/textfile/hyperframe.prom" >"$LOGS/promtool" 2>&1
+check_err $? "promtool on the textfile with hfq: $(cat "$LOGS/promtool")"
+# The data band carried every DATA segment the sender sent, first time and
+# again; all bands add up to what tc says hfq sent (read before and after:
+# the guest may send a packet of its own in between).
+prom=$LOGS/textfile/hyperframe.prom
+label="dev=\"eth0\",namespace=\"$n0\""
+check_eq "$(sample "$prom" "hyperframe_qdisc_packets_total{band=\"data\",$label}")" \
+	$(($(sample "$prom" "hyperframe_tx_segs_total{namespace=\"$n0\"}") + \
+	   $(sample "$prom" "hyperframe_tx_retransmits_total{namespace=\"$n0\"}"))) \
+	"hfq data band: DATA segments sent"
+bands=0
+for band in control data other; do
+	v=$(sample "$prom" "hyperframe_qdisc_packets_total{band=\"$band\",$label}")
+	[[ $v =~ ^[0-9]+$ ]] || { check_err 1 "no $band band sample: '$v'"; v=0; }
+	bands=$((bands + v))
+done
+((tc_before <= bands && bands <= tc_after))
+check_err $? "hfq packets by band: $bands, tc said $tc_before before and $tc_after after"
+check_eq "$(sample "$LOGS/textfile/hyperframe.prom" \
+	"hyperframe_qdisc_queued_packets{band=\"data\",$label}")" 0 "data queued after the run"
+log_test "exporter: stats prometheus passes promtool and carries the counters and hfq's"
 
 ip netns exec "$n1" "$HFCTL" exporter --listen $EXPORTER >"$LOGS/exporter" 2>&1 &
 epid=$!
@@ -137,6 +168,8 @@ log_test "exporter: a real Prometheus scrapes it and returns the counters"
 
 kill $ppid_
 wait $ppid_ 2>/dev/null
+"$HFCTL" -n "$n0" qdisc detach dev eth0
+check_err $? "hfq detach (it pins the module)"
 hf_module_unload
 check_err $? "module unload with the exporter running"
 check_eq "$(get "$n1" /metrics)" 200 "GET /metrics without the module"

@@ -180,6 +180,8 @@ struct hf_info {
  *		      qdisc is hfq
  * @HF_CMD_QDISC_SET: set the writable HF_QDISC_A_* given on the hfq at the
  *		      root of HF_QDISC_A_IFINDEX, all or none
+ * @HF_CMD_EVENT: notification only, never a request: one HF_EVENT_A_* message
+ *		  per event, sent to the multicast group HF_GENL_MCGRP_EVENTS
  */
 enum hf_genl_cmd {
 	HF_CMD_UNSPEC,
@@ -190,6 +192,7 @@ enum hf_genl_cmd {
 	HF_CMD_SOCKET_GET,
 	HF_CMD_QDISC_GET,
 	HF_CMD_QDISC_SET,
+	HF_CMD_EVENT,
 
 	__HF_CMD_MAX,
 	HF_CMD_MAX = __HF_CMD_MAX - 1
@@ -322,6 +325,84 @@ enum hf_qdisc_attr {
 
 	__HF_QDISC_A_MAX,
 	HF_QDISC_A_MAX = __HF_QDISC_A_MAX - 1
+};
+
+/*
+ * HF_CMD_EVENT: what happened to the peers and flows of a namespace, sent
+ * to the listeners of the multicast group HF_GENL_MCGRP_EVENTS in that
+ * namespace (join it with NETLINK_ADD_MEMBERSHIP; anyone may). Each
+ * message is one event: HF_EVENT_A_TYPE, the peer (IFINDEX and ADDR,
+ * always), and the attributes its type lists. Events are sent after the
+ * state change they report, from atomic context; one that cannot be
+ * allocated is lost and counted (events_dropped in the namespace's
+ * counters), and a listener whose receive buffer overflows gets ENOBUFS
+ * from recv(), as with any netlink multicast. The events of one peer
+ * arrive in the order they happened, a peer's PEER_DOWN before the
+ * PEER_UP of a new state for the same address.
+ */
+enum hf_event_attr {
+	HF_EVENT_A_UNSPEC,
+	HF_EVENT_A_TYPE,		/* u32, enum hf_event_type */
+	HF_EVENT_A_IFINDEX,		/* u32, the peer's interface */
+	HF_EVENT_A_ADDR,		/* binary, ETH_ALEN: the peer's address */
+	HF_EVENT_A_ERRNO,		/* u32, positive errno the messages failed with */
+	HF_EVENT_A_EPOCH,		/* u32, a sender epoch (wire-format.md) */
+	HF_EVENT_A_MSGS,		/* u32, messages the event failed */
+	HF_EVENT_A_REASON,		/* u32, enum hf_event_reason */
+
+	__HF_EVENT_A_MAX,
+	HF_EVENT_A_MAX = __HF_EVENT_A_MAX - 1
+};
+
+/**
+ * enum hf_event_type - HF_EVENT_A_TYPE
+ * @HF_EVENT_UNSPEC: never sent
+ * @HF_EVENT_PEER_UP: the namespace created state for a peer: its first
+ *		      message was sent to it, or its first DATA segment arrived
+ * @HF_EVENT_PEER_DOWN: the peer's state was removed; REASON says why.
+ *			Messages still queued to it failed: MSGS of them, with
+ *			ERRNO (ENETDOWN), both present only when MSGS > 0
+ * @HF_EVENT_RETRY_LIMIT: the sender gave up on a silent peer after
+ *			  retry_limit timeouts in a row: MSGS messages failed
+ *			  with ERRNO (EHOSTUNREACH); EPOCH is the flow given
+ *			  up, the next message starts a new one
+ * @HF_EVENT_FLOW_RESET: the receiver lost its state for the flow EPOCH:
+ *			 the MSGS messages started in it failed with ERRNO
+ *			 (ECONNRESET, outcome unknown); the rest go out in a
+ *			 new epoch (an HF_EVENT_EPOCH follows)
+ * @HF_EVENT_EPOCH: a new outgoing flow incarnation, EPOCH, started: the
+ *		    first message to the peer, the first after an idle
+ *		    flow_reset_ms, a retry limit or a flow reset
+ */
+enum hf_event_type {
+	HF_EVENT_UNSPEC,
+	HF_EVENT_PEER_UP,
+	HF_EVENT_PEER_DOWN,
+	HF_EVENT_RETRY_LIMIT,
+	HF_EVENT_FLOW_RESET,
+	HF_EVENT_EPOCH,
+
+	__HF_EVENT_MAX,
+	HF_EVENT_MAX = __HF_EVENT_MAX - 1
+};
+
+/**
+ * enum hf_event_reason - HF_EVENT_A_REASON: why a peer went down
+ * @HF_EVENT_REASON_UNSPEC: never sent
+ * @HF_EVENT_REASON_IDLE: reclaimed after peer_idle_ms of silence with
+ *			  nothing in flight
+ * @HF_EVENT_REASON_DEVICE: its interface went down, went away or left
+ *			    the namespace
+ * @HF_EVENT_REASON_NETNS: the namespace is being deleted
+ */
+enum hf_event_reason {
+	HF_EVENT_REASON_UNSPEC,
+	HF_EVENT_REASON_IDLE,
+	HF_EVENT_REASON_DEVICE,
+	HF_EVENT_REASON_NETNS,
+
+	__HF_EVENT_REASON_MAX,
+	HF_EVENT_REASON_MAX = __HF_EVENT_REASON_MAX - 1
 };
 
 /**

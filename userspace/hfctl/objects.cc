@@ -11,8 +11,8 @@ namespace hfctl {
 ObjectTable objects() noexcept {
   // One entry per object, in the order help lists them.
   static constexpr std::array kObjects{
-      &kConfigObject, &kExporterObject, &kHelpObject,  &kModuleObject,  &kPeerObject,
-      &kQdiscObject,  &kSocketObject,   &kStatsObject, &kVersionObject,
+      &kConfigObject, &kExporterObject, &kHelpObject,   &kModuleObject, &kMonitorObject,
+      &kPeerObject,   &kQdiscObject,    &kSocketObject, &kStatsObject,  &kVersionObject,
   };
   return kObjects;
 }

@@ -69,6 +69,7 @@ extern const ObjectSpec kConfigObject;
 extern const ObjectSpec kExporterObject;
 extern const ObjectSpec kHelpObject;
 extern const ObjectSpec kModuleObject;
+extern const ObjectSpec kMonitorObject;
 extern const ObjectSpec kPeerObject;
 extern const ObjectSpec kQdiscObject;
 extern const ObjectSpec kSocketObject;

@@ -65,6 +65,8 @@ constexpr std::array kKnownCounters{
     KnownCounter{"rx_msgs_no_memory", MetricType::counter,
                  "Messages refused as too big for the namespace's memory limit (also counted "
                  "in hyperframe_rx_msgs_too_big_total)."},
+    KnownCounter{"events_dropped", MetricType::counter,
+                 "Events (hfctl monitor) lost for want of memory to build them."},
     KnownCounter{"peers", MetricType::gauge, "Peers the network namespace holds state for."},
     KnownCounter{"rx_mem_bytes", MetricType::gauge, "Reassembly memory held, in bytes."},
     KnownCounter{"rx_mem_reserved_bytes", MetricType::gauge,

@@ -10,7 +10,8 @@
 // hyperframe_malformed_drops_total{reason="REASON"} (the breakdown of
 // reason="malformed"). hyperframe_up is 1, or 0 with no other samples when
 // the counters could not be read. Families are in order of name after
-// hyperframe_up, samples in order of label value.
+// hyperframe_up, samples in order of label value. The hfq qdiscs of the
+// namespace follow as hyperframe_qdisc_* families, labelled by device.
 #pragma once
 
 #include <ostream>
@@ -41,6 +42,21 @@ void render_prometheus(std::ostream& out, std::span<const hf::Counter> counters,
 // counters could not be read; line breaks become spaces).
 void render_prometheus_down(std::ostream& out, std::string_view reason,
                             std::span<const PrometheusLabel> labels = {});
+
+// An hfq qdisc and the name of its device.
+struct QdiscSample {
+  std::string dev;
+  hf::QdiscInfo info;
+};
+
+// The families of hfq (prometheus_qdisc.cc), a sample per device labelled
+// dev="DEV": hyperframe_qdisc_packets_total{band}, _drops_total{reason},
+// a _total family per other counter (throttled, rate_delayed,
+// flow_alloc_failed), and the gauges _queued_packets{band},
+// _backlog_bytes, _flows and _rate_bytes_per_second. Nothing when
+// `qdiscs` is empty.
+void render_prometheus_qdiscs(std::ostream& out, std::span<const QdiscSample> qdiscs,
+                              std::span<const PrometheusLabel> labels = {});
 
 // A label value as the format quotes it: \ " and line feed escaped.
 [[nodiscard]] std::string escape_label_value(std::string_view value);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <iomanip>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -424,6 +425,111 @@ void render_qdisc_show(std::ostream& out, std::span<const QdiscRow> qdiscs,
   for (const QdiscRow& row : qdiscs) {
     render_qdisc_text(out, row, options);
   }
+}
+
+namespace {
+
+// An epoch as the wire carries it: "0x1234" (at least four hex digits).
+std::string hex_epoch(std::uint32_t epoch) {
+  std::ostringstream text;
+  text << "0x" << std::hex << std::setw(4) << std::setfill('0') << epoch;
+  return text.str();
+}
+
+// "peer up", "retry-limit": the words of the text format.
+std::string event_words(hf::EventType type) {
+  switch (type) {
+    case hf::EventType::peer_up:
+      return "peer up";
+    case hf::EventType::peer_down:
+      return "peer down";
+    case hf::EventType::retry_limit:
+      return "retry-limit";
+    case hf::EventType::flow_reset:
+      return "flow-reset";
+    case hf::EventType::epoch:
+      return "epoch";
+  }
+  return "event " + std::to_string(static_cast<std::uint32_t>(type));
+}
+
+// A name of enum hf_event_type or hf_event_reason, or its number when this
+// hfctl does not know it.
+std::string name_or_number(std::string_view name, std::uint32_t value) {
+  return name.empty() ? std::to_string(value) : std::string(name);
+}
+
+std::string reason_text(hf::PeerDownReason reason) {
+  return name_or_number(hf::peer_down_reason_name(reason), static_cast<std::uint32_t>(reason));
+}
+
+void render_event_text(std::ostream& out, const EventRow& row) {
+  const hf::Event& event = row.event;
+  out << event_words(event.type) << " dev " << dev_or_index(row.dev, event.ifindex) << " addr "
+      << format_mac(event.address);
+  if (event.type == hf::EventType::epoch) {
+    // "epoch dev eth0 addr ... 0x1234": the new epoch is the news.
+    if (event.epoch) {
+      out << ' ' << hex_epoch(*event.epoch);
+    }
+    out << '\n';
+    return;
+  }
+  if (event.reason) {
+    out << " reason " << reason_text(*event.reason);
+  }
+  if (event.epoch) {
+    out << " epoch " << hex_epoch(*event.epoch);
+  }
+  if (event.messages && (*event.messages > 0 || event.type != hf::EventType::peer_down)) {
+    out << " failed " << *event.messages << (*event.messages == 1 ? " message" : " messages");
+  }
+  // The errno each known type fails messages with is implied by it.
+  const bool known = !hf::event_type_name(event.type).empty();
+  if (event.error && !known) {
+    out << " errno " << *event.error;
+  }
+  out << '\n';
+}
+
+}  // namespace
+
+void render_event(std::ostream& out, const EventRow& row, const Options& options) {
+  const hf::Event& event = row.event;
+  if (!options.json) {
+    render_event_text(out, row);
+    return;
+  }
+  hf::JsonWriter json(out, json_style(options));
+  json.begin_object()
+      .member("event", name_or_number(hf::event_type_name(event.type),
+                                      static_cast<std::uint32_t>(event.type)))
+      .member("ifindex", event.ifindex)
+      .member("dev", row.dev)
+      .member("address", format_mac(event.address));
+  if (event.reason) {
+    json.member("reason", reason_text(*event.reason));
+  }
+  if (event.epoch) {
+    json.member("epoch", *event.epoch);
+  }
+  if (event.error) {
+    json.member("errno", *event.error);
+  }
+  if (event.messages) {
+    json.member("messages", *event.messages);
+  }
+  json.end_object();
+  out << '\n';
+}
+
+void render_events_lost(std::ostream& out, const Options& options) {
+  if (options.json) {
+    hf::JsonWriter(out, json_style(options)).begin_object().member("event", "lost").end_object();
+    out << '\n';
+    return;
+  }
+  out << "events lost\n";
 }
 
 void render_usage_error(std::ostream& err, const UsageError& error) {

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "hyperframe/control.h"
+#include "hyperframe/events.h"
 #include "hyperframe/json.h"
 #include "hyperframe/module_info.h"
 #include "objects.h"
@@ -70,6 +71,20 @@ void render_qdisc_show(std::ostream& out, std::span<const QdiscRow> qdiscs, cons
 
 // A qdisc's handle as tc(8) writes it: "8001:", "8001:2".
 [[nodiscard]] std::string format_handle(std::uint32_t handle);
+
+// An event and the name of its peer's interface ("" when unknown or gone).
+struct EventRow {
+  std::string dev;
+  hf::Event event;
+};
+
+// "hfctl monitor": one line per event as ip-monitor(8) prints them
+// ("peer up dev eth0 addr 02:00:00:00:00:01"; epochs in hex), or one JSON
+// object per line (-j: NDJSON, with raw numbers; -p indents it).
+void render_event(std::ostream& out, const EventRow& row, const Options& options);
+// "hfctl monitor": events were lost (the receive buffer overflowed):
+// "events lost", or {"event":"lost"}.
+void render_events_lost(std::ostream& out, const Options& options);
 
 // "aa:bb:cc:dd:ee:ff".
 [[nodiscard]] std::string format_mac(const std::array<std::uint8_t, 6>& address);

@@ -1,10 +1,15 @@
-// hfctl/scrape.cc - a Prometheus scrape: query the counters, render them.
+// hfctl/scrape.cc - a Prometheus scrape: query the counters and the hfq
+// qdiscs, render them.
 #include "scrape.h"
 
 #include <sstream>
+#include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include "hyperframe/control.h"
+#include "objects.h"
 
 namespace hfctl {
 
@@ -21,7 +26,13 @@ std::string scrape_prometheus(std::span<const PrometheusLabel> labels) {
   try {
     hf::Control control = hf::Control::open();
     const std::vector<hf::Counter> counters = control.stats();
+    std::vector<QdiscSample> qdiscs;
+    for (hf::QdiscInfo& info : control.qdiscs()) {
+      std::string dev = interface_name(info.ifindex);
+      qdiscs.push_back({.dev = std::move(dev), .info = std::move(info)});
+    }
     render_prometheus(out, counters, labels);
+    render_prometheus_qdiscs(out, qdiscs, labels);
   } catch (const std::system_error& error) {
     out.str("");
     render_prometheus_down(out, error.what(), labels);

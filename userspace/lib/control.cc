@@ -16,7 +16,6 @@
 #include "netlink.h"
 
 #include <netlink/attr.h>
-#include <netlink/genl/ctrl.h>
 #include <netlink/netlink.h>
 
 namespace hf {
@@ -92,14 +91,7 @@ Control::~Control() = default;
 
 Control Control::open() {
   std::unique_ptr<nl_sock, SockDeleter> sock(detail::open_socket(NETLINK_GENERIC).release());
-  const int family = genl_ctrl_resolve(sock.get(), HF_GENL_NAME);
-  if (family < 0) {
-    if (family == -NLE_OBJ_NOTFOUND) {
-      detail::throw_not_loaded();
-    }
-    detail::throw_errno(detail::nl_to_errno(family),
-                        "resolving the generic netlink family " HF_GENL_NAME);
-  }
+  const int family = detail::resolve_family(sock.get());
   return {std::move(sock), family};
 }
 

@@ -18,7 +18,10 @@
 #include <system_error>
 #include <utility>
 
+#include "attribute.h"
+
 #include <netlink/attr.h>
+#include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
@@ -181,6 +184,17 @@ SockPtr open_socket(int protocol) {
   }
   nl_socket_disable_auto_ack(sock.get());
   return sock;
+}
+
+int resolve_family(nl_sock* sock) {
+  const int family = genl_ctrl_resolve(sock, HF_GENL_NAME);
+  if (family == -NLE_OBJ_NOTFOUND) {
+    throw_not_loaded();
+  }
+  if (family < 0) {
+    throw_errno(nl_to_errno(family), "resolving the generic netlink family " HF_GENL_NAME);
+  }
+  return family;
 }
 
 void exchange(nl_sock* sock, nl_msg* request, int header_len,

@@ -35,6 +35,11 @@ using SockPtr = std::unique_ptr<nl_sock, decltype(&free_sock)>;
 // set NLM_F_ACK). Throws std::system_error.
 [[nodiscard]] SockPtr open_socket(int protocol);
 
+// The id of the generic netlink family "hyperframe" as `sock` sees it.
+// Throws std::system_error: "load hyperframe.ko first" when it is not
+// registered, the errno of any other failure.
+[[nodiscard]] int resolve_family(nl_sock* sock);
+
 // Sends `request` (complete but for port and sequence number) and feeds each
 // reply to `on_reply`; returns when the kernel acked, finished the dump or
 // failed. `header_len` is the length of the family's header (GENL_HDRLEN,

@@ -116,8 +116,8 @@ TEST(ParseError, MissingObject) {
   const UsageError error = usage_error({});
   EXPECT_TRUE(
       contains(error.what(),
-               "missing OBJECT; valid objects: config, exporter, help, module, peer, qdisc, "
-               "socket, stats, version"))
+               "missing OBJECT; valid objects: config, exporter, help, module, monitor, peer, "
+               "qdisc, socket, stats, version"))
       << error.what();
   EXPECT_EQ(error.hint(), "hfctl help");
 }
@@ -125,8 +125,8 @@ TEST(ParseError, MissingObject) {
 TEST(ParseError, UnknownObjectIsNamedWithTheValidOnes) {
   const UsageError error = usage_error({"bogus"});
   EXPECT_EQ(std::string(error.what()),
-            R"(unknown object "bogus"; valid objects: config, exporter, help, module, peer, )"
-            R"(qdisc, socket, stats, version)");
+            R"(unknown object "bogus"; valid objects: config, exporter, help, module, monitor, )"
+            R"(peer, qdisc, socket, stats, version)");
   EXPECT_EQ(error.hint(), "hfctl help");
   EXPECT_TRUE(contains(usage_error({"help", "bogus"}).what(), R"("bogus")"));
   EXPECT_TRUE(contains(usage_error({"-h", "bogus"}).what(), R"("bogus")"));
@@ -198,6 +198,39 @@ TEST(Parse, QdiscCommandsAndTheirArguments) {
   EXPECT_TRUE(contains(usage_error({"qdisc", "show", "dev", "a", "dev", "b"}).what(),
                        R"(qdisc show: unexpected argument "dev")"));
   EXPECT_EQ(usage_error({"qdisc", "replace"}).hint(), "hfctl qdisc help");
+}
+
+TEST(Parse, Monitor) {
+  const Command command = parse({"monitor"});
+  EXPECT_EQ(command.object, &hfctl::kMonitorObject);
+  ASSERT_NE(command.command, nullptr) << "monitor runs directly";
+  EXPECT_EQ(command.command->name, "");
+  EXPECT_TRUE(command.args.empty());
+  EXPECT_FALSE(command.options.json);
+
+  const Command json = parse({"-n", "blue", "-j", "monitor"});
+  EXPECT_EQ(json.object, &hfctl::kMonitorObject);
+  EXPECT_TRUE(json.options.json);
+  EXPECT_EQ(json.options.netns, "blue");
+  EXPECT_EQ(parse({"monitor", "-j", "--netns", "red"}).options.netns, "red")
+      << "options after the object, as everywhere";
+
+  for (const auto& words : {std::initializer_list<const char*>{"monitor", "help"},
+                            {"help", "monitor"},
+                            {"-h", "monitor"}}) {
+    const Command help = parse(words);
+    EXPECT_EQ(help.object, &hfctl::kMonitorObject);
+    EXPECT_EQ(help.command, nullptr) << "the object's help";
+  }
+}
+
+TEST(ParseError, MonitorTakesNoArguments) {
+  const UsageError error = usage_error({"monitor", "peer"});
+  EXPECT_EQ(std::string(error.what()), R"(monitor: unexpected argument "peer")");
+  EXPECT_EQ(error.hint(), "hfctl monitor help");
+  EXPECT_TRUE(contains(usage_error({"monitor", "-o", "x"}).what(),
+                       R"(option '--output' does not apply to "monitor")"));
+  EXPECT_TRUE(contains(usage_error({"monitor", "--listen", "1.2.3.4:5"}).what(), "--listen"));
 }
 
 TEST(ParseError, CommandOptionOfAnotherCommand) {

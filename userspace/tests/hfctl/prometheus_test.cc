@@ -3,6 +3,7 @@
 // order.
 #include "prometheus.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -216,6 +217,97 @@ TEST(Prometheus, KnowsEveryCounterTheKernelNames) {
   for (const char* gauge : {"peers", "rx_mem_bytes", "rx_mem_reserved_bytes"}) {
     EXPECT_TRUE(contains(text, std::string("# TYPE hyperframe_") + gauge + " gauge\n")) << gauge;
   }
+}
+
+// Two hfq qdiscs as hf::Control::qdiscs() returns them, named.
+std::vector<hfctl::QdiscSample> two_qdiscs() {
+  hf::QdiscInfo eth0;
+  eth0.ifindex = 2;
+  eth0.handle = 0x80010000;
+  eth0.config.rate = 2500000;
+  eth0.flows = 2;
+  eth0.qlen_data = 40;
+  eth0.qlen_other = 1;
+  eth0.backlog = 60000;
+  eth0.counters = {{"packets_control", 10}, {"packets_data", 2000},   {"packets_other", 7},
+                   {"drop_limit", 0},       {"drop_flow_limit", 1},   {"drop_control_limit", 0},
+                   {"drop_horizon", 2},     {"flow_alloc_failed", 0}, {"throttled", 15},
+                   {"rate_delayed", 40}};
+  hf::QdiscInfo eth1 = eth0;
+  eth1.ifindex = 3;
+  eth1.config.rate = 0;
+  eth1.counters = {{"packets_data", 5}, {"new_counter", 9}};
+  return {{.dev = "eth1", .info = eth1}, {.dev = "eth0", .info = eth0}};
+}
+
+std::string render_qdiscs(const std::vector<hfctl::QdiscSample>& qdiscs,
+                          const std::vector<PrometheusLabel>& labels = {}) {
+  std::ostringstream out;
+  hfctl::render_prometheus_qdiscs(out, qdiscs, labels);
+  return out.str();
+}
+
+TEST(RenderPrometheusQdiscs, NothingWithoutQdiscs) {
+  EXPECT_EQ("", render_qdiscs({}));
+}
+
+TEST(RenderPrometheusQdiscs, BandsAndReasonsAreLabelsOfOneFamily) {
+  const std::string text = render_qdiscs(two_qdiscs());
+  EXPECT_TRUE(contains(text,
+                       "# HELP hyperframe_qdisc_packets_total Packets hfq sent, by band.\n"
+                       "# TYPE hyperframe_qdisc_packets_total counter\n"
+                       "hyperframe_qdisc_packets_total{band=\"control\",dev=\"eth0\"} 10\n"
+                       "hyperframe_qdisc_packets_total{band=\"data\",dev=\"eth0\"} 2000\n"
+                       "hyperframe_qdisc_packets_total{band=\"data\",dev=\"eth1\"} 5\n"
+                       "hyperframe_qdisc_packets_total{band=\"other\",dev=\"eth0\"} 7\n"))
+      << text;
+  EXPECT_TRUE(
+      contains(text, "hyperframe_qdisc_drops_total{dev=\"eth0\",reason=\"flow_limit\"} 1\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_drops_total{dev=\"eth0\",reason=\"horizon\"} 2\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_throttled_total{dev=\"eth0\"} 15\n")) << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_rate_delayed_total{dev=\"eth0\"} 40\n")) << text;
+}
+
+TEST(RenderPrometheusQdiscs, GaugesPerDevice) {
+  const std::string text = render_qdiscs(two_qdiscs());
+  EXPECT_TRUE(contains(text, "# TYPE hyperframe_qdisc_queued_packets gauge\n")) << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_queued_packets{band=\"data\",dev=\"eth0\"} 40\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_backlog_bytes{dev=\"eth0\"} 60000\n")) << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_flows{dev=\"eth0\"} 2\n")) << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_rate_bytes_per_second{dev=\"eth0\"} 2500000\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_rate_bytes_per_second{dev=\"eth1\"} 0\n")) << text;
+}
+
+TEST(RenderPrometheusQdiscs, UnknownCounterGetsItsOwnFamily) {
+  const std::string text = render_qdiscs(two_qdiscs());
+  EXPECT_TRUE(contains(text,
+                       "# HELP hyperframe_qdisc_new_counter_total The hfq counter new_counter.\n"
+                       "# TYPE hyperframe_qdisc_new_counter_total counter\n"
+                       "hyperframe_qdisc_new_counter_total{dev=\"eth1\"} 9\n"))
+      << text;
+}
+
+TEST(RenderPrometheusQdiscs, TargetLabelsJoinAndSortWithDev) {
+  const std::string text = render_qdiscs(two_qdiscs(), {{.name = "namespace", .value = "a\"b"}});
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_flows{dev=\"eth0\",namespace=\"a\\\"b\"} 2\n"))
+      << text;
+}
+
+// Each family's HELP and TYPE come once, before all its samples.
+TEST(RenderPrometheusQdiscs, OneHeaderPerFamily) {
+  const std::string text = render_qdiscs(two_qdiscs());
+  const std::regex type_line(R"(# TYPE (\S+) )");
+  std::vector<std::string> seen;
+  for (std::sregex_iterator it(text.begin(), text.end(), type_line), end; it != end; ++it) {
+    const std::string name = (*it)[1].str();
+    EXPECT_EQ(seen.end(), std::find(seen.begin(), seen.end(), name)) << name;
+    seen.push_back(name);
+  }
+  EXPECT_EQ(10U, seen.size()) << text;
 }
 
 }  // namespace

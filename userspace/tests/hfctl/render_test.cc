@@ -368,4 +368,133 @@ TEST(FormatHandle, MajorColonMinorInHex) {
   EXPECT_EQ(hfctl::format_handle(0), "0:");
 }
 
+// An event of each type about the peer 02:00:00:00:00:02 on ifindex 2.
+hf::Event event_of(hf::EventType type) {
+  hf::Event event;
+  event.type = type;
+  event.ifindex = 2;
+  event.address = {0x02, 0x00, 0x00, 0x00, 0x00, 0x02};
+  return event;
+}
+
+std::string event(const hf::Event& ev, const Options& options, const std::string& dev = "eth0") {
+  return rendered(
+      [&](std::ostream& out) { hfctl::render_event(out, {.dev = dev, .event = ev}, options); });
+}
+
+TEST(RenderEvent, PeerUp) {
+  const hf::Event up = event_of(hf::EventType::peer_up);
+  EXPECT_EQ(event(up, text()), "peer up dev eth0 addr 02:00:00:00:00:02\n");
+  EXPECT_EQ(event(up, json()),
+            line(R"({"event":"peer_up","ifindex":2,"dev":"eth0","address":"02:00:00:00:00:02"})"));
+}
+
+TEST(RenderEvent, PeerDownByReason) {
+  hf::Event idle = event_of(hf::EventType::peer_down);
+  idle.reason = hf::PeerDownReason::idle;
+  EXPECT_EQ(event(idle, text()), "peer down dev eth0 addr 02:00:00:00:00:02 reason idle\n");
+  EXPECT_EQ(event(idle, json()),
+            line(R"({"event":"peer_down","ifindex":2,"dev":"eth0","address":"02:00:00:00:00:02",)"
+                 R"("reason":"idle"})"));
+
+  // The interface is gone by the time the event is printed: no name.
+  hf::Event device = event_of(hf::EventType::peer_down);
+  device.reason = hf::PeerDownReason::device;
+  device.error = 100;  // ENETDOWN
+  device.messages = 2;
+  EXPECT_EQ(event(device, text(), ""),
+            "peer down dev if2 addr 02:00:00:00:00:02 reason device failed 2 messages\n");
+  EXPECT_EQ(event(device, json(), ""),
+            line(R"({"event":"peer_down","ifindex":2,"dev":"","address":"02:00:00:00:00:02",)"
+                 R"("reason":"device","errno":100,"messages":2})"));
+
+  hf::Event netns = event_of(hf::EventType::peer_down);
+  netns.reason = hf::PeerDownReason::netns;
+  EXPECT_EQ(event(netns, text()), "peer down dev eth0 addr 02:00:00:00:00:02 reason netns\n");
+  netns.reason = static_cast<hf::PeerDownReason>(9);
+  EXPECT_EQ(event(netns, text()), "peer down dev eth0 addr 02:00:00:00:00:02 reason 9\n")
+      << "a reason of a newer module, by number";
+  EXPECT_NE(event(netns, json()).find(R"("reason":"9")"), std::string::npos);
+}
+
+TEST(RenderEvent, RetryLimit) {
+  hf::Event limit = event_of(hf::EventType::retry_limit);
+  limit.error = 113;  // EHOSTUNREACH
+  limit.epoch = 0x1234;
+  limit.messages = 3;
+  EXPECT_EQ(event(limit, text()),
+            "retry-limit dev eth0 addr 02:00:00:00:00:02 epoch 0x1234 failed 3 messages\n");
+  EXPECT_EQ(event(limit, json()),
+            line(R"({"event":"retry_limit","ifindex":2,"dev":"eth0",)"
+                 R"("address":"02:00:00:00:00:02","epoch":4660,"errno":113,"messages":3})"));
+}
+
+TEST(RenderEvent, FlowReset) {
+  hf::Event reset = event_of(hf::EventType::flow_reset);
+  reset.error = 104;  // ECONNRESET
+  reset.epoch = 0x2a;
+  reset.messages = 1;
+  EXPECT_EQ(event(reset, text()),
+            "flow-reset dev eth0 addr 02:00:00:00:00:02 epoch 0x002a failed 1 message\n");
+  EXPECT_EQ(event(reset, json()),
+            line(R"({"event":"flow_reset","ifindex":2,"dev":"eth0",)"
+                 R"("address":"02:00:00:00:00:02","epoch":42,"errno":104,"messages":1})"));
+  reset.messages = 0;
+  EXPECT_EQ(event(reset, text()),
+            "flow-reset dev eth0 addr 02:00:00:00:00:02 epoch 0x002a failed 0 messages\n");
+}
+
+TEST(RenderEvent, Epoch) {
+  hf::Event epoch = event_of(hf::EventType::epoch);
+  epoch.epoch = 0xbeef;
+  EXPECT_EQ(event(epoch, text()), "epoch dev eth0 addr 02:00:00:00:00:02 0xbeef\n");
+  EXPECT_EQ(event(epoch, json()),
+            line(R"({"event":"epoch","ifindex":2,"dev":"eth0","address":"02:00:00:00:00:02",)"
+                 R"("epoch":48879})"));
+}
+
+TEST(RenderEvent, UnknownTypeShowsItsNumberAndEverythingItCarries) {
+  hf::Event odd = event_of(static_cast<hf::EventType>(9));
+  odd.error = 5;
+  odd.epoch = 1;
+  odd.messages = 4;
+  EXPECT_EQ(event(odd, text()),
+            "event 9 dev eth0 addr 02:00:00:00:00:02 epoch 0x0001 failed 4 messages errno 5\n");
+  EXPECT_EQ(event(odd, json()).rfind(R"({"event":"9","ifindex":2,)", 0), 0U);
+}
+
+TEST(RenderEvent, PrettyJsonIsIndented) {
+  EXPECT_EQ(event(event_of(hf::EventType::peer_up), pretty()),
+            "{\n"
+            "  \"event\": \"peer_up\",\n"
+            "  \"ifindex\": 2,\n"
+            "  \"dev\": \"eth0\",\n"
+            "  \"address\": \"02:00:00:00:00:02\"\n"
+            "}\n");
+}
+
+TEST(RenderEvent, EveryJsonLineIsOneObject) {
+  std::ostringstream out;
+  for (const auto type :
+       {hf::EventType::peer_up, hf::EventType::peer_down, hf::EventType::retry_limit,
+        hf::EventType::flow_reset, hf::EventType::epoch}) {
+    hfctl::render_event(out, {.dev = "eth0", .event = event_of(type)}, json());
+  }
+  std::istringstream lines(out.str());
+  std::string one;
+  int count = 0;
+  while (std::getline(lines, one)) {
+    EXPECT_TRUE(one.starts_with("{\"event\":\"") && one.ends_with("}")) << one;
+    ++count;
+  }
+  EXPECT_EQ(count, 5);
+}
+
+TEST(RenderEventsLost, TextAndJson) {
+  EXPECT_EQ(rendered([](std::ostream& out) { hfctl::render_events_lost(out, text()); }),
+            "events lost\n");
+  EXPECT_EQ(rendered([](std::ostream& out) { hfctl::render_events_lost(out, json()); }),
+            line(R"({"event":"lost"})"));
+}
+
 }  // namespace

@@ -80,7 +80,7 @@ TEST(Run, UnknownObjectIsAUsageError) {
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err,
             "hfctl: unknown object \"bogus\"; valid objects: config, exporter, help, module, "
-            "peer, qdisc, socket, stats, version\n"
+            "monitor, peer, qdisc, socket, stats, version\n"
             "Try \"hfctl help\".\n");
 }
 
@@ -189,6 +189,27 @@ TEST(Run, QdiscHelpNeedsNoModule) {
             std::string::npos)
       << result.out;
   EXPECT_EQ(result.err, "");
+}
+
+TEST(Run, MonitorHelpNeedsNoModule) {
+  const TempTree tree;
+  const Result result = run(tree, {"monitor", "help"});
+  EXPECT_EQ(result.status, hfctl::kExitSuccess);
+  EXPECT_EQ(result.out.rfind("hfctl monitor - ", 0), 0U) << result.out;
+  EXPECT_NE(result.out.find("Usage: hfctl [ OPTIONS ] monitor\n"
+                            "       hfctl [ OPTIONS ] monitor help\n"),
+            std::string::npos)
+      << result.out;
+  EXPECT_EQ(result.err, "");
+}
+
+TEST(Run, MonitorArgumentsAreUsageErrors) {
+  const TempTree tree;
+  const Result result = run(tree, {"monitor", "all"});
+  EXPECT_EQ(result.status, hfctl::kExitUsage);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err,
+            "hfctl: monitor: unexpected argument \"all\"\nTry \"hfctl monitor help\".\n");
 }
 
 TEST(Run, QdiscBadArgumentsAreUsageErrorsBeforeAnyNetlink) {

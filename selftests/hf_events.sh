@@ -1,0 +1,304 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The events of the generic netlink family (group "events"), as "hfctl
+# monitor" prints them, against the real module: a silent peer is given up
+# (retry limit, EHOSTUNREACH) and reclaimed when idle; the first message
+# to a new peer creates its state on both sides and starts an epoch; a
+# receiver that loses its state makes the sender reset the flow
+# (ECONNRESET) and start a new epoch, and its own peer down comes before
+# its new peer up; an interface deleted takes its peers down on both
+# sides, failing a message in flight (ENETDOWN). Each event names the
+# right interface and address, in order, in NDJSON (-j) and text. SIGINT
+# and SIGTERM end a monitor with status 0, a monitor outlives the module's
+# unload, and without the module monitor says to load it.
+
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
+XFER=$HF_DIR/hf_xfer
+LOGS=$(mktemp -d)
+defer rm -rf "$LOGS"
+
+json_field()
+{
+	python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
+}
+
+# has FILE EVENT ADDR: the NDJSON of a monitor holds EVENT for ADDR (grep:
+# it is polled, and python starts slowly in an emulated guest).
+has()
+{
+	grep -q "\"event\":\"$2\",.*\"address\":\"$3\"" "$1"
+}
+
+# seen ADDR FILE...: every file, NDJSON or text, shows the peer up of ADDR.
+seen()
+{
+	local addr=$1 f
+
+	shift
+	for f in "$@"; do
+		grep -Eq "\"event\":\"peer_up\",.*\"address\":\"$addr\"|^peer up .* addr $addr\$" \
+			"$f" || return 1
+	done
+}
+
+# story FILE ADDR: the events about ADDR in a monitor's NDJSON, in order,
+# "|"-separated, each "event ifindex [reason] [epoch] [errno] [messages]"
+# with the epochs named E1, E2... in order of appearance. Fails when a
+# line is not one JSON object.
+story()
+{
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+names, out = {}, []
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if not isinstance(e, dict):
+        sys.exit("not an object: " + line)
+    if e.get("address") != sys.argv[2]:
+        continue
+    f = [e["event"], str(e["ifindex"])]
+    if "reason" in e:
+        f.append(e["reason"])
+    if "epoch" in e:
+        f.append(names.setdefault(e["epoch"], "E%d" % (len(names) + 1)))
+    for k in ("errno", "messages"):
+        if k in e:
+            f.append(str(e[k]))
+    out.append(" ".join(f))
+print("|".join(out))
+EOF
+}
+
+# probe NODE TAG FILE...: make events in NODE until every FILE (monitors
+# of NODE) shows the same peer up: each try sends a message to a new
+# address nobody has (02:00:00:00:TAG:NN), whose peer state is created at
+# once. A monitor
+# prints nothing until then, so this is how a test knows it listens.
+# Sets PROBE to the address all monitors saw; the senders fail with
+# EHOSTUNREACH at the retry limit, and are waited for.
+PROBE=
+probe()
+{
+	local node=$1 tag=$2 i pids=() rc=1
+
+	shift 2
+	for ((i = 1; i <= 30; i++)); do
+		PROBE=$(printf '02:00:00:00:%02x:%02x' "$tag" "$i")
+		ip netns exec "${HF_NODES[node]}" timeout 60 "$XFER" send eth0 \
+			"$PROBE" 7000 100 >"$LOGS/probe-$tag-$i" 2>&1 &
+		pids+=($!)
+		if busywait 3000 seen "$PROBE" "$@"; then
+			rc=0
+			break
+		fi
+	done
+	for i in "${pids[@]}"; do
+		wait "$i"
+	done
+	return "$rc"
+}
+
+ktap_plan 7
+
+hf_module_load
+orig=$("$HFCTL" -j config show)
+check_err $? "config show failed"
+retry_limit=$(json_field retry_limit <<<"$orig")
+defer "$HFCTL" config set retry_limit "$retry_limit" \
+	peer_idle_ms "$(json_field peer_idle_ms <<<"$orig")" \
+	flow_reset_ms "$(json_field flow_reset_ms <<<"$orig")"
+# A silent peer is given up after 3 timeouts (about 150 ms), and an idle
+# one reclaimed after a second.
+"$HFCTL" config set retry_limit 2 peer_idle 1s
+check_err $? "config set retry_limit 2 peer_idle 1s failed"
+
+hf_topo_create 2
+n0=${HF_NODES[0]}
+n1=${HF_NODES[1]}
+mac0=$(hf_node_mac 0)
+mac1=$(hf_node_mac 1)
+if0=$(ip netns exec "$n0" cat /sys/class/net/eth0/ifindex)
+if1=$(ip netns exec "$n1" cat /sys/class/net/eth0/ifindex)
+
+"$HFCTL" -n "$n0" -j monitor >"$LOGS/n0.json" 2>"$LOGS/n0.err" &
+m0=$!
+defer kill "$m0"
+"$HFCTL" -n "$n1" -j monitor >"$LOGS/n1.json" 2>"$LOGS/n1.err" &
+m1=$!
+defer kill "$m1"
+# A background job of a script ignores SIGINT; this one is to stop by it.
+python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$HFCTL" -n "$n0" monitor >"$LOGS/n0.txt" 2>"$LOGS/n0t.err" &
+mt=$!
+defer kill "$mt"
+
+# 1. A message to an address nobody has: its peer state, an epoch, and
+# after retry_limit silent timeouts the message fails (EHOSTUNREACH).
+probe 0 1 "$LOGS/n0.json" "$LOGS/n0.txt"
+check_err $? "the monitors of node 0 showed no event: $(cat "$LOGS/n0.err" "$LOGS/n0t.err")"
+P=$PROBE
+grep -q 'No route to host' "$LOGS/probe-1-$((16#${P##*:}))"
+check_err $? "the message to $P did not fail with EHOSTUNREACH"
+busywait 20000 has "$LOGS/n0.json" retry_limit "$P"
+check_err $? "no retry_limit event for $P"
+# (It may be reclaimed already: case 2.)
+check_eq "$(story "$LOGS/n0.json" "$P" | cut -d'|' -f1-3)" \
+	"peer_up $if0|epoch $if0 E1|retry_limit $if0 E1 113 1" "events of $P"
+log_test "events: a silent peer: peer up, epoch, retry limit (EHOSTUNREACH, 1 message)"
+
+# 2. Nothing in flight any more: reclaimed after peer_idle.
+busywait 20000 has "$LOGS/n0.json" peer_down "$P"
+check_err $? "no peer_down event for $P"
+check_eq "$(story "$LOGS/n0.json" "$P")" \
+	"peer_up $if0|epoch $if0 E1|retry_limit $if0 E1 113 1|peer_down $if0 idle" \
+	"events of $P"
+log_test "events: an idle peer reclaimed: peer down, reason idle"
+
+# 3. The first message between the nodes: state on both sides, an epoch
+# on the sender's only (the receiver only acks).
+"$HFCTL" config set peer_idle 600s
+check_err $? "config set peer_idle 600s failed"
+probe 1 2 "$LOGS/n1.json"
+check_err $? "the monitor of node 1 showed no event: $(cat "$LOGS/n1.err")"
+ip netns exec "$n1" "$XFER" recv 7100 1000 >"$LOGS/recv" 2>&1 &
+rpid=$!
+busywait 10000 grep -q ready "$LOGS/recv"
+check_err $? "receiver did not start: $(cat "$LOGS/recv")"
+ip netns exec "$n0" timeout 60 "$XFER" send eth0 "$mac1" 7100 1000 >"$LOGS/send" 2>&1
+check_err $? "sender failed: $(cat "$LOGS/send")"
+wait "$rpid"
+check_err $? "receiver failed: $(cat "$LOGS/recv")"
+busywait 10000 has "$LOGS/n0.json" epoch "$mac1"
+check_err $? "no epoch event on node 0"
+busywait 10000 has "$LOGS/n1.json" peer_up "$mac0"
+check_err $? "no peer_up event on node 1"
+check_eq "$(story "$LOGS/n0.json" "$mac1")" "peer_up $if0|epoch $if0 E1" "node 0: events of node 1"
+check_eq "$(story "$LOGS/n1.json" "$mac0")" "peer_up $if1" "node 1: events of node 0"
+check_eq "$(story "$LOGS/n1.json" "$mac1")$(story "$LOGS/n0.json" "$mac0")" "" \
+	"events about a node's own address"
+log_test "events: first message to a new peer: peer up and epoch on the sender, peer up on the receiver"
+
+# 4. The receiver's interface goes down and up: it forgets the flow. The
+# sender's next message, in the same epoch (flow_reset is long: python is
+# slow to start in an emulated guest), is taken mid-stream under a new
+# receiver state: it fails with ECONNRESET and the flow restarts in a new
+# epoch.
+"$HFCTL" config set retry_limit "$retry_limit" flow_reset 86400s
+check_err $? "config set flow_reset 86400s failed"
+ip -n "$n1" link set eth0 down
+busywait 10000 has "$LOGS/n1.json" peer_down "$mac0"
+check_err $? "no peer_down event on node 1 for its interface going down"
+ip -n "$n1" link set eth0 up
+busywait 20000 sh -c "ip -n '$n0' link show eth0 | grep -q 'state UP'"
+check_err $? "node 0's link did not come back"
+ip netns exec "$n0" timeout 60 "$XFER" send eth0 "$mac1" 7101 1000 >"$LOGS/reset" 2>&1
+check_eq $? 1 "exit status of the message the receiver lost"
+grep -q 'Connection reset by peer' "$LOGS/reset"
+check_err $? "no ECONNRESET: $(cat "$LOGS/reset")"
+busywait 10000 has "$LOGS/n1.json" peer_up "$mac0"
+busywait 10000 eval '[[ $(grep -c "\"address\":\"$mac1\"" "$LOGS/n0.json") -ge 4 ]]'
+check_eq "$(story "$LOGS/n0.json" "$mac1")" \
+	"peer_up $if0|epoch $if0 E1|flow_reset $if0 E1 104 1|epoch $if0 E2" \
+	"node 0: events of node 1"
+check_eq "$(story "$LOGS/n1.json" "$mac0")" \
+	"peer_up $if1|peer_down $if1 device|peer_up $if1" "node 1: events of node 0"
+log_test "events: receiver lost its state: flow reset (ECONNRESET) and a new epoch; its peer down before its new peer up"
+
+# 5. A message in flight without limit to an address nobody has, then the
+# interface is deleted: every peer of it goes down, the message fails.
+"$HFCTL" config set retry_limit 255
+check_err $? "config set retry_limit 255 failed"
+Q=02:00:00:00:03:01
+ip netns exec "$n0" timeout 120 "$XFER" send eth0 "$Q" 7000 100 >"$LOGS/q" 2>&1 &
+qpid=$!
+busywait 10000 has "$LOGS/n0.json" epoch "$Q"
+check_err $? "no epoch event for $Q"
+ip -n "$n0" link del eth0
+wait "$qpid"
+check_eq $? 1 "exit status of the message to $Q"
+grep -q 'Network is down' "$LOGS/q"
+check_err $? "no ENETDOWN: $(cat "$LOGS/q")"
+busywait 10000 has "$LOGS/n0.json" peer_down "$Q"
+busywait 10000 has "$LOGS/n1.json" peer_down "$mac0"
+busywait 10000 eval '[[ $(grep -c "\"address\":\"$mac1\"" "$LOGS/n0.json") -ge 5 ]]'
+check_eq "$(story "$LOGS/n0.json" "$Q")" \
+	"peer_up $if0|epoch $if0 E1|peer_down $if0 device 100 1" "node 0: events of $Q"
+check_eq "$(story "$LOGS/n0.json" "$mac1")" \
+	"peer_up $if0|epoch $if0 E1|flow_reset $if0 E1 104 1|epoch $if0 E2|peer_down $if0 device" \
+	"node 0: events of node 1"
+check_eq "$(story "$LOGS/n1.json" "$mac0")" \
+	"peer_up $if1|peer_down $if1 device|peer_up $if1|peer_down $if1 device" \
+	"node 1: events of node 0"
+log_test "events: interface deleted: peer down, reason device, on both sides; the message in flight fails (ENETDOWN)"
+
+# 6. The same events as text, one line each; every -j line one object.
+busywait 10000 grep -q "addr $Q reason device" "$LOGS/n0.txt"
+text=$(cat "$LOGS/n0.txt")
+h4='0x[0-9a-f]{4}'
+for re in "^peer up dev eth0 addr $P\$" \
+	"^epoch dev eth0 addr $P $h4\$" \
+	"^retry-limit dev eth0 addr $P epoch $h4 failed 1 message\$" \
+	"^peer down dev eth0 addr $P reason idle\$" \
+	"^flow-reset dev eth0 addr $mac1 epoch $h4 failed 1 message\$" \
+	"^peer down dev (eth0|if$if0) addr $Q reason device failed 1 message\$"; do
+	grep -qE "$re" <<<"$text"
+	check_err $? "text output lacks /$re/: $text"
+done
+for f in n0.json n1.json; do
+	story "$LOGS/$f" none >/dev/null
+	check_err $? "$f is not one JSON object per line"
+done
+check_eq "$(ip netns exec "$n0" awk '$1 == "events_dropped" {print $2}' /proc/net/hyperframe)" \
+	0 "events_dropped"
+log_test "events: text output as ip monitor; NDJSON; nothing dropped"
+
+# 7. Stopping, and the module going away under a monitor.
+kill -TERM "$m0"
+wait "$m0"
+check_eq $? 0 "exit status of monitor -j after SIGTERM"
+kill -INT "$mt"
+wait "$mt"
+check_eq $? 0 "exit status of monitor after SIGINT"
+kill -TERM "$m1"
+wait "$m1"
+check_eq $? 0 "exit status of the other monitor after SIGTERM"
+check_eq "$(cat "$LOGS/n0.err" "$LOGS/n0t.err" "$LOGS/n1.err")" "" "monitors' errors"
+defer_run
+mkdir -p "$LOGS"
+defer rm -rf "$LOGS"
+
+hf_topo_create 2
+"$HFCTL" -n "${HF_NODES[0]}" monitor >"$LOGS/last.txt" 2>&1 &
+ml=$!
+defer kill "$ml"
+probe 0 4 "$LOGS/last.txt"
+check_err $? "the last monitor showed no event"
+# Peers exist in both namespaces while the module goes.
+ip netns exec "${HF_NODES[1]}" "$XFER" recv 7100 1000 >"$LOGS/recv" 2>&1 &
+rpid=$!
+busywait 10000 grep -q ready "$LOGS/recv"
+ip netns exec "${HF_NODES[0]}" timeout 60 "$XFER" send eth0 "$(hf_node_mac 1)" 7100 1000 \
+	>"$LOGS/send" 2>&1
+check_err $? "sender failed: $(cat "$LOGS/send")"
+wait "$rpid"
+rmmod hyperframe
+check_err $? "rmmod with a monitor running and peers left"
+sleep 0.5
+kill -0 "$ml"
+check_err $? "the monitor died with the module: $(cat "$LOGS/last.txt")"
+kill -TERM "$ml"
+wait "$ml"
+check_eq $? 0 "exit status of the monitor after the module went"
+err=$("$HFCTL" monitor 2>&1)
+check_eq $? 1 "exit status of monitor without the module"
+grep -q 'load hyperframe.ko first' <<<"$err"
+check_err $? "no hint to load the module: $err"
+hf_module_load
+defer_run
+log_test "events: SIGINT/SIGTERM end a monitor with status 0; it outlives the module; without it, load hyperframe.ko first"
+
+exit "$(ktap_exit)"
