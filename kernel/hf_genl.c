@@ -174,12 +174,6 @@ static int hf_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static void hf_config_u32(struct nlattr **tb, int type, u32 *v)
-{
-	if (tb[type])
-		*v = nla_get_u32(tb[type]);
-}
-
 static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
@@ -190,21 +184,21 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	p = hf_params;
 	backoff = p.rto.max_backoff;
 	retry = p.rto.retry_limit;
-	hf_config_u32(tb, HF_CONFIG_A_MAX_MSG, &p.max_msg);
-	hf_config_u32(tb, HF_CONFIG_A_MAX_PEERS, &p.max_peers);
-	hf_config_u32(tb, HF_CONFIG_A_FRAME_SEGS, &p.frame_segs);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_MAX_MSG, &p.max_msg);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_MAX_PEERS, &p.max_peers);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_FRAME_SEGS, &p.frame_segs);
 	if (tb[HF_CONFIG_A_MEM_LIMIT])
 		p.mem_limit = nla_get_u64(tb[HF_CONFIG_A_MEM_LIMIT]);
-	hf_config_u32(tb, HF_CONFIG_A_PEER_IDLE_MS, &p.peer_idle_ms);
-	hf_config_u32(tb, HF_CONFIG_A_FLOW_RESET_MS, &p.flow_reset_ms);
-	hf_config_u32(tb, HF_CONFIG_A_ACK_DELAY_US, &p.ack_delay_us);
-	hf_config_u32(tb, HF_CONFIG_A_MAX_INFLIGHT, &p.max_inflight);
-	hf_config_u32(tb, HF_CONFIG_A_RTO_MIN_US, &p.rto.min_us);
-	hf_config_u32(tb, HF_CONFIG_A_RTO_MAX_US, &p.rto.max_us);
-	hf_config_u32(tb, HF_CONFIG_A_RTO_INITIAL_US, &p.rto.initial_us);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_PEER_IDLE_MS, &p.peer_idle_ms);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_FLOW_RESET_MS, &p.flow_reset_ms);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_ACK_DELAY_US, &p.ack_delay_us);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_MAX_INFLIGHT, &p.max_inflight);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_RTO_MIN_US, &p.rto.min_us);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_RTO_MAX_US, &p.rto.max_us);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_RTO_INITIAL_US, &p.rto.initial_us);
 	/* The policy bounds both by U8_MAX. */
-	hf_config_u32(tb, HF_CONFIG_A_RTO_MAX_BACKOFF, &backoff);
-	hf_config_u32(tb, HF_CONFIG_A_RETRY_LIMIT, &retry);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_RTO_MAX_BACKOFF, &backoff);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_RETRY_LIMIT, &retry);
 	p.rto.max_backoff = backoff;
 	p.rto.retry_limit = retry;
 
@@ -264,7 +258,37 @@ int hf_genl_counter_put(struct sk_buff *skb, int type, const char *name,
 	return 0;
 }
 
-/* The counters of /proc/net/hyperframe, in its order and with its names. */
+/* The hyperframe size histogram: a bucket per nest, then the sum. */
+static int hf_frame_size_fill(struct sk_buff *skb, struct hf_stats *stats)
+{
+	struct nlattr *nest;
+	unsigned int i;
+
+	for (i = 0; i < HF_FRAME_SIZE_BUCKETS; i++) {
+		nest = nla_nest_start(skb, HF_STATS_A_FRAME_SIZE_BUCKET);
+		if (!nest)
+			return -EMSGSIZE;
+		if (nla_put_u64_64bit(skb, HF_BUCKET_A_LE,
+				      hf_hist_log2_bound(i, HF_FRAME_SIZE_MIN_SHIFT,
+							 HF_FRAME_SIZE_BUCKETS),
+				      HF_BUCKET_A_PAD) ||
+		    nla_put_u64_64bit(skb, HF_BUCKET_A_COUNT,
+				      atomic64_read(&stats->frame_size[i]),
+				      HF_BUCKET_A_PAD)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+	}
+	return nla_put_u64_64bit(skb, HF_STATS_A_FRAME_SIZE_SUM,
+				 atomic64_read(&stats->frame_size_sum),
+				 HF_STATS_A_PAD);
+}
+
+/*
+ * The counters of /proc/net/hyperframe, in its order and with its names,
+ * then the frame size histogram.
+ */
 static int hf_stats_fill(struct sk_buff *skb, struct hf_net *hn)
 {
 	char name[64];
@@ -289,14 +313,17 @@ static int hf_stats_fill(struct sk_buff *skb, struct hf_net *hn)
 	    hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "rx_mem_reserved_bytes",
 				atomic64_read(&hn->rx_reserved)))
 		return -EMSGSIZE;
-	return 0;
+	return hf_frame_size_fill(skb, &hn->stats);
 }
 
 static size_t hf_stats_size(void)
 {
 	size_t size = hf_counter_size(sizeof("peers") - 1) +
 		      hf_counter_size(sizeof("rx_mem_bytes") - 1) +
-		      hf_counter_size(sizeof("rx_mem_reserved_bytes") - 1);
+		      hf_counter_size(sizeof("rx_mem_reserved_bytes") - 1) +
+		      HF_FRAME_SIZE_BUCKETS * (nla_total_size(0) +
+					       2 * nla_total_size_64bit(sizeof(u64))) +
+		      nla_total_size_64bit(sizeof(u64));
 	unsigned int i;
 
 	for (i = 0; i < HF_STAT_MAX; i++)
@@ -358,6 +385,20 @@ static int hf_peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u64_64bit(skb, HF_PEER_A_SPURIOUS, hi->hfi_spurious,
 			      HF_PEER_A_PAD) ||
 	    nla_put_u64_64bit(skb, HF_PEER_A_RX_SEGS, hi->hfi_rx_segs,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_TX_BYTES, hi->hfi_tx_bytes,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_RX_BYTES, hi->hfi_rx_bytes,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_TX_FRAMES, hi->hfi_tx_frames,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_TX_MSGS, hi->hfi_peer_tx_msgs,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_TX_MSGS_DELIVERED,
+			      hi->hfi_tx_msgs_delivered, HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_TX_MSGS_FAILED,
+			      hi->hfi_tx_msgs_failed, HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_RX_MSGS, hi->hfi_rx_msgs,
 			      HF_PEER_A_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;

@@ -26,6 +26,13 @@ void hf_genl_unregister(void);
 int hf_genl_counter_put(struct sk_buff *skb, int type, const char *name,
 			u64 value);
 
+/* *@v = the u32 attribute @type of a request, when the request has it. */
+static inline void hf_genl_u32_opt(struct nlattr **tb, int type, u32 *v)
+{
+	if (tb[type])
+		*v = nla_get_u32(tb[type]);
+}
+
 /* hf_genl_qdisc.c */
 extern const struct nla_policy hf_qdisc_get_policy[HF_QDISC_A_MAX + 1];
 extern const struct nla_policy hf_qdisc_set_policy[HF_QDISC_A_MAX + 1];

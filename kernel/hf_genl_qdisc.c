@@ -186,12 +186,6 @@ int hf_qdisc_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-static void hf_qdisc_u32(struct nlattr **tb, int type, u32 *v)
-{
-	if (tb[type])
-		*v = nla_get_u32(tb[type]);
-}
-
 int hf_qdisc_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
@@ -207,12 +201,12 @@ int hf_qdisc_set_doit(struct sk_buff *skb, struct genl_info *info)
 	hf_hfq_read(sch, &st);
 	if (tb[HF_QDISC_A_RATE])
 		st.cfg.rate = nla_get_u64(tb[HF_QDISC_A_RATE]);
-	hf_qdisc_u32(tb, HF_QDISC_A_LIMIT, &st.cfg.limit);
-	hf_qdisc_u32(tb, HF_QDISC_A_FLOW_LIMIT, &st.cfg.flow_limit);
-	hf_qdisc_u32(tb, HF_QDISC_A_CONTROL_LIMIT, &st.cfg.control_limit);
-	hf_qdisc_u32(tb, HF_QDISC_A_QUANTUM, &st.cfg.quantum);
-	hf_qdisc_u32(tb, HF_QDISC_A_OTHER_SHARE, &st.cfg.other_share);
-	hf_qdisc_u32(tb, HF_QDISC_A_HORIZON_MS, &st.cfg.horizon_ms);
+	hf_genl_u32_opt(tb, HF_QDISC_A_LIMIT, &st.cfg.limit);
+	hf_genl_u32_opt(tb, HF_QDISC_A_FLOW_LIMIT, &st.cfg.flow_limit);
+	hf_genl_u32_opt(tb, HF_QDISC_A_CONTROL_LIMIT, &st.cfg.control_limit);
+	hf_genl_u32_opt(tb, HF_QDISC_A_QUANTUM, &st.cfg.quantum);
+	hf_genl_u32_opt(tb, HF_QDISC_A_OTHER_SHARE, &st.cfg.other_share);
+	hf_genl_u32_opt(tb, HF_QDISC_A_HORIZON_MS, &st.cfg.horizon_ms);
 	hf_hfq_config(sch, &st.cfg);
 	rtnl_unlock();
 	return 0;
