@@ -31,7 +31,7 @@ if ((secs < 1)); then
 	exit 2
 fi
 
-targets=(hf_frame)
+targets=(hf_frame hf_cc)
 build=$tree/build/fuzz
 artifacts=$build/artifacts
 
