@@ -2,7 +2,8 @@
 /*
  * hf_genl.c - the generic netlink family "hyperframe" (uapi/linux/
  * hyperframe.h): the module's configuration (get and set), the counters
- * of the caller's namespace, and dumps of its peers and bound sockets.
+ * of the caller's namespace, and dumps of its devices' counters, peers
+ * and bound sockets.
  * The commands on the hfq qdisc are in hf_genl_qdisc.c, the events sent
  * to the multicast group "events" in hf_genl_event.c.
  *
@@ -448,6 +449,62 @@ out:
 	return skb->len;
 }
 
+static int hf_dev_fill(struct sk_buff *skb, struct netlink_callback *cb,
+		       int ifindex, const u64 *v)
+{
+	unsigned int i;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &hf_genl_family, NLM_F_MULTI, HF_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, HF_DEV_A_IFINDEX, ifindex))
+		goto cancel;
+	for (i = 0; i < HF_DEV_STAT_MAX; i++)
+		if (hf_genl_counter_put(skb, HF_DEV_A_COUNTER,
+					hf_dev_stat_names[i], v[i]))
+			goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * cb->args[0]: the slot to resume at; HF_DEV_SLOTS is the shared one,
+ * shown only once something counted in it.
+ */
+static int hf_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct hf_net *hn = hf_net(sock_net(skb->sk));
+	unsigned long idx = cb->args[0];
+	struct hf_dev_stats *d;
+	u64 v[HF_DEV_STAT_MAX];
+	unsigned int i;
+	bool any;
+	int ifindex;
+
+	for (; idx <= HF_DEV_SLOTS; idx++) {
+		d = idx < HF_DEV_SLOTS ? &hn->devs[idx] : &hn->dev_other;
+		any = false;
+		spin_lock_bh(&hn->devs_lock);
+		ifindex = d->gone ? 0 : d->ifindex;
+		for (i = 0; i < HF_DEV_STAT_MAX; i++) {
+			v[i] = atomic64_read(&d->v[i]);
+			any |= v[i] != 0;
+		}
+		spin_unlock_bh(&hn->devs_lock);
+		if (idx < HF_DEV_SLOTS ? !ifindex : !any)
+			continue;
+		if (hf_dev_fill(skb, cb, ifindex, v))
+			break;
+	}
+	cb->args[0] = idx;
+	return skb->len;
+}
+
 static int hf_socket_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			  struct hf_sock *hs, u16 port)
 {
@@ -551,6 +608,10 @@ static const struct genl_ops hf_genl_ops[] = {
 		.doit	= hf_qdisc_set_doit,
 		.policy	= hf_qdisc_set_policy,
 		.maxattr = HF_QDISC_A_MAX,
+	},
+	{
+		.cmd	= HF_CMD_DEV_GET,
+		.dumpit	= hf_dev_dumpit,
 	},
 };
 

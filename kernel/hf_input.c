@@ -247,6 +247,7 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 
 	hf_stat_inc(stats, HF_STAT_RX_MSGS);
 	hf_stat_add(stats, HF_STAT_RX_BYTES, m->len);
+	peer->rx_delivered++;
 	return true;
 }
 
@@ -418,6 +419,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 			rx_send_ack(peer, HF_AF_DUP);
 		} else {
 			hf_stat_inc(stats, HF_STAT_DROP_DISAGREE);
+			hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		}
 		goto drop;
 	}
@@ -479,6 +481,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	if (slot && *slot) {
 		/* Same bytes under a new sequence number: not from our sender. */
 		hf_stat_inc(stats, HF_STAT_DROP_DISAGREE);
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		goto drop;
 	}
 	if (fresh)
@@ -488,6 +491,11 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	m->received++;
 	hf_stat_inc(stats, HF_STAT_RX_SEGS);
 	peer->rx_segs++;
+	peer->rx_bytes += d->seg_len;
+	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_RX_SEGS);
+	hf_dev_stat_add(peer->dstats, HF_DEV_STAT_RX_BYTES, d->seg_len);
+	if (h->flags & HF_DF_FRAME_START)
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_RX_FRAMES);
 
 	/*
 	 * Held segments taking far more memory than announced: refused as
@@ -529,6 +537,7 @@ release:
 		rx_msg_free(peer, m);
 count_drop:
 	hf_stat_inc(stats, why);
+	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 	/*
 	 * Tell a sender we could not take from that we are alive; and one
 	 * whose segments fall outside our windows what our state is: if we
@@ -557,7 +566,8 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 		 struct packet_type *pt, struct net_device *orig_dev)
 {
 	struct net *net = dev_net(dev);
-	struct hf_stats *stats = &hf_net(net)->stats;
+	struct hf_net *hn = hf_net(net);
+	struct hf_stats *stats = &hn->stats;
 	enum hf_wire_err werr;
 	struct hf_peer *peer;
 	struct hf_hdr h;
@@ -571,6 +581,7 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb) {
 		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
 		return NET_RX_DROP;
 	}
 	if (skb->len < HF_COMMON_LEN) {
@@ -616,7 +627,8 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	if (peer->dead) {
 		spin_unlock_bh(&peer->lock);
 		hf_peer_put(peer);
-		goto drop;
+		kfree_skb(skb);
+		return NET_RX_DROP;
 	}
 	if (h.type == HF_TYPE_DATA) {
 		rx_data(peer, skb, &h);
@@ -629,6 +641,8 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	return NET_RX_SUCCESS;
 
 drop:
+	/* Every way here counted a drop_* counter. */
+	hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
 	kfree_skb(skb);
 	return NET_RX_DROP;
 }

@@ -70,6 +70,8 @@ static int hf_netdev_event(struct notifier_block *nb, unsigned long event,
 
 	if (event == NETDEV_DOWN || event == NETDEV_UNREGISTER)
 		hf_peer_flush_dev(dev_net(dev), dev);
+	if (event == NETDEV_UNREGISTER)
+		hf_dev_stats_gone(hf_net(dev_net(dev)), dev);
 	return NOTIFY_DONE;
 }
 

@@ -8,6 +8,7 @@
 #define _HF_NET_H
 
 #include <linux/hashtable.h>
+#include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
@@ -35,6 +36,9 @@
  *		 message is admitted only while this stays within mem_limit
  * @gc: reclaims idle peers
  * @stats: counters
+ * @devs_lock: serialises the allocation of @devs and their users
+ * @devs: per-device counters, a slot per device (hf_dev.c)
+ * @dev_other: the counters of devices that found no free slot
  * @net: the namespace this belongs to
  */
 struct hf_net {
@@ -48,6 +52,9 @@ struct hf_net {
 	atomic64_t rx_reserved;
 	struct delayed_work gc;
 	struct hf_stats stats;
+	spinlock_t devs_lock;
+	struct hf_dev_stats devs[HF_DEV_SLOTS];
+	struct hf_dev_stats dev_other;
 	struct net *net;
 };
 
@@ -57,6 +64,13 @@ static inline struct hf_net *hf_net(const struct net *net)
 {
 	return net_generic(net, hf_net_id);
 }
+
+struct hf_dev_stats *hf_dev_stats_get(struct hf_net *hn,
+				      const struct net_device *dev);
+void hf_dev_stats_put(struct hf_net *hn, struct hf_dev_stats *d);
+struct hf_dev_stats *hf_dev_stats_find(struct hf_net *hn,
+				       const struct net_device *dev);
+void hf_dev_stats_gone(struct hf_net *hn, const struct net_device *dev);
 
 int __init hf_net_register(void);
 void hf_net_unregister(void);

@@ -137,6 +137,7 @@ static void tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
 	struct sk_buff *skb;
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_MSGS_FAILED);
+	peer->tx_msgs_failed++;
 
 	skb = alloc_skb(0, GFP_ATOMIC);
 	if (skb) {
@@ -364,7 +365,7 @@ static void tx_push(struct hf_peer *peer)
 		struct hf_tx_msg *msg;
 		struct hf_tx_slot *slot;
 		struct sk_buff *skb;
-		u32 seq, index;
+		u32 seq, index, off;
 		u8 flags = 0;
 
 		msg = peer->frame_left ? peer->frame_msg : tx_pick(peer);
@@ -380,6 +381,7 @@ static void tx_push(struct hf_peer *peer)
 			peer->tx_unstarted--;
 		}
 		index = msg->next_seg++;
+		off = index * msg->seg_size;
 		if (!peer->frame_left) {
 			peer->frame_msg = msg;
 			msg->turn = ++peer->frame_turns;
@@ -388,7 +390,12 @@ static void tx_push(struct hf_peer *peer)
 					       msg->nsegs - index);
 			peer->frame_left = peer->frame_segs;
 			flags |= HF_DF_FRAME_START;
-			hf_stat_inc(stats, HF_STAT_TX_FRAMES);
+			/* Its size is known now: only a message's last is short. */
+			hf_stat_frame(stats, min_t(u64, msg->len - off,
+						   (u64)peer->frame_segs *
+						   msg->seg_size));
+			peer->tx_frames++;
+			hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_FRAMES);
 		}
 		if (!--peer->frame_left)
 			flags |= HF_DF_FRAME_END;
@@ -411,6 +418,10 @@ static void tx_push(struct hf_peer *peer)
 		}
 		hf_stat_inc(stats, HF_STAT_TX_SEGS);
 		peer->tx_segs++;
+		peer->tx_bytes += min(msg->len - off, msg->seg_size);
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_SEGS);
+		hf_dev_stat_add(peer->dstats, HF_DEV_STAT_TX_BYTES,
+				min(msg->len - off, msg->seg_size));
 		tx_pace(peer, msg->sk, skb);
 		/* The device is full: acks or the timer resume sending. */
 		if (hf_xmit(peer, skb, msg->sk->sk_priority))
@@ -440,6 +451,7 @@ static void tx_retransmit(struct hf_peer *peer, u32 seq)
 	}
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RETRANSMITS);
 	peer->tx_retransmits++;
+	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_RETRANSMITS);
 	/* A repair counts against the socket's cap as any byte it sends. */
 	tx_pace(peer, slot->msg->sk, skb);
 	hf_xmit(peer, skb, TC_PRIO_BESTEFFORT);
@@ -638,6 +650,7 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 
 	list_add_tail(&msg->node, &peer->tx_queue);
 	peer->tx_unstarted++;
+	peer->tx_msgs++;
 	peer->last_active = jiffies;
 	tx_push(peer);
 }
@@ -653,6 +666,7 @@ static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 	if ((msg && hf_seq_after(a->msg_done, msg->msg_id)) ||
 	    hf_seq_after(a->msg_done, peer->next_msg_id)) {
 		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return;
 	}
 
@@ -664,6 +678,7 @@ static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 		switch (hf_ack_status(a, msg->msg_id)) {
 		case HF_STATUS_DELIVERED:
 			hf_stat_inc(stats, HF_STAT_TX_MSGS_DELIVERED);
+			peer->tx_msgs_delivered++;
 			break;
 		case HF_STATUS_NO_PORT:
 			tx_msg_fail(peer, msg, ECONNREFUSED);
@@ -761,11 +776,13 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 
 	if (!peer->tx_epoch || a->epoch != peer->tx_epoch) {
 		hf_stat_inc(stats, HF_STAT_DROP_EPOCH);
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return;
 	}
 	hf_stat_inc(stats, HF_STAT_RX_ACKS);
 	if (!a->rx_state) {
 		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return;
 	}
 	if (!peer->tx_rx_state) {
@@ -777,6 +794,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		 */
 		if (!tx_ack_plausible(peer, a)) {
 			hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
+			hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 			return;
 		}
 		peer->last_active = jiffies;
@@ -822,8 +840,10 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		sample = now - sent_ns;
 
 	hf_txwin_ack(&peer->txw, a->cum_seq, a->sack, a->nsack, &res);
-	if (res.invalid)
+	if (res.invalid) {
 		hf_stat_add(stats, HF_STAT_DROP_ACK_INVALID, res.invalid);
+		hf_dev_stat_add(peer->dstats, HF_DEV_STAT_DROPS, res.invalid);
+	}
 	/*
 	 * An ack behind what was acknowledged already, or for segments never
 	 * sent, says nothing about this flow: it proves neither progress nor
@@ -1082,4 +1102,11 @@ void hf_output_info(const struct hf_peer *peer, struct hf_info *info)
 	info->hfi_retransmits = peer->tx_retransmits;
 	info->hfi_spurious = peer->tx_spurious;
 	info->hfi_rx_segs = peer->rx_segs;
+	info->hfi_tx_bytes = peer->tx_bytes;
+	info->hfi_rx_bytes = peer->rx_bytes;
+	info->hfi_tx_frames = peer->tx_frames;
+	info->hfi_peer_tx_msgs = peer->tx_msgs;
+	info->hfi_tx_msgs_delivered = peer->tx_msgs_delivered;
+	info->hfi_tx_msgs_failed = peer->tx_msgs_failed;
+	info->hfi_rx_msgs = peer->rx_delivered;
 }

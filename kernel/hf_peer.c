@@ -13,7 +13,8 @@
  *    dropped and counted, so forged acks cannot fill the table.
  * 3. A peer holds its interface. NETDEV_UNREGISTER flushes the peers of
  *    the device, failing their messages with ENETDOWN, so an interface
- *    can always go away.
+ *    can always go away. A peer in the table counts in its device's slot
+ *    of per-device counters (hf_dev.c), given back when it is torn down.
  * 4. PEER_UP and PEER_DOWN events (hf_genl_event.c) are sent under
  *    peers_lock, right after the peer enters or leaves the table: the
  *    PEER_DOWN of a peer then always precedes the PEER_UP of a new state
@@ -147,6 +148,7 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 	} else {
 		peer = fresh;
 		fresh = NULL;
+		peer->dstats = hf_dev_stats_get(hn, dev);
 		refcount_inc(&peer->refs);
 		hash_add_rcu(hn->peers, &peer->node,
 			     peer_hash(dev->ifindex, addr));
@@ -206,6 +208,7 @@ static void peer_finish(struct hf_peer *peer, int err)
 	spin_unlock_bh(&peer->lock);
 	hf_output_stop(peer);
 	hf_input_stop(peer);
+	hf_dev_stats_put(hf_net(peer->net), peer->dstats);
 	hf_peer_put(peer);
 }
 

@@ -18,6 +18,7 @@
 #include "core/hf_wire.h"
 #include "hf_msg.h"
 #include "hf_params.h"
+#include "hf_stats.h"
 
 /**
  * struct hf_tx_slot - what the sender knows of one sequence number in flight
@@ -53,6 +54,7 @@ enum hf_rto_phase {
  * @refs: the table's reference plus one per user in progress
  * @net: the namespace; a peer never outlives it
  * @dev: the interface, held
+ * @dstats: its counters, while in the table (hf_dev.c)
  * @addr: the remote Ethernet address
  * @lock: serialises everything below; taken with BHs off
  * @last_active: jiffies of the flow's last frame either way: a message
@@ -93,6 +95,11 @@ enum hf_rto_phase {
  * @tx_segs: segments sent, first transmissions (for HF_INFO)
  * @tx_retransmits: segments sent again
  * @tx_spurious: retransmissions the receiver already had
+ * @tx_bytes: payload bytes of the segments in @tx_segs
+ * @tx_frames: hyperframes sent
+ * @tx_msgs: messages queued to the peer
+ * @tx_msgs_delivered: of those, confirmed by the receiver
+ * @tx_msgs_failed: of those, reported failed to their socket
  *
  * Receiver side:
  * @rx_epoch: incarnation of the incoming flow; 0 before the first segment
@@ -108,6 +115,8 @@ enum hf_rto_phase {
  * @ack_owed: segments received since the last ACK
  * @ack_timer: sends an ACK that waited ack_delay_us
  * @rx_segs: segments accepted (for HF_INFO)
+ * @rx_bytes: payload bytes of the segments in @rx_segs
+ * @rx_delivered: messages delivered to sockets
  * @rx_reserved: bytes the messages being reassembled reserve; at most a
  *		 quarter of mem_limit, so a few sources cannot take it all
  */
@@ -118,6 +127,7 @@ struct hf_peer {
 	refcount_t refs;
 	struct net *net;
 	struct net_device *dev;
+	struct hf_dev_stats *dstats;
 	u8 addr[ETH_ALEN];
 	spinlock_t lock;
 	unsigned long last_active;
@@ -152,6 +162,11 @@ struct hf_peer {
 	u64 tx_segs;
 	u64 tx_retransmits;
 	u64 tx_spurious;
+	u64 tx_bytes;
+	u64 tx_frames;
+	u64 tx_msgs;
+	u64 tx_msgs_delivered;
+	u64 tx_msgs_failed;
 
 	u16 rx_epoch;
 	u16 rx_prev_epoch;
@@ -165,6 +180,8 @@ struct hf_peer {
 	u32 ack_owed;
 	struct timer_list ack_timer;
 	u64 rx_segs;
+	u64 rx_bytes;
+	u64 rx_delivered;
 	u64 rx_reserved;
 };
 

@@ -10,6 +10,7 @@
 
 #include <linux/atomic.h>
 
+#include "core/hf_hist.h"
 #include "core/hf_wire.h"
 
 enum hf_stat {
@@ -64,10 +65,15 @@ enum hf_stat {
  * struct hf_stats - the counters of one namespace
  * @v: one counter per enum hf_stat
  * @malformed: failed decodes, by enum hf_wire_err
+ * @frame_size: hyperframes sent, by payload size (hf_hist.h log2 buckets,
+ *		not cumulative); they sum to HF_STAT_TX_FRAMES
+ * @frame_size_sum: payload bytes of those hyperframes
  */
 struct hf_stats {
 	atomic64_t v[HF_STAT_MAX];
 	atomic64_t malformed[HF_WERR_MAX];
+	atomic64_t frame_size[HF_FRAME_SIZE_BUCKETS];
+	atomic64_t frame_size_sum;
 };
 
 static inline void hf_stat_add(struct hf_stats *s, enum hf_stat i, u64 n)
@@ -80,6 +86,66 @@ static inline void hf_stat_inc(struct hf_stats *s, enum hf_stat i)
 	atomic64_inc(&s->v[i]);
 }
 
+/**
+ * hf_stat_frame() - count a hyperframe sent: HF_STAT_TX_FRAMES and the
+ * size histogram
+ * @s: the namespace's counters
+ * @bytes: payload bytes of the hyperframe
+ */
+static inline void hf_stat_frame(struct hf_stats *s, u64 bytes)
+{
+	u32 b = hf_hist_log2_bucket(bytes, HF_FRAME_SIZE_MIN_SHIFT,
+				    HF_FRAME_SIZE_BUCKETS);
+
+	atomic64_inc(&s->v[HF_STAT_TX_FRAMES]);
+	atomic64_inc(&s->frame_size[b]);
+	atomic64_add(bytes, &s->frame_size_sum);
+}
+
 extern const char *const hf_stat_names[HF_STAT_MAX];
+
+/* The counters of one device (hf_dev.c), a subset of the namespace's. */
+enum hf_dev_stat {
+	HF_DEV_STAT_TX_FRAMES,		/* hyperframes sent */
+	HF_DEV_STAT_TX_SEGS,		/* DATA segments sent, first time */
+	HF_DEV_STAT_TX_BYTES,		/* their payload bytes */
+	HF_DEV_STAT_TX_RETRANSMITS,	/* DATA segments sent again */
+	HF_DEV_STAT_RX_FRAMES,		/* accepted segments starting a frame */
+	HF_DEV_STAT_RX_SEGS,		/* DATA segments accepted */
+	HF_DEV_STAT_RX_BYTES,		/* their payload bytes */
+	HF_DEV_STAT_DROPS,		/* frames counted in a drop_* counter */
+	HF_DEV_STAT_MAX
+};
+
+/* Devices of a namespace with counters of their own; the rest share one. */
+#define HF_DEV_SLOTS	64
+
+/**
+ * struct hf_dev_stats - the counters of one device of a namespace
+ * @ifindex: the device; 0: the slot is free
+ * @gone: the device was unregistered; the slot is freed with its last user
+ * @users: peers counting here (hf_net.devs_lock)
+ * @v: one counter per enum hf_dev_stat
+ */
+struct hf_dev_stats {
+	int ifindex;
+	bool gone;
+	u32 users;
+	atomic64_t v[HF_DEV_STAT_MAX];
+};
+
+static inline void hf_dev_stat_add(struct hf_dev_stats *d,
+				   enum hf_dev_stat i, u64 n)
+{
+	atomic64_add(n, &d->v[i]);
+}
+
+static inline void hf_dev_stat_inc(struct hf_dev_stats *d,
+				   enum hf_dev_stat i)
+{
+	atomic64_inc(&d->v[i]);
+}
+
+extern const char *const hf_dev_stat_names[HF_DEV_STAT_MAX];
 
 #endif /* _HF_STATS_H */

@@ -20,6 +20,9 @@ packages=(
 	g++ cmake ninja-build pkg-config googletest libgtest-dev
 	libboost-program-options-dev libnl-3-dev libnl-genl-3-dev
 	libnl-route-3-dev libbpf-dev clang-format clang-tidy
+	# hfctl probe: BPF programs (clang's BPF target), vmlinux.h and
+	# skeletons (bpftool), the capability constants (linux-libc-dev)
+	bpftool linux-libc-dev
 	# fuzzing (libFuzzer from clang 14)
 	clang-14 libclang-rt-14-dev
 	# the exporter's selftest: promtool, a Prometheus server, an HTTP client

@@ -115,6 +115,13 @@ struct sockaddr_hf {
  * @hfi_retransmits: segments sent again to the peer
  * @hfi_spurious: retransmissions the peer already had
  * @hfi_rx_segs: segments accepted from the peer
+ * @hfi_tx_bytes: payload bytes of @hfi_tx_segs (first transmissions)
+ * @hfi_rx_bytes: payload bytes of @hfi_rx_segs
+ * @hfi_tx_frames: hyperframes sent to the peer
+ * @hfi_peer_tx_msgs: messages queued to the peer (all sockets)
+ * @hfi_tx_msgs_delivered: of those, confirmed by the peer
+ * @hfi_tx_msgs_failed: of those, reported failed to their socket
+ * @hfi_rx_msgs: messages from the peer delivered to sockets
  */
 struct hf_info {
 	__u32			hfi_version;
@@ -152,6 +159,13 @@ struct hf_info {
 	__u64			hfi_retransmits;
 	__u64			hfi_spurious;
 	__u64			hfi_rx_segs;
+	__u64			hfi_tx_bytes;
+	__u64			hfi_rx_bytes;
+	__u64			hfi_tx_frames;
+	__u64			hfi_peer_tx_msgs;
+	__u64			hfi_tx_msgs_delivered;
+	__u64			hfi_tx_msgs_failed;
+	__u64			hfi_rx_msgs;
 };
 
 /*
@@ -182,6 +196,8 @@ struct hf_info {
  *		      root of HF_QDISC_A_IFINDEX, all or none
  * @HF_CMD_EVENT: notification only, never a request: one HF_EVENT_A_* message
  *		  per event, sent to the multicast group HF_GENL_MCGRP_EVENTS
+ * @HF_CMD_DEV_GET: dump only: one message of HF_DEV_A_* per device of the
+ *		    namespace hyperframe traffic used
  */
 enum hf_genl_cmd {
 	HF_CMD_UNSPEC,
@@ -193,6 +209,7 @@ enum hf_genl_cmd {
 	HF_CMD_QDISC_GET,
 	HF_CMD_QDISC_SET,
 	HF_CMD_EVENT,
+	HF_CMD_DEV_GET,
 
 	__HF_CMD_MAX,
 	HF_CMD_MAX = __HF_CMD_MAX - 1
@@ -231,10 +248,23 @@ enum hf_config_attr {
  * HF_STATS_A_COUNTER nests, each a name and a value, so that counters can
  * be added without changing this header. The names are those of
  * /proc/net/hyperframe; values are 64-bit and never reset.
+ *
+ * The hyperframe size histogram follows: hyperframes sent by payload
+ * bytes (a frame's size is counted when it starts; the histogram's
+ * buckets sum to the counter tx_frames). One HF_STATS_A_FRAME_SIZE_BUCKET
+ * nest per bucket in increasing order of bound, each holding the frames
+ * whose size is at most HF_BUCKET_A_LE and above the previous bucket's
+ * bound (counts are NOT cumulative); the last bucket's bound is
+ * HF_BUCKET_A_LE_INF. HF_STATS_A_FRAME_SIZE_SUM is the sum of the sizes.
+ * The bounds are 1 KiB, 2 KiB, ... 4 MiB, +Inf now, but a reader takes
+ * them from the reply.
  */
 enum hf_stats_attr {
 	HF_STATS_A_UNSPEC,
 	HF_STATS_A_COUNTER,		/* nest of HF_COUNTER_A_* */
+	HF_STATS_A_PAD,
+	HF_STATS_A_FRAME_SIZE_BUCKET,	/* nest of HF_BUCKET_A_*, repeated */
+	HF_STATS_A_FRAME_SIZE_SUM,	/* u64, bytes */
 
 	__HF_STATS_A_MAX,
 	HF_STATS_A_MAX = __HF_STATS_A_MAX - 1
@@ -248,6 +278,19 @@ enum hf_counter_attr {
 
 	__HF_COUNTER_A_MAX,
 	HF_COUNTER_A_MAX = __HF_COUNTER_A_MAX - 1
+};
+
+/* One bucket of a histogram (HF_STATS_A_FRAME_SIZE_BUCKET). */
+#define HF_BUCKET_A_LE_INF	(~(__u64)0)	/* the bucket "+Inf" */
+
+enum hf_bucket_attr {
+	HF_BUCKET_A_UNSPEC,
+	HF_BUCKET_A_PAD,
+	HF_BUCKET_A_LE,			/* u64, largest value the bucket holds */
+	HF_BUCKET_A_COUNT,		/* u64, values in it (not cumulative) */
+
+	__HF_BUCKET_A_MAX,
+	HF_BUCKET_A_MAX = __HF_BUCKET_A_MAX - 1
 };
 
 /* HF_CMD_PEER_GET: one peer of the caller's namespace (struct hf_info). */
@@ -271,6 +314,13 @@ enum hf_peer_attr {
 	HF_PEER_A_RETRANSMITS,		/* u64 */
 	HF_PEER_A_SPURIOUS,		/* u64 */
 	HF_PEER_A_RX_SEGS,		/* u64 */
+	HF_PEER_A_TX_BYTES,		/* u64, payload bytes of TX_SEGS */
+	HF_PEER_A_RX_BYTES,		/* u64, payload bytes of RX_SEGS */
+	HF_PEER_A_TX_FRAMES,		/* u64, hyperframes sent */
+	HF_PEER_A_TX_MSGS,		/* u64, messages queued to the peer */
+	HF_PEER_A_TX_MSGS_DELIVERED,	/* u64, of those, confirmed */
+	HF_PEER_A_TX_MSGS_FAILED,	/* u64, of those, failed */
+	HF_PEER_A_RX_MSGS,		/* u64, messages delivered to sockets */
 
 	__HF_PEER_A_MAX,
 	HF_PEER_A_MAX = __HF_PEER_A_MAX - 1
@@ -291,6 +341,28 @@ enum hf_socket_attr {
 
 	__HF_SOCKET_A_MAX,
 	HF_SOCKET_A_MAX = __HF_SOCKET_A_MAX - 1
+};
+
+/*
+ * HF_CMD_DEV_GET: the counters of one device of the caller's namespace,
+ * as HF_DEV_A_COUNTER nests (name and value, as HF_STATS_A_COUNTER):
+ * tx_frames, tx_segs, tx_bytes (payload of first transmissions),
+ * tx_retransmits, rx_frames (accepted segments that start a hyperframe;
+ * a repair travels alone, so it starts one), rx_segs, rx_bytes (payload)
+ * and drops (received frames counted in a drop_* counter of the
+ * namespace). A device has counters from its first hyperframe traffic
+ * until it is unregistered (or leaves the namespace); they are 64-bit and
+ * never reset meanwhile. A namespace keeps counters for a bounded number
+ * of devices; the devices beyond share one entry, IFINDEX 0.
+ */
+enum hf_dev_attr {
+	HF_DEV_A_UNSPEC,
+	HF_DEV_A_PAD,
+	HF_DEV_A_IFINDEX,		/* u32; 0: the devices without an entry */
+	HF_DEV_A_COUNTER,		/* nest of HF_COUNTER_A_*, repeated */
+
+	__HF_DEV_A_MAX,
+	HF_DEV_A_MAX = __HF_DEV_A_MAX - 1
 };
 
 /*

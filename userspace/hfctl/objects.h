@@ -13,10 +13,16 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
+
+namespace hf {
+class Control;
+}  // namespace hf
 
 namespace hfctl {
 
 struct Command;
+struct DeviceRow;
 
 // What a handler runs against: where output goes and the directory that
 // stands for "/" (a scratch tree in tests).
@@ -66,11 +72,13 @@ using ObjectTable = std::span<const ObjectSpec* const>;
 
 // One per file in objects/.
 extern const ObjectSpec kConfigObject;
+extern const ObjectSpec kDevObject;
 extern const ObjectSpec kExporterObject;
 extern const ObjectSpec kHelpObject;
 extern const ObjectSpec kModuleObject;
 extern const ObjectSpec kMonitorObject;
 extern const ObjectSpec kPeerObject;
+extern const ObjectSpec kProbeObject;
 extern const ObjectSpec kQdiscObject;
 extern const ObjectSpec kSocketObject;
 extern const ObjectSpec kStatsObject;
@@ -82,5 +90,9 @@ extern const ObjectSpec kVersionObject;
 // The index of interface `name` in the current namespace; 0 when there is
 // none.
 [[nodiscard]] int interface_index(const std::string& name);
+
+// The counters of each device of the namespace (hf::Control::devices())
+// with its name (objects/dev.cc).
+[[nodiscard]] std::vector<DeviceRow> device_rows(hf::Control& control);
 
 }  // namespace hfctl

@@ -89,17 +89,6 @@ struct Family {
 
 // Characters a metric name may not hold become '_' (the kernel's names
 // are [a-z0-9_] already).
-std::string metric_name(std::string_view name) {
-  std::string result;
-  result.reserve(name.size());
-  for (const char c : name) {
-    const bool valid =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    result += valid ? c : '_';
-  }
-  return result;
-}
-
 const KnownCounter* find_known(std::string_view name) {
   const auto* found =
       std::find_if(kKnownCounters.begin(), kKnownCounters.end(),
@@ -205,6 +194,42 @@ std::string escape_label_value(std::string_view value) {
     }
   }
   return escaped;
+}
+
+LabelPairs label_pairs(std::span<const PrometheusLabel> labels) {
+  LabelPairs pairs;
+  pairs.reserve(labels.size() + 1);
+  for (const PrometheusLabel& label : labels) {
+    pairs.emplace_back(label.name, label.value);
+  }
+  return pairs;
+}
+
+std::string label_text(LabelPairs labels) {
+  if (labels.empty()) {
+    return "";
+  }
+  std::stable_sort(labels.begin(), labels.end(),
+                   [](const auto& left, const auto& right) { return left.first < right.first; });
+  std::string text = "{";
+  for (const auto& [name, value] : labels) {
+    if (text.size() > 1) {
+      text += ',';
+    }
+    text += name + "=\"" + escape_label_value(value) + '"';
+  }
+  return text + '}';
+}
+
+std::string metric_name(std::string_view name) {
+  std::string result;
+  result.reserve(name.size());
+  for (const char c : name) {
+    const bool valid =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    result += valid ? c : '_';
+  }
+  return result;
 }
 
 std::string escape_help(std::string_view text) {

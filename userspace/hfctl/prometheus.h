@@ -11,13 +11,17 @@
 // reason="malformed"). hyperframe_up is 1, or 0 with no other samples when
 // the counters could not be read. Families are in order of name after
 // hyperframe_up, samples in order of label value. The hfq qdiscs of the
-// namespace follow as hyperframe_qdisc_* families, labelled by device.
+// namespace follow as hyperframe_qdisc_* families, labelled by device,
+// then the hyperframe_tx_frame_size_bytes histogram and the per-device
+// hyperframe_dev_* families, labelled dev="DEV" (never by peer).
 #pragma once
 
 #include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "hyperframe/control.h"
 
@@ -58,8 +62,39 @@ struct QdiscSample {
 void render_prometheus_qdiscs(std::ostream& out, std::span<const QdiscSample> qdiscs,
                               std::span<const PrometheusLabel> labels = {});
 
+// The counters of a device and the name it is labelled with.
+struct DeviceSample {
+  std::string dev;  // "other": the devices without counters of their own
+  std::vector<hf::Counter> counters;
+};
+
+// The per-device families (prometheus_dev.cc): one counter family per
+// device counter, hyperframe_dev_NAME_total{dev="DEV"} (tx_frames,
+// tx_segs, tx_bytes, tx_retransmits, rx_frames, rx_segs, rx_bytes,
+// drops). Nothing when `devices` is empty.
+void render_prometheus_devices(std::ostream& out, std::span<const DeviceSample> devices,
+                               std::span<const PrometheusLabel> labels = {});
+
+// The histogram hyperframe_tx_frame_size_bytes: cumulative _bucket{le}
+// samples ending with le="+Inf", then _sum and _count (prometheus_dev.cc).
+// Nothing when `histogram` has no bucket.
+void render_prometheus_frame_size(std::ostream& out, const hf::Histogram& histogram,
+                                  std::span<const PrometheusLabel> labels = {});
+
 // A label value as the format quotes it: \ " and line feed escaped.
 [[nodiscard]] std::string escape_label_value(std::string_view value);
+
+// A counter's name as part of a metric name: characters a metric name may
+// not hold become '_'.
+[[nodiscard]] std::string metric_name(std::string_view name);
+
+// Labels as (name, value), for a sample's label set to be built up.
+using LabelPairs = std::vector<std::pair<std::string, std::string>>;
+// `labels` as pairs.
+[[nodiscard]] LabelPairs label_pairs(std::span<const PrometheusLabel> labels);
+// A sample's label set as the format writes it, sorted by name:
+// {a="x",b="y"}, values escaped; "" without labels.
+[[nodiscard]] std::string label_text(LabelPairs labels);
 // HELP text as the format carries it: \ and line feed escaped.
 [[nodiscard]] std::string escape_help(std::string_view text);
 

@@ -16,8 +16,6 @@ namespace {
 
 constexpr std::string_view kFamilyPrefix = "hyperframe_qdisc_";
 
-using LabelPairs = std::vector<std::pair<std::string, std::string>>;
-
 struct QdiscFamily {
   std::string_view type;  // "counter" or "gauge"
   std::string help;
@@ -72,32 +70,6 @@ std::string family_help(std::string_view family, std::string_view kernel_name) {
   return "The hfq counter " + std::string(kernel_name) + ".";
 }
 
-// Characters a metric name may not hold become '_'.
-std::string name_part(std::string_view name) {
-  std::string part(name);
-  std::replace_if(
-      part.begin(), part.end(),
-      [](char c) {
-        return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '_');
-      },
-      '_');
-  return part;
-}
-
-std::string label_text(LabelPairs labels) {
-  std::stable_sort(labels.begin(), labels.end(),
-                   [](const auto& left, const auto& right) { return left.first < right.first; });
-  std::string text = "{";
-  for (const auto& [name, value] : labels) {
-    if (text.size() > 1) {
-      text += ',';
-    }
-    text += name + "=\"" + escape_label_value(value) + '"';
-  }
-  return text + '}';
-}
-
 void add(std::map<std::string, QdiscFamily>& families, std::string_view family,
          std::string_view type, std::string_view kernel_name, LabelPairs labels,
          std::uint64_t value) {
@@ -116,10 +88,7 @@ void render_prometheus_qdiscs(std::ostream& out, std::span<const QdiscSample> qd
                               std::span<const PrometheusLabel> labels) {
   std::map<std::string, QdiscFamily> families;
   for (const QdiscSample& qdisc : qdiscs) {
-    LabelPairs base;
-    for (const PrometheusLabel& label : labels) {
-      base.emplace_back(label.name, label.value);
-    }
+    LabelPairs base = label_pairs(labels);
     base.emplace_back("dev", qdisc.dev);
     const auto with = [&base](std::string_view name, std::string_view value) {
       LabelPairs all = base;
@@ -134,7 +103,7 @@ void render_prometheus_qdiscs(std::ostream& out, std::span<const QdiscSample> qd
         add(families, labelled->family, "counter", counter.name,
             with(labelled->label, labelled->value), counter.value);
       } else {
-        add(families, name_part(counter.name) + "_total", "counter", counter.name, base,
+        add(families, metric_name(counter.name) + "_total", "counter", counter.name, base,
             counter.value);
       }
     }

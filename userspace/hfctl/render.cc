@@ -215,6 +215,109 @@ void render_stats_show(std::ostream& out, std::span<const hf::Counter> counters,
   }
 }
 
+namespace {
+
+constexpr std::string_view kOtherDevices = "other";
+
+std::string device_label(const DeviceRow& row) {
+  if (row.info.ifindex == 0) {
+    return std::string(kOtherDevices);
+  }
+  return row.dev.empty() ? "if" + std::to_string(row.info.ifindex) : row.dev;
+}
+
+void device_json(hf::JsonWriter& json, const DeviceRow& row) {
+  json.begin_object().member("ifindex", row.info.ifindex).member("dev", device_label(row));
+  for (const hf::Counter& counter : row.info.counters) {
+    json.member(counter.name, counter.value);
+  }
+  json.end_object();
+}
+
+void device_text(std::ostream& out, const DeviceRow& row) {
+  out << "dev " << device_label(row) << " ifindex " << row.info.ifindex << '\n';
+  std::size_t width = 0;
+  for (const hf::Counter& counter : row.info.counters) {
+    width = std::max(width, counter.name.size());
+  }
+  for (const hf::Counter& counter : row.info.counters) {
+    out << "    " << counter.name << std::string(width - counter.name.size() + 1, ' ')
+        << counter.value << '\n';
+  }
+}
+
+std::string bucket_bound(const hf::HistogramBucket& bucket) {
+  return bucket.le == hf::HistogramBucket::kInfinity ? "+Inf" : std::to_string(bucket.le);
+}
+
+}  // namespace
+
+void render_stats_show(std::ostream& out, const hf::Stats& stats,
+                       std::span<const DeviceRow> devices, const Options& options) {
+  if (options.stats == 0) {
+    render_stats_show(out, stats.counters, options);
+    return;
+  }
+  if (options.json) {
+    hf::JsonWriter json(out, json_style(options));
+    json.begin_object();
+    for (const hf::Counter& counter : stats.counters) {
+      json.member(counter.name, counter.value);
+    }
+    json.key("frame_size").begin_object().key("buckets").begin_array();
+    for (const hf::HistogramBucket& bucket : stats.frame_size.buckets) {
+      json.begin_object();
+      if (bucket.le == hf::HistogramBucket::kInfinity) {
+        json.member("le", "+Inf");
+      } else {
+        json.member("le", bucket.le);
+      }
+      json.member("count", bucket.count).end_object();
+    }
+    json.end_array()
+        .member("sum", stats.frame_size.sum)
+        .member("count", stats.frame_size.count())
+        .end_object();
+    json.key("devices").begin_array();
+    for (const DeviceRow& row : devices) {
+      device_json(json, row);
+    }
+    json.end_array().end_object();
+    out << '\n';
+    return;
+  }
+  render_stats_show(out, stats.counters, options);
+  out << "frame_size count " << stats.frame_size.count() << " sum " << stats.frame_size.sum << '\n';
+  std::size_t width = 0;
+  for (const hf::HistogramBucket& bucket : stats.frame_size.buckets) {
+    width = std::max(width, bucket_bound(bucket).size());
+  }
+  for (const hf::HistogramBucket& bucket : stats.frame_size.buckets) {
+    const std::string bound = bucket_bound(bucket);
+    out << "    le " << bound << std::string(width - bound.size() + 1, ' ') << bucket.count << '\n';
+  }
+  for (const DeviceRow& row : devices) {
+    device_text(out, row);
+  }
+}
+
+void render_dev_show(std::ostream& out, std::span<const DeviceRow> devices,
+                     const Options& options) {
+  if (options.json) {
+    hf::JsonWriter json(out, json_style(options));
+    json.begin_array();
+    for (const DeviceRow& row : devices) {
+      device_json(json, row);
+    }
+    json.end_array();
+    out << '\n';
+    return;
+  }
+  for (const DeviceRow& row : devices) {
+    device_text(out, row);
+  }
+}
+
 std::string format_mac(const std::array<std::uint8_t, 6>& address) {
   static constexpr std::string_view kDigits = "0123456789abcdef";
   std::string text;
@@ -267,6 +370,13 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
           .member("retransmits", peer.retransmits)
           .member("spurious", peer.spurious)
           .member("rx_segs", peer.rx_segs)
+          .member("tx_bytes", peer.tx_bytes)
+          .member("rx_bytes", peer.rx_bytes)
+          .member("tx_frames", peer.tx_frames)
+          .member("tx_msgs", peer.tx_msgs)
+          .member("tx_msgs_delivered", peer.tx_msgs_delivered)
+          .member("tx_msgs_failed", peer.tx_msgs_failed)
+          .member("rx_msgs", peer.rx_msgs)
           .end_object();
     }
     json.end_array();
@@ -284,6 +394,10 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
           << " backoff " << peer.backoff << " retries " << peer.retries << " seg_size "
           << peer.seg_size << " queued_msgs " << peer.tx_queued_msgs << " spurious "
           << peer.spurious << '\n';
+      out << "    tx_bytes " << peer.tx_bytes << " tx_frames " << peer.tx_frames << " tx_msgs "
+          << peer.tx_msgs << " delivered " << peer.tx_msgs_delivered << " failed "
+          << peer.tx_msgs_failed << " rx_bytes " << peer.rx_bytes << " rx_msgs " << peer.rx_msgs
+          << '\n';
     }
   }
 }

@@ -42,6 +42,28 @@ inline constexpr std::string_view kMalformedPrefix = "drop_malformed_";
 void render_stats_show(std::ostream& out, std::span<const hf::Counter> counters,
                        const Options& options);
 
+// The counters of a device and its name ("" when unknown; ifindex 0:
+// the devices without counters of their own, shown as "other").
+struct DeviceRow {
+  std::string dev;
+  hf::DeviceStats info;
+};
+
+// "hfctl stats show" with what -s adds: after the counters, the frame
+// size histogram ("frame_size count N sum BYTES" then "  le BOUND COUNT"
+// per bucket, not cumulative) and each device's counters as "dev show"
+// prints them. As JSON: the counters' object with the members
+// "frame_size" ({"buckets":[{"le":B,"count":N}...],"sum":S,"count":C}; the
+// last bound is the string "+Inf") and "devices" (as "dev show -j").
+// Without -s: the counters alone, as above.
+void render_stats_show(std::ostream& out, const hf::Stats& stats,
+                       std::span<const DeviceRow> devices, const Options& options);
+
+// "hfctl dev show": "dev NAME ifindex N" then an indented "name value"
+// line per counter, for each device; or a JSON array of objects
+// {"ifindex","dev",COUNTER...}.
+void render_dev_show(std::ostream& out, std::span<const DeviceRow> devices, const Options& options);
+
 // A peer or socket and the name of its interface ("" when unknown or 0).
 struct PeerRow {
   std::string dev;

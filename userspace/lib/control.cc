@@ -132,16 +132,45 @@ void Control::set_config(std::span<const ConfigValue> changes) {
       [](nlmsghdr* /*nlh*/) {}, context);
 }
 
+std::uint64_t Histogram::count() const noexcept {
+  std::uint64_t total = 0;
+  for (const HistogramBucket& bucket : buckets) {
+    total += bucket.count;
+  }
+  return total;
+}
+
 std::vector<Counter> Control::stats() {
+  return read_stats().counters;
+}
+
+Stats Control::read_stats() {
   const std::string context = "reading the counters";
-  std::vector<Counter> counters;
+  Stats stats;
   detail::genl_transact(
       sock_.get(), family_, HF_CMD_STATS_GET, false, nullptr,
-      [&counters, &context](nlmsghdr* nlh) {
-        counters = detail::parse_counters(nlh, HF_STATS_A_COUNTER, context);
+      [&stats, &context](nlmsghdr* nlh) {
+        stats.counters = detail::parse_counters(nlh, HF_STATS_A_COUNTER, context);
+        stats.frame_size = detail::parse_histogram(nlh, HF_STATS_A_FRAME_SIZE_BUCKET, context);
+        std::vector<nlattr*> tb = detail::parse_reply(nlh, HF_STATS_A_MAX, context);
+        stats.frame_size.sum = get_u64(tb.data(), HF_STATS_A_FRAME_SIZE_SUM);
       },
       context);
-  return counters;
+  return stats;
+}
+
+std::vector<DeviceStats> Control::devices() {
+  const std::string context = "listing the devices' counters";
+  std::vector<DeviceStats> devices;
+  detail::genl_transact(
+      sock_.get(), family_, HF_CMD_DEV_GET, true, nullptr,
+      [&devices, &context](nlmsghdr* nlh) {
+        std::vector<nlattr*> tb = detail::parse_reply(nlh, HF_DEV_A_MAX, context);
+        devices.push_back({.ifindex = static_cast<int>(get_u32(tb.data(), HF_DEV_A_IFINDEX)),
+                           .counters = detail::parse_counters(nlh, HF_DEV_A_COUNTER, context)});
+      },
+      context);
+  return devices;
 }
 
 std::vector<PeerInfo> Control::peers() {
@@ -167,7 +196,14 @@ std::vector<PeerInfo> Control::peers() {
                       .tx_segs = get_u64(tb, HF_PEER_A_TX_SEGS),
                       .retransmits = get_u64(tb, HF_PEER_A_RETRANSMITS),
                       .spurious = get_u64(tb, HF_PEER_A_SPURIOUS),
-                      .rx_segs = get_u64(tb, HF_PEER_A_RX_SEGS)};
+                      .rx_segs = get_u64(tb, HF_PEER_A_RX_SEGS),
+                      .tx_bytes = get_u64(tb, HF_PEER_A_TX_BYTES),
+                      .rx_bytes = get_u64(tb, HF_PEER_A_RX_BYTES),
+                      .tx_frames = get_u64(tb, HF_PEER_A_TX_FRAMES),
+                      .tx_msgs = get_u64(tb, HF_PEER_A_TX_MSGS),
+                      .tx_msgs_delivered = get_u64(tb, HF_PEER_A_TX_MSGS_DELIVERED),
+                      .tx_msgs_failed = get_u64(tb, HF_PEER_A_TX_MSGS_FAILED),
+                      .rx_msgs = get_u64(tb, HF_PEER_A_RX_MSGS)};
         nlattr* addr = v.at(HF_PEER_A_ADDR);
         if (addr != nullptr && nla_len(addr) == static_cast<int>(peer.address.size())) {
           std::memcpy(peer.address.data(), nla_data(addr), peer.address.size());

@@ -301,4 +301,29 @@ std::vector<Counter> parse_counters(nlmsghdr* nlh, int type, const std::string& 
   return counters;
 }
 
+Histogram parse_histogram(nlmsghdr* nlh, int type, const std::string& context) {
+  Histogram histogram;
+  auto* genl = static_cast<genlmsghdr*>(nlmsg_data(nlh));
+  nlattr* nla = nullptr;
+  int remaining = 0;
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast,cppcoreguidelines-pro-bounds-pointer-arithmetic)
+  nla_for_each_attr(nla, genlmsg_attrdata(genl, 0), genlmsg_attrlen(genl, 0), remaining) {
+    if (nla_type(nla) != type) {
+      continue;
+    }
+    std::array<nlattr*, HF_BUCKET_A_MAX + 1> tb{};
+    if (nla_parse_nested(tb.data(), HF_BUCKET_A_MAX, nla, nullptr) < 0 ||
+        tb[HF_BUCKET_A_LE] == nullptr || tb[HF_BUCKET_A_COUNT] == nullptr) {
+      throw_errno(EPROTO, context + ": malformed histogram bucket");
+    }
+    const HistogramBucket bucket{.le = get_u64(tb.data(), HF_BUCKET_A_LE),
+                                 .count = get_u64(tb.data(), HF_BUCKET_A_COUNT)};
+    if (!histogram.buckets.empty() && bucket.le <= histogram.buckets.back().le) {
+      throw_errno(EPROTO, context + ": histogram bounds out of order");
+    }
+    histogram.buckets.push_back(bucket);
+  }
+  return histogram;
+}
+
 }  // namespace hf::detail

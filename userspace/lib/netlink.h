@@ -75,4 +75,10 @@ void genl_transact(nl_sock* sock, int family, std::uint8_t cmd, bool dump,
 [[nodiscard]] std::vector<Counter> parse_counters(nlmsghdr* nlh, int type,
                                                   const std::string& context);
 
+// Every attribute of type `type` of a generic netlink reply that is a nest
+// of HF_BUCKET_A_*, in order, as a histogram (sum left 0). Throws
+// std::system_error (EPROTO) for a nest without a bound or a count, or
+// bounds out of increasing order.
+[[nodiscard]] Histogram parse_histogram(nlmsghdr* nlh, int type, const std::string& context);
+
 }  // namespace hf::detail

@@ -17,7 +17,12 @@ namespace {
 
 void show(const Command& command, Env& env) {
   hf::Control control = hf::Control::open();
-  render_stats_show(env.out, control.stats(), command.options);
+  if (command.options.stats == 0) {
+    render_stats_show(env.out, control.stats(), command.options);
+    return;
+  }
+  const hf::Stats stats = control.read_stats();
+  render_stats_show(env.out, stats, device_rows(control), command.options);
 }
 
 // Prometheus text for node_exporter's textfile collector: to -o FILE,
@@ -40,7 +45,8 @@ constexpr std::array kPrometheusOptions{
 constexpr std::array kCommands{
     CommandSpec{.name = "show",
                 .synopsis = "",
-                .summary = "print the namespace's counters (-s: with malformed frames by reason)",
+                .summary = "print the namespace's counters (-s: with malformed frames by reason, "
+                           "the frame size histogram and the devices' counters)",
                 .max_args = 0,
                 .run = &show,
                 .options = {}},

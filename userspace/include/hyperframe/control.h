@@ -67,6 +67,51 @@ struct PeerInfo {
   std::uint64_t retransmits = 0;
   std::uint64_t spurious = 0;
   std::uint64_t rx_segs = 0;
+  std::uint64_t tx_bytes = 0;  // payload bytes of tx_segs
+  std::uint64_t rx_bytes = 0;  // payload bytes of rx_segs
+  std::uint64_t tx_frames = 0;
+  std::uint64_t tx_msgs = 0;  // queued to the peer, all sockets
+  std::uint64_t tx_msgs_delivered = 0;
+  std::uint64_t tx_msgs_failed = 0;
+  std::uint64_t rx_msgs = 0;  // delivered to sockets
+};
+
+// One bucket of a histogram: the values at most `le` and above the
+// previous bucket's bound (not cumulative). kInfinity: no bound.
+struct HistogramBucket {
+  static constexpr std::uint64_t kInfinity = ~std::uint64_t{0};
+  std::uint64_t le = 0;
+  std::uint64_t count = 0;
+
+  friend bool operator==(const HistogramBucket&, const HistogramBucket&) = default;
+};
+
+struct Histogram {
+  std::vector<HistogramBucket> buckets;  // in increasing order of bound
+  std::uint64_t sum = 0;
+
+  // The values counted: the sum of the buckets.
+  [[nodiscard]] std::uint64_t count() const noexcept;
+
+  friend bool operator==(const Histogram&, const Histogram&) = default;
+};
+
+// What HF_CMD_STATS_GET reports: the counters and the histogram of the
+// payload bytes of the hyperframes sent.
+struct Stats {
+  std::vector<Counter> counters;  // in the kernel's order
+  Histogram frame_size;
+
+  friend bool operator==(const Stats&, const Stats&) = default;
+};
+
+// The counters of one device of the namespace (HF_CMD_DEV_GET); ifindex
+// 0: the devices the namespace has no entry of their own for.
+struct DeviceStats {
+  int ifindex = 0;
+  std::vector<Counter> counters;  // in the kernel's order
+
+  friend bool operator==(const DeviceStats&, const DeviceStats&) = default;
 };
 
 struct SocketInfo {
@@ -172,6 +217,10 @@ class Control {
   void set_config(std::span<const ConfigValue> changes);
   // The namespace's counters, in the kernel's order.
   [[nodiscard]] std::vector<Counter> stats();
+  // The counters and the frame size histogram, read together.
+  [[nodiscard]] Stats read_stats();
+  // The counters of each device hyperframe traffic used, by ifindex.
+  [[nodiscard]] std::vector<DeviceStats> devices();
   [[nodiscard]] std::vector<PeerInfo> peers();
   [[nodiscard]] std::vector<SocketInfo> sockets();
 

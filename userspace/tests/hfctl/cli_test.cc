@@ -116,8 +116,8 @@ TEST(ParseError, MissingObject) {
   const UsageError error = usage_error({});
   EXPECT_TRUE(
       contains(error.what(),
-               "missing OBJECT; valid objects: config, exporter, help, module, monitor, peer, "
-               "qdisc, socket, stats, version"))
+               "missing OBJECT; valid objects: config, dev, exporter, help, module, monitor, "
+               "peer, probe, qdisc, socket, stats, version"))
       << error.what();
   EXPECT_EQ(error.hint(), "hfctl help");
 }
@@ -125,8 +125,8 @@ TEST(ParseError, MissingObject) {
 TEST(ParseError, UnknownObjectIsNamedWithTheValidOnes) {
   const UsageError error = usage_error({"bogus"});
   EXPECT_EQ(std::string(error.what()),
-            R"(unknown object "bogus"; valid objects: config, exporter, help, module, monitor, )"
-            R"(peer, qdisc, socket, stats, version)");
+            R"(unknown object "bogus"; valid objects: config, dev, exporter, help, module, )"
+            R"(monitor, peer, probe, qdisc, socket, stats, version)");
   EXPECT_EQ(error.hint(), "hfctl help");
   EXPECT_TRUE(contains(usage_error({"help", "bogus"}).what(), R"("bogus")"));
   EXPECT_TRUE(contains(usage_error({"-h", "bogus"}).what(), R"("bogus")"));

@@ -310,4 +310,89 @@ TEST(RenderPrometheusQdiscs, OneHeaderPerFamily) {
   EXPECT_EQ(10U, seen.size()) << text;
 }
 
+// A histogram as the kernel reports it: bounds 1024, 2048, +Inf, counts
+// per bucket (not cumulative).
+hf::Histogram frame_sizes() {
+  return {.buckets = {{.le = 1024, .count = 2},
+                      {.le = 2048, .count = 3},
+                      {.le = hf::HistogramBucket::kInfinity, .count = 1}},
+          .sum = 12000};
+}
+
+std::string render_frame_size(const hf::Histogram& histogram,
+                              const std::vector<PrometheusLabel>& labels = {}) {
+  std::ostringstream out;
+  hfctl::render_prometheus_frame_size(out, histogram, labels);
+  return out.str();
+}
+
+TEST(RenderPrometheusFrameSize, CumulativeBucketsSumAndCount) {
+  EXPECT_EQ(render_frame_size(frame_sizes()),
+            "# HELP hyperframe_tx_frame_size_bytes Hyperframes sent, by payload bytes (counted "
+            "when the frame starts).\n"
+            "# TYPE hyperframe_tx_frame_size_bytes histogram\n"
+            "hyperframe_tx_frame_size_bytes_bucket{le=\"1024\"} 2\n"
+            "hyperframe_tx_frame_size_bytes_bucket{le=\"2048\"} 5\n"
+            "hyperframe_tx_frame_size_bytes_bucket{le=\"+Inf\"} 6\n"
+            "hyperframe_tx_frame_size_bytes_sum 12000\n"
+            "hyperframe_tx_frame_size_bytes_count 6\n");
+}
+
+TEST(RenderPrometheusFrameSize, InfAddedWhenTheKernelHasNone) {
+  hf::Histogram histogram = frame_sizes();
+  histogram.buckets.pop_back();
+  const std::string text = render_frame_size(histogram);
+  EXPECT_TRUE(contains(text, "hyperframe_tx_frame_size_bytes_bucket{le=\"+Inf\"} 5\n")) << text;
+  EXPECT_TRUE(contains(text, "hyperframe_tx_frame_size_bytes_count 5\n")) << text;
+}
+
+TEST(RenderPrometheusFrameSize, NothingWithoutBuckets) {
+  EXPECT_EQ("", render_frame_size({}));
+}
+
+TEST(RenderPrometheusFrameSize, TargetLabelsSortWithLe) {
+  const std::string text = render_frame_size(frame_sizes(), {{.name = "namespace", .value = "a"}});
+  EXPECT_TRUE(
+      contains(text, "hyperframe_tx_frame_size_bytes_bucket{le=\"1024\",namespace=\"a\"} 2\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "hyperframe_tx_frame_size_bytes_sum{namespace=\"a\"} 12000\n"))
+      << text;
+}
+
+std::string render_devices(const std::vector<hfctl::DeviceSample>& devices,
+                           const std::vector<PrometheusLabel>& labels = {}) {
+  std::ostringstream out;
+  hfctl::render_prometheus_devices(out, devices, labels);
+  return out.str();
+}
+
+TEST(RenderPrometheusDevices, NothingWithoutDevices) {
+  EXPECT_EQ("", render_devices({}));
+}
+
+TEST(RenderPrometheusDevices, OneFamilyPerCounterLabelledByDev) {
+  const std::string text =
+      render_devices({{.dev = "eth1", .counters = {{"tx_segs", 5}, {"drops", 1}}},
+                      {.dev = "eth0", .counters = {{"tx_segs", 7}, {"drops", 0}}}},
+                     {{.name = "namespace", .value = "n"}});
+  EXPECT_TRUE(contains(text,
+                       "# HELP hyperframe_dev_drops_total Frames received on the device and "
+                       "dropped (any reason).\n"
+                       "# TYPE hyperframe_dev_drops_total counter\n"
+                       "hyperframe_dev_drops_total{dev=\"eth0\",namespace=\"n\"} 0\n"
+                       "hyperframe_dev_drops_total{dev=\"eth1\",namespace=\"n\"} 1\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "hyperframe_dev_tx_segs_total{dev=\"eth0\",namespace=\"n\"} 7\n"))
+      << text;
+}
+
+TEST(RenderPrometheusDevices, UnknownCounterGetsAGenericHelp) {
+  const std::string text = render_devices({{.dev = "other", .counters = {{"new_one", 3}}}});
+  EXPECT_TRUE(contains(text,
+                       "# HELP hyperframe_dev_new_one_total The device counter new_one.\n"
+                       "# TYPE hyperframe_dev_new_one_total counter\n"
+                       "hyperframe_dev_new_one_total{dev=\"other\"} 3\n"))
+      << text;
+}
+
 }  // namespace

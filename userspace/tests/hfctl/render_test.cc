@@ -224,6 +224,92 @@ TEST(RenderPeerShow, TextLineAndJson) {
       << out;
 }
 
+TEST(RenderPeerShow, MoreStatisticsWithS) {
+  hf::PeerInfo peer;
+  peer.ifindex = 2;
+  peer.tx_bytes = 3000;
+  peer.tx_frames = 2;
+  peer.tx_msgs = 3;
+  peer.tx_msgs_delivered = 2;
+  peer.tx_msgs_failed = 1;
+  peer.rx_bytes = 500;
+  peer.rx_msgs = 1;
+  const std::vector<hfctl::PeerRow> rows{{"eth0", peer}};
+  Options more = text();
+  more.stats = 1;
+  const std::string out =
+      rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, more); });
+  EXPECT_NE(out.find("\n    tx_bytes 3000 tx_frames 2 tx_msgs 3 delivered 2 failed 1 "
+                     "rx_bytes 500 rx_msgs 1\n"),
+            std::string::npos)
+      << out;
+  const std::string js =
+      rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, json()); });
+  EXPECT_NE(js.find(R"("rx_segs":0,"tx_bytes":3000,"rx_bytes":500,"tx_frames":2,"tx_msgs":3,)"
+                    R"("tx_msgs_delivered":2,"tx_msgs_failed":1,"rx_msgs":1})"),
+            std::string::npos)
+      << js;
+}
+
+hf::Stats some_stats() {
+  return {.counters = {{"tx_frames", 3}},
+          .frame_size = {.buckets = {{.le = 1024, .count = 1},
+                                     {.le = 2048, .count = 2},
+                                     {.le = hf::HistogramBucket::kInfinity, .count = 0}},
+                         .sum = 4000}};
+}
+
+std::vector<hfctl::DeviceRow> some_devices() {
+  return {{.dev = "eth0", .info = {.ifindex = 2, .counters = {{"tx_segs", 9}, {"drops", 0}}}},
+          {.dev = "", .info = {.ifindex = 0, .counters = {{"tx_segs", 1}, {"drops", 4}}}}};
+}
+
+TEST(RenderStatsShow, HistogramAndDevicesWithS) {
+  const hf::Stats stats = some_stats();
+  const auto devices = some_devices();
+  EXPECT_EQ(
+      rendered([&](std::ostream& out) { hfctl::render_stats_show(out, stats, devices, text()); }),
+      "tx_frames 3\n");
+  Options more = text();
+  more.stats = 1;
+  EXPECT_EQ(
+      rendered([&](std::ostream& out) { hfctl::render_stats_show(out, stats, devices, more); }),
+      "tx_frames 3\n"
+      "frame_size count 3 sum 4000\n"
+      "    le 1024 1\n"
+      "    le 2048 2\n"
+      "    le +Inf 0\n"
+      "dev eth0 ifindex 2\n"
+      "    tx_segs 9\n"
+      "    drops   0\n"
+      "dev other ifindex 0\n"
+      "    tx_segs 1\n"
+      "    drops   4\n");
+  more.json = true;
+  EXPECT_EQ(
+      rendered([&](std::ostream& out) { hfctl::render_stats_show(out, stats, devices, more); }),
+      line(R"({"tx_frames":3,"frame_size":{"buckets":[{"le":1024,"count":1},)"
+           R"({"le":2048,"count":2},{"le":"+Inf","count":0}],"sum":4000,"count":3},)"
+           R"("devices":[{"ifindex":2,"dev":"eth0","tx_segs":9,"drops":0},)"
+           R"({"ifindex":0,"dev":"other","tx_segs":1,"drops":4}]})"));
+}
+
+TEST(RenderDevShow, TextAndJson) {
+  std::vector<hfctl::DeviceRow> devices = some_devices();
+  devices.push_back({.dev = "", .info = {.ifindex = 7, .counters = {}}});
+  EXPECT_EQ(rendered([&](std::ostream& out) { hfctl::render_dev_show(out, devices, text()); }),
+            "dev eth0 ifindex 2\n"
+            "    tx_segs 9\n"
+            "    drops   0\n"
+            "dev other ifindex 0\n"
+            "    tx_segs 1\n"
+            "    drops   4\n"
+            "dev if7 ifindex 7\n");
+  devices.resize(1);
+  EXPECT_EQ(rendered([&](std::ostream& out) { hfctl::render_dev_show(out, devices, json()); }),
+            line(R"([{"ifindex":2,"dev":"eth0","tx_segs":9,"drops":0}])"));
+}
+
 TEST(RenderSocketShow, AlignedTable) {
   hf::SocketInfo sock;
   sock.port = 7000;

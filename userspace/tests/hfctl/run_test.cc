@@ -79,8 +79,8 @@ TEST(Run, UnknownObjectIsAUsageError) {
   EXPECT_EQ(result.status, hfctl::kExitUsage);
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err,
-            "hfctl: unknown object \"bogus\"; valid objects: config, exporter, help, module, "
-            "monitor, peer, qdisc, socket, stats, version\n"
+            "hfctl: unknown object \"bogus\"; valid objects: config, dev, exporter, help, "
+            "module, monitor, peer, probe, qdisc, socket, stats, version\n"
             "Try \"hfctl help\".\n");
 }
 

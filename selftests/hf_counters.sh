@@ -1,0 +1,284 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The counters of issue 6 against the real module, after transfers whose
+# every byte is known: the per-peer counters (bytes, frames, messages)
+# match the messages sent, on both sides; the hyperframe size histogram
+# holds exactly the frames the sender cut (predicted from seg_size and
+# frame_segs), sums to tx_frames and to the bytes sent; the per-device
+# counters equal the namespace's when one device carries the traffic and
+# stay apart when two do; "stats prometheus" exports the histogram and the
+# device families and passes promtool; a device's counters go when it is
+# unregistered.
+
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
+XFER=$HF_DIR/hf_xfer
+LOGS=$(mktemp -d)
+SIZES=1000,3000,100000,700000
+SIZES2=5000,60000
+defer rm -rf "$LOGS"
+
+# xfer SENDER RECEIVER DEV PORT SIZES: one verified transfer from node
+# SENDER to node RECEIVER over DEV (named so in both namespaces).
+xfer()
+{
+	local s=${HF_NODES[$1]} r=${HF_NODES[$2]} dev=$3 port=$4 sizes=$5 mac
+
+	mac=$(ip -n "$r" -br link show dev "$dev" | awk '{print $3}')
+	ip netns exec "$r" "$XFER" recv "$port" "$sizes" >"$LOGS/recv" 2>&1 &
+	local rpid=$!
+	busywait 10000 grep -q ready "$LOGS/recv"
+	check_err $? "receiver did not start: $(cat "$LOGS/recv")"
+	ip netns exec "$s" timeout 120 "$XFER" send "$dev" "$mac" "$port" "$sizes" \
+		>"$LOGS/send" 2>&1
+	check_err $? "sender failed: $(cat "$LOGS/send")"
+	wait "$rpid"
+	check_err $? "receiver failed: $(cat "$LOGS/recv")"
+}
+
+# snap NS NAME: hfctl's views of NS in $LOGS/NAME.{stats,peers,devs}.json.
+snap()
+{
+	"$HFCTL" -n "$1" -s -j stats show >"$LOGS/$2.stats.json" &&
+	"$HFCTL" -n "$1" -j peer show >"$LOGS/$2.peers.json" &&
+	"$HFCTL" -n "$1" -j dev show >"$LOGS/$2.devs.json"
+}
+
+# verify CHECK...: run the python checks below on the snapshots; each
+# failed assertion is printed and makes it exit 1.
+verify()
+{
+	python3 - "$LOGS" "$@" <<'PY'
+import json, math, sys
+
+logs, checks = sys.argv[1], sys.argv[2:]
+failures = []
+
+def load(name):
+    with open(f"{logs}/{name}.json") as f:
+        return json.load(f)
+
+def eq(what, got, want):
+    if got != want:
+        failures.append(f"{what}: got {got}, want {want}")
+
+def frames(sizes, seg, fsegs):
+    """Payload bytes of each hyperframe the sender cuts: a frame is up
+    to frame_segs segments of one message, only the last one short."""
+    out = []
+    for size in sizes:
+        step = seg * fsegs
+        out += [min(step, size - off) for off in range(0, size, step)]
+    return out
+
+def bucket_of(bounds, v):
+    return next(i for i, b in enumerate(bounds) if b == "+Inf" or v <= b)
+
+def delta(after, before, key):
+    return after[key] - before.get(key, 0)
+
+env = dict(c.split("=", 1) for c in checks)
+sizes = [int(s) for s in env["sizes"].split(",")]
+fsegs = int(env["frame_segs"])
+total = sum(sizes)
+
+s_stats, r_stats = load("s.stats"), load("r.stats")
+b_stats = load("b.stats") if "base" in env else {}
+s_peers, r_peers = load("s.peers"), load("r.peers")
+dev = env["dev"]
+s_peer = [p for p in s_peers if p["dev"] == dev]
+r_peer = [p for p in r_peers if p["dev"] == dev]
+eq("sender peers on " + dev, len(s_peer), 1)
+eq("receiver peers on " + dev, len(r_peer), 1)
+s_peer, r_peer = s_peer[0], r_peer[0]
+seg = s_peer["seg_size"]
+want = frames(sizes, seg, fsegs)
+nsegs = sum(math.ceil(s / seg) for s in sizes)
+
+if "peer" in env:
+    eq("sender peer tx_msgs", s_peer["tx_msgs"], len(sizes))
+    eq("sender peer tx_msgs_delivered", s_peer["tx_msgs_delivered"], len(sizes))
+    eq("sender peer tx_msgs_failed", s_peer["tx_msgs_failed"], 0)
+    eq("sender peer tx_bytes", s_peer["tx_bytes"], total)
+    eq("sender peer tx_segs", s_peer["tx_segs"], nsegs)
+    eq("sender peer tx_frames", s_peer["tx_frames"], len(want))
+    eq("sender peer rx_msgs", s_peer["rx_msgs"], 0)
+    eq("receiver peer rx_bytes", r_peer["rx_bytes"], total)
+    eq("receiver peer rx_segs", r_peer["rx_segs"], nsegs)
+    eq("receiver peer rx_msgs", r_peer["rx_msgs"], len(sizes))
+    eq("receiver peer tx_msgs", r_peer["tx_msgs"], 0)
+
+if "hist" in env:
+    h = s_stats["frame_size"]
+    bounds = [b["le"] for b in h["buckets"]]
+    eq("last bound", bounds[-1], "+Inf")
+    eq("bounds increase", bounds[:-1], sorted(bounds[:-1]))
+    expect = [0] * len(bounds)
+    for f in want:
+        expect[bucket_of(bounds, f)] += 1
+    eq("histogram buckets", [b["count"] for b in h["buckets"]], expect)
+    eq("histogram count", h["count"], len(want))
+    eq("histogram count == tx_frames", h["count"], s_stats["tx_frames"])
+    eq("histogram sum == bytes sent", h["sum"], total)
+    eq("receiver histogram count", r_stats["frame_size"]["count"], 0)
+
+if "dev" in env and "devs" in env:
+    s_dev = [d for d in load("s.devs") if d["dev"] == dev]
+    r_dev = [d for d in load("r.devs") if d["dev"] == dev]
+    eq("sender devices named " + dev, len(s_dev), 1)
+    eq("receiver devices named " + dev, len(r_dev), 1)
+    s_dev, r_dev = s_dev[0], r_dev[0]
+    # The namespace's counters moved by this transfer alone.
+    d = lambda st, k: delta(st, b_stats if st is s_stats else {}, k)
+    eq("dev tx_segs == namespace tx_segs", s_dev["tx_segs"], d(s_stats, "tx_segs"))
+    eq("dev tx_frames == namespace tx_frames", s_dev["tx_frames"], d(s_stats, "tx_frames"))
+    eq("dev tx_retransmits == namespace", s_dev["tx_retransmits"],
+       d(s_stats, "tx_retransmits"))
+    eq("dev tx_bytes", s_dev["tx_bytes"], total)
+    eq("dev tx_segs", s_dev["tx_segs"], nsegs)
+    eq("dev tx_frames", s_dev["tx_frames"], len(want))
+    eq("receiver dev rx_segs == namespace rx_segs", r_dev["rx_segs"], r_stats["rx_segs"])
+    eq("receiver dev rx_bytes", r_dev["rx_bytes"], total)
+    # Each frame cut starts with an accepted segment unless lost, and a
+    # repair travels alone, a frame of its own: exact without repairs.
+    rexmit = s_dev["tx_retransmits"]
+    if rexmit == 0:
+        eq("receiver dev rx_frames", r_dev["rx_frames"], len(want))
+    elif not len(want) - rexmit <= r_dev["rx_frames"] <= len(want) + rexmit:
+        failures.append(f"receiver dev rx_frames {r_dev['rx_frames']} not within "
+                        f"{len(want)} +- {rexmit}")
+    drops = sum(v for k, v in r_stats.items()
+                if k.startswith("drop_") and not k.startswith("drop_malformed_"))
+    eq("receiver dev drops == namespace drops", r_dev["drops"], drops)
+    eq("sender dev rx_bytes", s_dev["rx_bytes"], 0)
+
+for f in failures:
+    print("# " + f)
+sys.exit(1 if failures else 0)
+PY
+}
+
+# sample FILE NAME: the value of the sample NAME (labels included) in FILE.
+sample()
+{
+	awk -v n="$2" '$1 == n {print $2}' "$1"
+}
+
+ktap_plan 6
+
+command -v promtool >/dev/null || { echo "# promtool is missing (make deps)"; exit "$KSFT_FAIL"; }
+
+hf_topo_create 2
+n0=${HF_NODES[0]}
+n1=${HF_NODES[1]}
+# Peers must outlive the checks: an idle one is reclaimed with its counters.
+idle=$("$HFCTL" -j config show | python3 -c 'import json,sys; print(json.load(sys.stdin)["peer_idle_ms"])')
+defer "$HFCTL" config set peer_idle "${idle}ms"
+"$HFCTL" config set peer_idle 600s
+check_err $? "config set peer_idle"
+fsegs=$("$HFCTL" -j config show | python3 -c 'import json,sys; print(json.load(sys.stdin)["frame_segs"])')
+
+xfer 0 1 eth0 7400 "$SIZES"
+snap "$n0" s && snap "$n1" r
+check_err $? "hfctl views failed"
+out=$(verify sizes="$SIZES" frame_segs="$fsegs" dev=eth0 peer=1)
+check_err $? "peer counters: $out"
+[[ -z $out ]] || echo "$out"
+"$HFCTL" -n "$n0" -s peer show | sed 's/^/# /'
+"$HFCTL" -n "$n0" -s peer show | grep -qE '^    tx_bytes [0-9]+ tx_frames [0-9]+ tx_msgs 4 delivered 4 failed 0 '
+check_err $? "peer show -s lacks the message counters: $("$HFCTL" -n "$n0" -s peer show)"
+log_test "counters: per-peer bytes, frames and messages match the transfer, both sides"
+
+out=$(verify sizes="$SIZES" frame_segs="$fsegs" dev=eth0 hist=1)
+check_err $? "histogram: $out"
+[[ -z $out ]] || echo "$out"
+"$HFCTL" -n "$n0" -s stats show >"$LOGS/stats.txt"
+grep -qE "^frame_size count $(sample <(tr -s ' ' <"$LOGS/stats.txt") tx_frames) sum 804000$" \
+	"$LOGS/stats.txt"
+check_err $? "stats show -s lacks the histogram: $(cat "$LOGS/stats.txt")"
+"$HFCTL" -n "$n0" stats show | grep -q '^frame_size'
+check_fail $? "stats show without -s shows the histogram"
+log_test "counters: frame size histogram holds exactly the frames sent"
+
+out=$(verify sizes="$SIZES" frame_segs="$fsegs" dev=eth0 devs=1)
+check_err $? "devices: $out"
+[[ -z $out ]] || echo "$out"
+sed -n '/^frame_size/,$s/^/# /p' "$LOGS/stats.txt"
+grep -qE '^dev eth0 ifindex [0-9]+$' "$LOGS/stats.txt"
+check_err $? "stats show -s lacks the device section"
+check_eq "$("$HFCTL" -j dev show | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" \
+	0 "devices of the initial namespace"
+log_test "counters: per-device counters equal the namespace's over one device"
+
+"$HFCTL" -n "$n0" stats prometheus >"$LOGS/metrics"
+check_err $? "stats prometheus failed"
+promtool check metrics <"$LOGS/metrics" >"$LOGS/promtool" 2>&1
+check_err $? "promtool: $(cat "$LOGS/promtool")"
+label="namespace=\"$n0\""
+m=$LOGS/metrics
+grep -q '^# TYPE hyperframe_tx_frame_size_bytes histogram$' "$m"
+check_err $? "no histogram TYPE line"
+count=$(sample "$m" "hyperframe_tx_frame_size_bytes_count{$label}")
+check_eq "$count" "$(sample "$m" "hyperframe_tx_frames_total{$label}")" "histogram _count"
+check_eq "$(sample "$m" "hyperframe_tx_frame_size_bytes_bucket{le=\"+Inf\",$label}")" \
+	"$count" "+Inf bucket"
+check_eq "$(sample "$m" "hyperframe_tx_frame_size_bytes_sum{$label}")" 804000 "histogram _sum"
+# Cumulative: never decreasing, in increasing order of le.
+awk '/^hyperframe_tx_frame_size_bytes_bucket/ { if ($2 < last) bad = 1; last = $2 }
+     END { exit bad }' "$m"
+check_err $? "buckets not cumulative: $(grep _bucket "$m")"
+check_eq "$(sample "$m" "hyperframe_dev_tx_bytes_total{dev=\"eth0\",$label}")" 804000 \
+	"device tx_bytes"
+check_eq "$(sample "$m" "hyperframe_dev_tx_segs_total{dev=\"eth0\",$label}")" \
+	"$(sample "$m" "hyperframe_tx_segs_total{$label}")" "device tx_segs"
+grep -E '^hyperframe_[a-z_]+\{[^}]*(peer|addr)=' "$m"
+check_fail $? "a sample labelled by peer"
+grep -E '^hyperframe_tx_frame_size_bytes_bucket' "$m" | sed 's/^/# /'
+log_test "counters: stats prometheus exports the histogram and device families, promtool passes"
+
+# A second link between the same namespaces: its traffic counts apart.
+ip link add eth1 netns "$n0" type veth peer name eth1 netns "$n1"
+ip -n "$n0" link set eth1 up && ip -n "$n1" link set eth1 up
+check_err $? "second link"
+cp "$LOGS/s.stats.json" "$LOGS/b.stats.json"
+cp "$LOGS/s.devs.json" "$LOGS/b.devs.json"
+xfer 0 1 eth1 7401 "$SIZES2"
+snap "$n0" s && snap "$n1" r
+check_err $? "hfctl views failed"
+out=$(verify sizes="$SIZES2" frame_segs="$fsegs" dev=eth1 base=1 peer=1)
+check_err $? "second device, peer: $out"
+python3 - "$LOGS" <<'PY'
+import json, sys
+logs = sys.argv[1]
+before = {d["dev"]: d for d in json.load(open(f"{logs}/b.devs.json"))}
+after = {d["dev"]: d for d in json.load(open(f"{logs}/s.devs.json"))}
+stats = json.load(open(f"{logs}/s.stats.json"))
+bad = []
+if before.get("eth0") != after.get("eth0"):
+    bad.append(f"eth0 moved: {before.get('eth0')} -> {after.get('eth0')}")
+if after.get("eth1", {}).get("tx_bytes") != 65000:
+    bad.append(f"eth1 tx_bytes: {after.get('eth1')}")
+for k in ("tx_segs", "tx_frames", "tx_bytes"):
+    if sum(d[k] for d in after.values()) != (stats[k] if k != "tx_bytes" else 804000 + 65000):
+        bad.append(f"devices' {k} do not add up to the namespace's")
+for b in bad:
+    print("# " + b)
+sys.exit(1 if bad else 0)
+PY
+check_err $? "second device counted apart"
+log_test "counters: two devices count apart and add up to the namespace"
+
+ip -n "$n0" link del eth1
+check_err $? "deleting eth1"
+devs=$("$HFCTL" -n "$n0" -j dev show | python3 -c 'import json,sys; print(",".join(d["dev"] for d in json.load(sys.stdin)))')
+check_eq "$devs" eth0 "devices after eth1 went ($n0)"
+devs=$("$HFCTL" -n "$n1" -j dev show | python3 -c 'import json,sys; print(",".join(d["dev"] for d in json.load(sys.stdin)))')
+check_eq "$devs" eth0 "devices after eth1 went ($n1)"
+# The namespace's counters stay; only the device's entry went.
+check_eq "$("$HFCTL" -n "$n0" -j stats show | python3 -c 'import json,sys; print(json.load(sys.stdin)["tx_bytes"])')" \
+	869000 "namespace tx_bytes after eth1 went"
+log_test "counters: an unregistered device's counters go with it"
+
+exit "$(ktap_exit)"

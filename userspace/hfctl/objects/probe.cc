@@ -1,0 +1,43 @@
+// hfctl/objects/probe.cc - the "probe" object: measure first. Counts what a
+// device transmits and receives (skbs, wire packets, their sizes) and how
+// deep its qdisc gets, for any traffic, with BPF and without the module;
+// then says in plain words whether larger frames would help.
+#include "probe.h"
+
+#include <array>
+#include <limits>
+
+#include "cli.h"
+#include "objects.h"
+#include "probe_bpf.h"
+
+namespace hfctl {
+namespace {
+
+void probe(const Command& command, Env& env) {
+  const ProbeArgs args = parse_probe_args(command.args);
+  render_probe(env.out, run_probe(args, env.root), command.options);
+}
+
+constexpr std::array kCommands{
+    CommandSpec{.name = "",
+                .synopsis = "dev DEV [ duration DURATION ] [ ethertype ETHERTYPE | proto { tcp | "
+                            "udp } [ port PORT ] ]",
+                .summary = "measure DEV's traffic for DURATION (default 5s): skb and wire packet "
+                           "sizes and rates, qdisc depth, and a verdict (needs root, or CAP_BPF "
+                           "and CAP_PERFMON, and kernel BTF; not the module)",
+                .max_args = std::numeric_limits<std::size_t>::max(),
+                .run = &probe,
+                .options = {}},
+};
+
+}  // namespace
+
+constexpr ObjectSpec kProbeObject{
+    .name = "probe",
+    .summary = "measure first: would this device's traffic gain from larger frames?",
+    .commands = kCommands,
+    .default_command = "",
+};
+
+}  // namespace hfctl

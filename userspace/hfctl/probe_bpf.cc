@@ -1,0 +1,234 @@
+// hfctl/probe_bpf.cc - "hfctl probe", its measuring part: the BPF
+// skeleton's life (open, configure, load, attach, detach, destroy; RAII
+// through unique_ptr deleters), the checks that turn the kernel's refusals
+// into messages, and the sum of the per-CPU statistics.
+#include "probe_bpf.h"
+
+#include <linux/capability.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "hf_probe.h"
+#include "hf_probe_skel.h"
+#include "objects.h"
+#include "settings.h"
+#include "stop_signals.h"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+namespace hfctl {
+namespace {
+
+constexpr std::string_view kNeedPrivilege = "hfctl probe needs root or CAP_BPF and CAP_PERFMON";
+
+struct SkeletonDeleter {
+  void operator()(hf_probe* skeleton) const noexcept { hf_probe_skel_destroy(skeleton); }
+};
+using Skeleton = std::unique_ptr<hf_probe, SkeletonDeleter>;
+
+struct BtfDeleter {
+  void operator()(btf* types) const noexcept { btf__free(types); }
+};
+using Btf = std::unique_ptr<btf, BtfDeleter>;
+
+// libbpf's last warnings (the verifier's verdict among them), for the
+// message when loading fails; its informational chatter is dropped.
+constexpr std::size_t kWarningsKept = 12;
+std::deque<std::string>& libbpf_warnings() {
+  thread_local std::deque<std::string> warnings;
+  return warnings;
+}
+
+int libbpf_print(libbpf_print_level level, const char* format, va_list args) {
+  if (level != LIBBPF_WARN) {
+    return 0;
+  }
+  // va_list is an array type: each use below decays it, as C intends.
+  va_list copy;
+  va_copy(copy, args);  // NOLINT(cppcoreguidelines-pro-bounds-array-to-pointer-decay)
+  const int n =
+      std::vsnprintf(nullptr, 0, format,
+                     copy);  // NOLINT(cppcoreguidelines-pro-bounds-array-to-pointer-decay)
+  va_end(copy);              // NOLINT(cppcoreguidelines-pro-bounds-array-to-pointer-decay)
+  if (n <= 0) {
+    return n;
+  }
+  std::string text(static_cast<std::size_t>(n) + 1, '\0');
+  static_cast<void>(
+      std::vsnprintf(text.data(), text.size(), format,
+                     args));  // NOLINT(cppcoreguidelines-pro-bounds-array-to-pointer-decay)
+  text.resize(static_cast<std::size_t>(n));
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) {
+      libbpf_warnings().push_back(line);
+    }
+  }
+  while (libbpf_warnings().size() > kWarningsKept) {
+    libbpf_warnings().pop_front();
+  }
+  return n;
+}
+
+// Whether the effective capabilities allow loading and attaching tracing
+// programs: CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN (which implies both).
+bool privileged() {
+  __user_cap_header_struct header{.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+  std::array<__user_cap_data_struct, _LINUX_CAPABILITY_U32S_3> data{};
+  if (syscall(SYS_capget, &header, data.data()) != 0) {
+    return geteuid() == 0;
+  }
+  const auto has = [&data](unsigned int cap) {
+    return (data.at(cap / 32).effective & (1U << (cap % 32))) != 0;
+  };
+  return has(CAP_SYS_ADMIN) || (has(CAP_BPF) && has(CAP_PERFMON));
+}
+
+// Whether the running kernel has tracepoint `name` as a BTF-typed one.
+bool has_tracepoint(const btf* types, const std::string& name) {
+  return types != nullptr &&
+         btf__find_by_name_kind(types, ("btf_trace_" + name).c_str(), BTF_KIND_TYPEDEF) >= 0;
+}
+
+std::uint32_t netns_inode() {
+  struct stat st {};
+  if (stat("/proc/self/ns/net", &st) != 0) {
+    throw std::system_error(errno, std::generic_category(), "/proc/self/ns/net");
+  }
+  return static_cast<std::uint32_t>(st.st_ino);
+}
+
+void add(Log2Histogram& into, std::span<const __u64, HF_PROBE_BUCKETS> from) {
+  for (std::size_t i = 0; i < into.size(); ++i) {
+    into.at(i) += from[i];
+  }
+}
+
+void add(DirectionCounts& into, const hf_probe_dir& from) {
+  into.skbs += from.skbs;
+  into.bytes += from.bytes;
+  into.gso_skbs += from.gso_skbs;
+  into.packets += from.packets;
+  into.wire_bytes += from.wire_bytes;
+  into.max_skb = std::max<std::uint64_t>(into.max_skb, from.max_skb);
+  add(into.skb_hist, from.skb_hist);
+  add(into.packet_hist, from.packet_hist);
+}
+
+void add(QueueCounts& into, const hf_probe_queue& from) {
+  into.samples += from.samples;
+  into.max_backlog = std::max<std::uint64_t>(into.max_backlog, from.max_backlog);
+  into.max_qlen = std::max<std::uint64_t>(into.max_qlen, from.max_qlen);
+  add(into.backlog_hist, from.backlog_hist);
+  add(into.qlen_hist, from.qlen_hist);
+}
+
+std::string load_error(int error) {
+  if (error == EPERM) {
+    return std::string(kNeedPrivilege);
+  }
+  std::string message =
+      "cannot load the BPF programs of hfctl probe: " + std::system_category().message(error);
+  for (const std::string& line : libbpf_warnings()) {
+    message += "\n  " + line;
+  }
+  return message;
+}
+
+}  // namespace
+
+ProbeResult run_probe(const ProbeArgs& args, const std::filesystem::path& root) {
+  std::error_code ignored;
+  if (!std::filesystem::exists(root / "sys/kernel/btf/vmlinux", ignored)) {
+    throw std::runtime_error(
+        "hfctl probe needs the kernel's BTF, and /sys/kernel/btf/vmlinux is missing "
+        "(a kernel built with CONFIG_DEBUG_INFO_BTF=y)");
+  }
+  const int ifindex = interface_index(args.dev);
+  if (ifindex == 0) {
+    throw std::runtime_error(cannot_find_device(args.dev));
+  }
+  if (!privileged()) {
+    throw std::runtime_error(std::string(kNeedPrivilege));
+  }
+
+  libbpf_warnings().clear();
+  libbpf_set_print(libbpf_print);
+  const Btf kernel_types(btf__load_vmlinux_btf());
+  const bool have_qdisc = has_tracepoint(kernel_types.get(), "qdisc_dequeue");
+
+  const hf_probe_config config{.ifindex = static_cast<__u32>(ifindex),
+                               .netns = netns_inode(),
+                               .ethertype = args.ethertype.value_or(0),
+                               .ipproto = args.ip_proto.value_or(0),
+                               .port = args.port.value_or(0),
+                               .qdisc = have_qdisc};
+  int error = 0;
+  const Skeleton skeleton(hf_probe_skel_load(&config, &error));
+  if (!skeleton) {
+    throw std::runtime_error(load_error(-error));
+  }
+
+  // Signals first: a Ctrl-C once attached ends the probe early, with a report.
+  const StopSignals stop("probe");
+  error = hf_probe_skel_attach(skeleton.get());
+  if (error != 0) {
+    throw std::runtime_error(load_error(-error));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto end = start + args.duration;
+  for (auto now = start; now < end; now = std::chrono::steady_clock::now()) {
+    pollfd fd{.fd = stop.fd(), .events = POLLIN, .revents = 0};
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(end - now);
+    const int ready = poll(&fd, 1, static_cast<int>(left.count()));
+    if (ready > 0) {
+      break;
+    }
+    if (ready < 0 && errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "probe: poll");
+    }
+  }
+  hf_probe_skel_detach(skeleton.get());
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+
+  const int cpus = libbpf_num_possible_cpus();
+  if (cpus <= 0) {
+    throw std::system_error(-cpus, std::generic_category(), "probe: counting CPUs");
+  }
+  std::vector<hf_probe_stats> per_cpu(static_cast<std::size_t>(cpus));
+  const __u32 key = 0;
+  if (bpf_map_lookup_elem(hf_probe_skel_stats_fd(skeleton.get()), &key, per_cpu.data()) != 0) {
+    throw std::system_error(errno, std::generic_category(), "probe: reading the statistics");
+  }
+
+  ProbeResult result{.args = args, .seconds = elapsed.count(), .tx = {}, .rx = {}, .queue = {}};
+  if (have_qdisc) {
+    result.queue.emplace();
+  }
+  for (const hf_probe_stats& cpu : per_cpu) {
+    add(result.tx, cpu.dir[HF_PROBE_TX]);
+    add(result.rx, cpu.dir[HF_PROBE_RX]);
+    if (result.queue) {
+      add(*result.queue, cpu.queue);
+    }
+  }
+  return result;
+}
+
+}  // namespace hfctl
