@@ -280,16 +280,27 @@ std::uint64_t get_uint(nlattr* nla, std::string_view name, const std::string& co
   }
 }
 
-std::vector<Counter> parse_counters(nlmsghdr* nlh, int type, const std::string& context) {
-  std::vector<Counter> counters;
+namespace {
+
+// Calls `on_nest` with each top-level attribute of type `type` of a generic
+// netlink reply, in order.
+void for_each_of_type(nlmsghdr* nlh, int type, const std::function<void(nlattr*)>& on_nest) {
   auto* genl = static_cast<genlmsghdr*>(nlmsg_data(nlh));
   nlattr* nla = nullptr;
   int remaining = 0;
   // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast,cppcoreguidelines-pro-bounds-pointer-arithmetic)
   nla_for_each_attr(nla, genlmsg_attrdata(genl, 0), genlmsg_attrlen(genl, 0), remaining) {
-    if (nla_type(nla) != type) {
-      continue;
+    if (nla_type(nla) == type) {
+      on_nest(nla);
     }
+  }
+}
+
+}  // namespace
+
+std::vector<Counter> parse_counters(nlmsghdr* nlh, int type, const std::string& context) {
+  std::vector<Counter> counters;
+  for_each_of_type(nlh, type, [&](nlattr* nla) {
     std::array<nlattr*, HF_COUNTER_A_MAX + 1> tb{};
     if (nla_parse_nested(tb.data(), HF_COUNTER_A_MAX, nla, nullptr) < 0 ||
         tb[HF_COUNTER_A_NAME] == nullptr || tb[HF_COUNTER_A_VALUE] == nullptr) {
@@ -297,20 +308,13 @@ std::vector<Counter> parse_counters(nlmsghdr* nlh, int type, const std::string& 
     }
     counters.push_back(
         {nla_get_string(tb[HF_COUNTER_A_NAME]), get_u64(tb.data(), HF_COUNTER_A_VALUE)});
-  }
+  });
   return counters;
 }
 
 Histogram parse_histogram(nlmsghdr* nlh, int type, const std::string& context) {
   Histogram histogram;
-  auto* genl = static_cast<genlmsghdr*>(nlmsg_data(nlh));
-  nlattr* nla = nullptr;
-  int remaining = 0;
-  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast,cppcoreguidelines-pro-bounds-pointer-arithmetic)
-  nla_for_each_attr(nla, genlmsg_attrdata(genl, 0), genlmsg_attrlen(genl, 0), remaining) {
-    if (nla_type(nla) != type) {
-      continue;
-    }
+  for_each_of_type(nlh, type, [&](nlattr* nla) {
     std::array<nlattr*, HF_BUCKET_A_MAX + 1> tb{};
     if (nla_parse_nested(tb.data(), HF_BUCKET_A_MAX, nla, nullptr) < 0 ||
         tb[HF_BUCKET_A_LE] == nullptr || tb[HF_BUCKET_A_COUNT] == nullptr) {
@@ -322,7 +326,7 @@ Histogram parse_histogram(nlmsghdr* nlh, int type, const std::string& context) {
       throw_errno(EPROTO, context + ": histogram bounds out of order");
     }
     histogram.buckets.push_back(bucket);
-  }
+  });
   return histogram;
 }
 
