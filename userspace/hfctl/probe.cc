@@ -300,6 +300,14 @@ std::string probe_verdict(const ProbeResult& result) {
   const double skb = average(dir.bytes, dir.skbs);
   const std::string moves = "flows move " + human_bytes(rate) + "/s in " + human_bytes(packet) +
                             " packets at " + human_count(pps) + " pps";
+  const bool large = packet >= kLargeSkb || skb >= kLargeSkb;
+  // A standing queue matters at any packet rate: a slow link queues too.
+  if (result.queue && result.queue->max_backlog >= kDeepQueue) {
+    return moves + "; queue depth peaks at " +
+           human_bytes(static_cast<double>(result.queue->max_backlog)) +
+           (large ? ": packets are large already; pacing would keep the queue short"
+                  : ": larger frames and pacing would help");
+  }
   if (pps < kBusyPps) {
     return moves + ": too little traffic for packet size to matter";
   }
@@ -310,11 +318,6 @@ std::string probe_verdict(const ProbeResult& result) {
   if (skb >= kLargeSkb) {
     return "packets are already " + human_bytes(skb) + " GSO/GRO skbs (" + human_bytes(packet) +
            " on the wire); the bottleneck is elsewhere: profile the CPU";
-  }
-  if (result.queue && result.queue->max_backlog >= kDeepQueue) {
-    return moves + "; queue depth peaks at " +
-           human_bytes(static_cast<double>(result.queue->max_backlog)) +
-           ": larger frames and pacing would help";
   }
   return moves + ": larger frames (GSO/GRO, hyperframe) would cut the per-packet cost";
 }

@@ -162,6 +162,25 @@ TEST(ProbeVerdict, MtuPacketsBehindADeepQueue) {
             "hyperframe) would cut the per-packet cost");
 }
 
+TEST(ProbeVerdict, DeepQueueMattersAtAnyRate) {
+  // 100 pps is light, but a slow link's queue still builds.
+  ProbeResult r = result(direction(100, 1514, 1, 1514), {});
+  r.queue = QueueCounts{};
+  r.queue->samples = 100;
+  r.queue->max_backlog = std::uint64_t{1} << 20;
+  EXPECT_EQ(hfctl::probe_verdict(r),
+            "flows move 148 KiB/s in 1.5 KiB packets at 100 pps; queue depth peaks at 1 MiB: "
+            "larger frames and pacing would help");
+  // Large GSO skbs behind a deep queue: pacing, not frame size.
+  r = result(direction(20000, 65536, 45, 1514), {});
+  r.queue = QueueCounts{};
+  r.queue->samples = 20000;
+  r.queue->max_backlog = std::uint64_t{4} << 20;
+  EXPECT_EQ(hfctl::probe_verdict(r),
+            "flows move 1.3 GiB/s in 1.5 KiB packets at 900.0k pps; queue depth peaks at 4 MiB: "
+            "packets are large already; pacing would keep the queue short");
+}
+
 TEST(ProbeVerdict, GsoAlreadyLarge) {
   // The busier direction decides: here the receive side.
   EXPECT_EQ(
