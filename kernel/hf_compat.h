@@ -41,4 +41,18 @@ static inline u64 hf_skb_departure(const struct sk_buff *skb)
 	return mono ? ktime_to_ns(skb->tstamp) : 0;
 }
 
+/*
+ * The largest GSO skb @dev takes whole for a protocol other than IPv6.
+ * 6.3 gave IPv4 (and with it every other protocol) a limit of its own,
+ * gso_ipv4_max_size, which gso_features_check() applies to our trains.
+ */
+static inline unsigned int hf_dev_gso_max_size(const struct net_device *dev)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	return READ_ONCE(dev->gso_ipv4_max_size);
+#else
+	return READ_ONCE(dev->gso_max_size);
+#endif
+}
+
 #endif /* _HF_COMPAT_H */

@@ -65,6 +65,14 @@ static struct netlink_range_validation hf_range_frame_segs = {
 	.min = 1, .max = U16_MAX,
 };
 
+static struct netlink_range_validation hf_range_frame_max_bytes = {
+	.min = 1, .max = HF_WIRE_MSG_MAX,
+};
+
+static struct netlink_range_validation hf_range_frame_delay_pct = {
+	.min = 0, .max = HF_FRAME_DELAY_PCT_MAX,
+};
+
 /* Per-socket receive charges are atomic_t: as hf_params_check(). */
 static struct netlink_range_validation hf_range_mem_limit = {
 	.min = 0, .max = INT_MAX / 2,
@@ -117,6 +125,9 @@ static const struct nla_policy hf_config_policy[HF_CONFIG_A_MAX + 1] = {
 	},
 	[HF_CONFIG_A_RTO_MAX_BACKOFF] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_max_backoff),
 	[HF_CONFIG_A_RETRY_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_retry_limit),
+	[HF_CONFIG_A_FRAME_MIN_SEGS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_frame_segs),
+	[HF_CONFIG_A_FRAME_MAX_BYTES] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_frame_max_bytes),
+	[HF_CONFIG_A_FRAME_DELAY_PCT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_frame_delay_pct),
 };
 
 static int hf_config_fill(struct sk_buff *skb)
@@ -152,7 +163,13 @@ static int hf_config_fill(struct sk_buff *skb)
 	    nla_put_u32(skb, HF_CONFIG_A_RTO_MAX_BACKOFF,
 			rto.max_backoff) ||
 	    nla_put_u32(skb, HF_CONFIG_A_RETRY_LIMIT,
-			rto.retry_limit))
+			rto.retry_limit) ||
+	    nla_put_u32(skb, HF_CONFIG_A_FRAME_MIN_SEGS,
+			READ_ONCE(hf_params.frame_min_segs)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_FRAME_MAX_BYTES,
+			READ_ONCE(hf_params.frame_max_bytes)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_FRAME_DELAY_PCT,
+			READ_ONCE(hf_params.frame_delay_pct)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -188,6 +205,9 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	hf_genl_u32_opt(tb, HF_CONFIG_A_MAX_MSG, &p.max_msg);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_MAX_PEERS, &p.max_peers);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_FRAME_SEGS, &p.frame_segs);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_FRAME_MIN_SEGS, &p.frame_min_segs);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_FRAME_MAX_BYTES, &p.frame_max_bytes);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_FRAME_DELAY_PCT, &p.frame_delay_pct);
 	if (tb[HF_CONFIG_A_MEM_LIMIT])
 		p.mem_limit = nla_get_u64(tb[HF_CONFIG_A_MEM_LIMIT]);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_PEER_IDLE_MS, &p.peer_idle_ms);
@@ -203,6 +223,12 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	p.rto.max_backoff = backoff;
 	p.rto.retry_limit = retry;
 
+	if (p.frame_min_segs > p.frame_segs) {
+		mutex_unlock(&hf_config_lock);
+		NL_SET_ERR_MSG(info->extack,
+			       "frame_min_segs <= frame_segs does not hold");
+		return -EINVAL;
+	}
 	if (hf_rto_params_check(&p.rto)) {
 		mutex_unlock(&hf_config_lock);
 		NL_SET_ERR_MSG(info->extack,
@@ -213,6 +239,9 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	WRITE_ONCE(hf_params.max_msg, p.max_msg);
 	WRITE_ONCE(hf_params.max_peers, p.max_peers);
 	WRITE_ONCE(hf_params.frame_segs, p.frame_segs);
+	WRITE_ONCE(hf_params.frame_min_segs, p.frame_min_segs);
+	WRITE_ONCE(hf_params.frame_max_bytes, p.frame_max_bytes);
+	WRITE_ONCE(hf_params.frame_delay_pct, p.frame_delay_pct);
 	WRITE_ONCE(hf_params.mem_limit, p.mem_limit);
 	WRITE_ONCE(hf_params.peer_idle_ms, p.peer_idle_ms);
 	WRITE_ONCE(hf_params.flow_reset_ms, p.flow_reset_ms);
@@ -369,6 +398,7 @@ static int hf_peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put(skb, HF_PEER_A_ADDR, ETH_ALEN, addr) ||
 	    nla_put_u32(skb, HF_PEER_A_EPOCH, hi->hfi_epoch) ||
 	    nla_put_u32(skb, HF_PEER_A_SEG_SIZE, hi->hfi_seg_size) ||
+	    nla_put_u32(skb, HF_PEER_A_FRAME_SEGS, hi->hfi_frame_segs) ||
 	    nla_put_u32(skb, HF_PEER_A_CREDIT, hi->hfi_credit) ||
 	    nla_put_u32(skb, HF_PEER_A_INFLIGHT, hi->hfi_inflight) ||
 	    nla_put_u32(skb, HF_PEER_A_SRTT_US, hi->hfi_srtt_us) ||

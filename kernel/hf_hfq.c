@@ -140,6 +140,15 @@ static struct hfq_skb_cb *hfq_cb(struct sk_buff *skb)
 	return (struct hfq_skb_cb *)qdisc_skb_cb(skb)->data;
 }
 
+/*
+ * Wire packets in @skb: a train (or any GSO skb) counts its segments, as
+ * tc's packet count does.
+ */
+static u32 hfq_wire_packets(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+}
+
 /* The band of @skb; for hyperframe DATA also its flow key in @key. */
 static enum hfq_band hfq_classify(struct sk_buff *skb, u64 *key)
 {
@@ -355,7 +364,7 @@ static struct sk_buff *hfq_dequeue_shared(struct hfq_sched *q, u64 now)
 	if (turn == HFQ_RR_DATA) {
 		skb = hfq_dequeue_data(q, now);
 		if (skb) {
-			q->xstats.packets_data++;
+			q->xstats.packets_data += hfq_wire_packets(skb);
 		} else {
 			/* Every flow waits for its time: other goes meanwhile,
 			 * owing data nothing for it.
@@ -368,7 +377,7 @@ static struct sk_buff *hfq_dequeue_shared(struct hfq_sched *q, u64 now)
 		skb = __skb_dequeue(&q->other);
 		if (!skb)
 			return NULL;
-		q->xstats.packets_other++;
+		q->xstats.packets_other += hfq_wire_packets(skb);
 	}
 	if (both)
 		q->rr_deficit[turn] -= qdisc_pkt_len(skb);
@@ -394,7 +403,7 @@ static struct sk_buff *hfq_dequeue(struct Qdisc *sch)
 
 	skb = __skb_dequeue(&q->control);
 	if (skb) {
-		q->xstats.packets_control++;
+		q->xstats.packets_control += hfq_wire_packets(skb);
 	} else {
 		hfq_unthrottle(q, now);
 		skb = hfq_dequeue_shared(q, now);

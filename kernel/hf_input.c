@@ -43,6 +43,7 @@
 
 #include "hf_input.h"
 #include "hf_net.h"
+#include "hf_offload.h"
 #include "hf_output.h"
 #include "hf_port.h"
 #include "hf_sock.h"
@@ -150,6 +151,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 			   atomic_read(&hf_sk(sk)->rx_reasm) >=
 			   READ_ONCE(sk->sk_rcvbuf)) {
 			peer->rx_refused = true;
+			peer->rx_refused_port = h->dport;
 			WRITE_ONCE(hf_sk(sk)->rx_refused, true);
 			sock_put(sk);
 			*why = HF_STAT_DROP_RCVBUF;
@@ -321,6 +323,28 @@ static bool rx_resolve(struct hf_peer *peer)
 	return resolved;
 }
 
+/*
+ * Whether the flow's window is closed: the socket that last refused one
+ * of its messages for a full buffer is there and still full. Checked at
+ * each ACK, so a socket that was read, or closed, before its WINDOW ack
+ * could tell, does not hold the flow.
+ */
+static bool rx_window_closed(struct hf_peer *peer)
+{
+	struct sock *sk;
+	bool full;
+
+	if (!peer->rx_refused)
+		return false;
+	sk = hf_port_lookup(peer->net, peer->rx_refused_port);
+	if (!sk)
+		return false;
+	full = atomic_read(&sk->sk_rmem_alloc) - atomic_read(&hf_sk(sk)->rx_reasm) >=
+	       READ_ONCE(sk->sk_rcvbuf);
+	sock_put(sk);
+	return full;
+}
+
 static void rx_send_ack(struct hf_peer *peer, u8 flags)
 {
 	struct net_device *dev = peer->dev;
@@ -329,7 +353,9 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 		.flags = flags,
 		.ack = {
 			.cum_seq = hf_rxwin_cum(&peer->rxw),
-			.credit = hf_rxwin_cum(&peer->rxw) + HF_WIN_SEGS,
+			/* None while a socket's buffer refuses: zero window. */
+			.credit = hf_rxwin_cum(&peer->rxw) +
+				  (rx_window_closed(peer) ? 0 : HF_WIN_SEGS),
 			.msg_done = peer->rx_msg_done,
 			.msg_status = peer->rx_msg_status,
 			.epoch = peer->rx_epoch,
@@ -551,19 +577,12 @@ drop:
 	kfree_skb(skb);
 }
 
-/**
- * hf_input_rcv() - the packet handler of the hyperframe EtherType
- * @skb: a received frame, Ethernet header pulled
- * @dev: the interface it arrived on
- * @pt: our packet_type
- * @orig_dev: the interface before any upper device
- *
- * Softirq context.
- *
- * Return: NET_RX_SUCCESS or NET_RX_DROP.
+/*
+ * Take in one frame from @src on @dev: a lone segment or ACK, or one
+ * segment of a train. Return: NET_RX_SUCCESS or NET_RX_DROP.
  */
-int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
-		 struct packet_type *pt, struct net_device *orig_dev)
+static int rx_frame(struct sk_buff *skb, struct net_device *dev,
+		    const u8 *src, bool lone)
 {
 	struct net *net = dev_net(dev);
 	struct hf_net *hn = hf_net(net);
@@ -574,16 +593,6 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	u32 flen;
 	int err;
 
-	if (skb->pkt_type != PACKET_HOST) {
-		hf_stat_inc(stats, HF_STAT_DROP_OTHERHOST);
-		goto drop;
-	}
-	skb = skb_share_check(skb, GFP_ATOMIC);
-	if (!skb) {
-		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
-		hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
-		return NET_RX_DROP;
-	}
 	if (skb->len < HF_COMMON_LEN) {
 		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
 		atomic64_inc(&stats->malformed[HF_WERR_SHORT]);
@@ -607,6 +616,9 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 		atomic64_inc(&stats->malformed[werr]);
 		goto drop;
 	}
+	/* A train's skb was counted once, as it arrived. */
+	if (lone && h.type == HF_TYPE_DATA)
+		hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
 	flen = h.hlen + (h.type == HF_TYPE_DATA ? h.data.seg_len : 0);
 	if (pskb_trim(skb, flen) ||
 	    csum_fold(skb_checksum(skb, 0, flen, 0))) {
@@ -614,8 +626,7 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 		goto drop;
 	}
 
-	peer = hf_peer_get(net, dev, eth_hdr(skb)->h_source,
-			   h.type == HF_TYPE_DATA, &err);
+	peer = hf_peer_get(net, dev, src, h.type == HF_TYPE_DATA, &err);
 	if (!peer) {
 		hf_stat_inc(stats, err == -ENOENT ? HF_STAT_DROP_NO_PEER :
 				   err == -ENOBUFS ? HF_STAT_DROP_PEER_LIMIT :
@@ -642,6 +653,125 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 
 drop:
 	/* Every way here counted a drop_* counter. */
+	hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
+	kfree_skb(skb);
+	return NET_RX_DROP;
+}
+
+/*
+ * A train whose segments lie back to back in one buffer: something on the
+ * way (XDP on a veth, generic XDP) copied it out of its frag_list. Each
+ * segment is copied into an skb of its own (pulling each out of the
+ * buffer in place would copy the train once per segment); its length
+ * comes from its header, checked by rx_frame() as any frame's.
+ */
+static int rx_packed(struct sk_buff *skb, struct net_device *dev,
+		     const u8 *src)
+{
+	struct hf_stats *stats = &hf_net(dev_net(dev))->stats;
+	u8 buf[HF_DATA_HLEN];
+	int rc = NET_RX_DROP;
+	u32 off = 0;
+
+	while (off < skb->len) {
+		enum hf_wire_err werr = HF_WERR_SHORT;
+		struct sk_buff *seg;
+		struct hf_hdr h;
+		u32 flen;
+
+		/*
+		 * Only DATA travels in trains; the decoder reads its header
+		 * from @buf and checks the payload against what is left.
+		 */
+		if (skb->len - off >= HF_DATA_HLEN &&
+		    !skb_copy_bits(skb, off, buf, HF_DATA_HLEN))
+			werr = (buf[0] & 0x0f) != HF_TYPE_DATA ? HF_WERR_TYPE :
+			       hf_hdr_decode(buf, skb->len - off, &h);
+		if (werr) {
+			/* What is left cannot be cut: one malformed frame. */
+			hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+			atomic64_inc(&stats->malformed[werr]);
+			break;
+		}
+		flen = h.hlen + h.data.seg_len;
+		seg = alloc_skb(flen, GFP_ATOMIC);
+		if (!seg) {
+			hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+			break;
+		}
+		if (skb_copy_bits(skb, off, skb_put(seg, flen), flen)) {
+			hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+			atomic64_inc(&stats->malformed[HF_WERR_SHORT]);
+			kfree_skb(seg);
+			break;
+		}
+		seg->dev = dev;
+		seg->protocol = skb->protocol;
+		seg->pkt_type = skb->pkt_type;
+		skb_reset_network_header(seg);
+		rc = rx_frame(seg, dev, src, false);
+		off += flen;
+	}
+	consume_skb(skb);
+	return rc;
+}
+
+/**
+ * hf_input_rcv() - the packet handler of the hyperframe EtherType
+ * @skb: a received frame, Ethernet header pulled; a lone segment or ACK,
+ *	 or a train of segments a device carried whole (hf_offload.c)
+ * @dev: the interface it arrived on
+ * @pt: our packet_type
+ * @orig_dev: the interface before any upper device
+ *
+ * Softirq context. A train's segments are taken in one by one, in order,
+ * as if they had arrived so; they share the head's source address.
+ *
+ * Return: NET_RX_SUCCESS or NET_RX_DROP (of a train: of its last segment).
+ */
+int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
+		 struct packet_type *pt, struct net_device *orig_dev)
+{
+	struct hf_net *hn = hf_net(dev_net(dev));
+	struct hf_stats *stats = &hn->stats;
+	struct sk_buff *list, *seg;
+	u8 src[ETH_ALEN], pkt_type;
+	__be16 protocol;
+	int rc;
+
+	if (skb->pkt_type != PACKET_HOST) {
+		hf_stat_inc(stats, HF_STAT_DROP_OTHERHOST);
+		goto drop;
+	}
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb) {
+		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
+		return NET_RX_DROP;
+	}
+	ether_addr_copy(src, eth_hdr(skb)->h_source);
+	if (!skb_is_gso(skb) ||
+	    !(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST))
+		return rx_frame(skb, dev, src, true);
+
+	hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
+	if (!hf_skb_is_train(skb)) {
+		hf_stat_inc(stats, HF_STAT_RX_LINEARIZED_TRAINS);
+		return rx_packed(skb, dev, src);
+	}
+	list = hf_train_split(skb);
+	if (IS_ERR(list)) {
+		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		goto drop;
+	}
+	protocol = skb->protocol;
+	pkt_type = skb->pkt_type;
+	rc = rx_frame(skb, dev, src, false);
+	while ((seg = hf_train_next(&list, dev, protocol, pkt_type)))
+		rc = rx_frame(seg, dev, src, false);
+	return rc;
+
+drop:
 	hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
 	kfree_skb(skb);
 	return NET_RX_DROP;
@@ -706,6 +836,7 @@ void hf_input_reset(struct hf_peer *peer)
 	peer->rx_state = 0;
 	peer->rx_msg_done = 0;
 	peer->rx_msg_status = 0;
+	peer->rx_refused = false;
 	peer->ack_owed = 0;
 	del_timer(&peer->ack_timer);
 }

@@ -27,6 +27,7 @@
 
 #include <linux/errqueue.h>
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -36,10 +37,13 @@
 #include "hf_genl.h"
 #include "hf_pace.h"
 #include "hf_net.h"
+#include "hf_offload.h"
 #include "hf_output.h"
 #include "hf_sock.h"
 
 #define HF_PUSH_BUDGET		64
+/* Headroom of a DATA segment: the device's, and two VLAN tags. */
+#define HF_SEG_HEADROOM(dev)	(LL_RESERVED_SPACE(dev) + 2 * VLAN_HLEN)
 #define HF_RTO_BUDGET		16
 /* Queued messages tx_pick() looks at for one that may start. */
 #define HF_PICK_SCAN		64
@@ -218,12 +222,24 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 	u8 *hdr;
 	int nfrags = 0;
 
-	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_DATA_HLEN, GFP_ATOMIC);
+	/*
+	 * Room for VLAN tags too: when the stack cuts a train, each segment
+	 * gets the head's link-layer header, tags and all (hf_offload.c).
+	 */
+	skb = alloc_skb(HF_SEG_HEADROOM(dev) + HF_DATA_HLEN, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
-	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	skb_reserve(skb, HF_SEG_HEADROOM(dev));
 	hdr = skb_put(skb, HF_DATA_HLEN);
 	hf_hdr_encode(&h, hdr, HF_DATA_HLEN);
+	/*
+	 * The header is "network" and "transport" both: the qdisc then counts
+	 * a train's wire bytes as its length plus a link-layer header per
+	 * segment (qdisc_pkt_len_init()).
+	 */
+	skb_reset_network_header(skb);
+	skb_reset_transport_header(skb);
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
 
 	while (left) {
 		struct page *page = msg->pages[off >> PAGE_SHIFT];
@@ -248,6 +264,29 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 static struct hf_tx_slot *tx_slot(struct hf_peer *peer, u32 seq)
 {
 	return &peer->slots[seq & (HF_WIN_SEGS - 1)];
+}
+
+/* Count what a call of the frame-size controller changed (@changed). */
+static void tx_fsize_note(struct hf_peer *peer, unsigned int changed)
+{
+	const struct hf_fsize_change *c = &peer->fsize.last;
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+
+	if (changed & HF_FSIZE_CHANGED_FRAME)
+		hf_stat_inc(stats, c->new_segs > c->old_segs ?
+			    HF_STAT_TX_FRAME_GROWS : HF_STAT_TX_FRAME_SHRINKS);
+	if ((changed & HF_FSIZE_CHANGED_RATE) && c->new_rate < c->old_rate)
+		hf_stat_inc(stats, HF_STAT_TX_RATE_CUTS);
+}
+
+/* The controller of a new flow: the device's segment stride. */
+static void tx_fsize_init(struct hf_peer *peer)
+{
+	struct hf_fsize_params fp;
+
+	hf_fsize_init(&peer->fsize, hf_fsize_params_read(&fp),
+		      min_t(u32, READ_ONCE(peer->dev->mtu) - HF_DATA_HLEN,
+			    U16_MAX));
 }
 
 static void rto_arm(struct hf_peer *peer)
@@ -286,8 +325,12 @@ static void tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 
 	if (!rate || rate == ~0UL)
 		return;
+	/* After congestion the frame-size controller cuts the rate first. */
+	rate = max_t(u64, hf_fsize_rate(&peer->fsize, rate), 1);
 	now = ktime_get_ns();
-	len_ns = hf_pace_len_ns(skb->len + peer->dev->hard_header_len, rate);
+	/* A train pays a link-layer header per segment. */
+	len_ns = hf_pace_len_ns(skb->len + peer->dev->hard_header_len *
+				max_t(u32, skb_shinfo(skb)->gso_segs, 1), rate);
 	old = atomic64_read(next);
 	do {
 		start = hf_pace_start(old, now, 0);
@@ -355,13 +398,90 @@ static void tx_sent_add(struct hf_peer *peer, struct hf_tx_msg *msg)
 	list_add(&msg->node, &pos->node);
 }
 
+/*
+ * Segments of one frame built since the last send, to leave as one skb
+ * (hf_offload.c): the socket, the qdisc and the pacer handle it once.
+ */
+struct tx_train {
+	struct sk_buff *head;
+	struct sk_buff *tail;
+	struct hf_tx_msg *msg;
+};
+
+/* Send @t's train, if any, paced as a whole. Return: hf_xmit()'s. */
+static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
+{
+	struct sk_buff *skb = t->head;
+
+	if (!skb)
+		return 0;
+	t->head = NULL;
+	t->tail = NULL;
+	hf_train_end(skb);
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_DATA_SKBS);
+	tx_pace(peer, t->msg->sk, skb);
+	return hf_xmit(peer, skb, t->msg->sk->sk_priority);
+}
+
+/*
+ * Under a pacing cap a train holds about 1 ms of the rate, and at least
+ * two segments of @seg_len (as TCP sizes its GSO skbs to its pacing
+ * rate): the pacer releases it as one burst, which at a low rate would
+ * hold other flows back for as long as it takes.
+ */
+static u32 tx_train_paced_max(const struct sock *sk, u32 seg_len)
+{
+	unsigned long rate = READ_ONCE(sk->sk_max_pacing_rate);
+
+	if (!rate || rate == ~0UL)
+		return U32_MAX;
+	return max_t(u64, rate / MSEC_PER_SEC, 2 * seg_len);
+}
+
+/*
+ * Add segment @skb of @msg to @t's train, sending the train first when
+ * @skb starts another frame (or belongs to another message: a segment
+ * that could not be built leaves no FRAME_START) or would make it too
+ * long for the device to take whole. Return: 0, or hf_xmit()'s error
+ * (@skb is freed then).
+ */
+static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
+			struct hf_tx_msg *msg, struct sk_buff *skb, u8 flags)
+{
+	u32 hh = peer->dev->hard_header_len;
+
+	if (t->head &&
+	    ((flags & HF_DF_FRAME_START) || t->msg != msg ||
+	     !hf_train_fits(peer->dev, t->head->len + skb->len + hh,
+			    skb_shinfo(t->head)->gso_segs + 1) ||
+	     t->head->len + skb->len > tx_train_paced_max(msg->sk, skb->len)) &&
+	    tx_train_send(peer, t)) {
+		kfree_skb(skb);
+		return -ENOBUFS;
+	}
+	if (!t->head) {
+		hf_train_start(skb, skb->len);
+		t->head = skb;
+		t->msg = msg;
+	} else {
+		hf_train_add(t->head, t->tail, skb);
+		t->tail = skb;
+	}
+	return (flags & HF_DF_FRAME_END) ? tx_train_send(peer, t) : 0;
+}
+
 /* Send new segments while the window, message window and budget allow. */
 static void tx_push(struct hf_peer *peer)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	unsigned int budget = HF_PUSH_BUDGET;
+	struct tx_train train = {};
+	struct hf_fsize_params fp;
+	struct hf_rto_params rp;
 
-	while (budget--) {
+	hf_fsize_params_read(&fp);
+
+	while (!peer->tx_zero_window && budget--) {
 		struct hf_tx_msg *msg;
 		struct hf_tx_slot *slot;
 		struct sk_buff *skb;
@@ -383,12 +503,20 @@ static void tx_push(struct hf_peer *peer)
 		index = msg->next_seg++;
 		off = index * msg->seg_size;
 		if (!peer->frame_left) {
+			u64 now = ktime_get_ns();
+			u32 rto_us = hf_rto_current_us(&peer->rto,
+						       hf_rto_params_read(&rp));
+
+			tx_fsize_note(peer, hf_fsize_prepare(&peer->fsize, &fp,
+							     now, rto_us));
 			peer->frame_msg = msg;
 			msg->turn = ++peer->frame_turns;
 			peer->frame_seq = seq;
-			peer->frame_segs = min(READ_ONCE(hf_params.frame_segs),
+			peer->frame_segs = min(hf_fsize_segs(&peer->fsize, &fp),
 					       msg->nsegs - index);
 			peer->frame_left = peer->frame_segs;
+			hf_fsize_on_send(&peer->fsize, &fp, seq, peer->frame_segs,
+					 now);
 			flags |= HF_DF_FRAME_START;
 			/* Its size is known now: only a message's last is short. */
 			hf_stat_frame(stats, min_t(u64, msg->len - off,
@@ -422,11 +550,12 @@ static void tx_push(struct hf_peer *peer)
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_SEGS);
 		hf_dev_stat_add(peer->dstats, HF_DEV_STAT_TX_BYTES,
 				min(msg->len - off, msg->seg_size));
-		tx_pace(peer, msg->sk, skb);
 		/* The device is full: acks or the timer resume sending. */
-		if (hf_xmit(peer, skb, msg->sk->sk_priority))
+		if (tx_train_add(peer, &train, msg, skb, flags))
 			break;
 	}
+	/* What a frame cut short by the window or budget has so far. */
+	tx_train_send(peer, &train);
 	/* Whatever is in flight, even a segment we failed to build, is timed. */
 	if (hf_txwin_inflight(&peer->txw) && !timer_pending(&peer->rto_timer))
 		rto_arm(peer);
@@ -527,10 +656,14 @@ static u64 tx_repair(struct hf_peer *peer)
 	 */
 	u32 rtt_us = max(peer->rto.latest_us, peer->rto.srtt_us);
 	u64 now = ktime_get_ns();
+	struct hf_fsize_params fp;
 	u64 held = 0, again;
 	unsigned int budget;
 	u32 seq;
 
+	/* Repairs would be refused too: the window's opening resends them. */
+	if (peer->tx_zero_window)
+		return 0;
 	for (budget = HF_PUSH_BUDGET;
 	     budget && hf_seq_before(peer->txw.rtx_next, peer->txw.high_sacked) &&
 	     hf_txwin_peek_lost(&peer->txw, &seq); budget--) {
@@ -544,6 +677,9 @@ static u64 tx_repair(struct hf_peer *peer)
 			break;
 		}
 		hf_txwin_next_lost(&peer->txw, &seq);
+		tx_fsize_note(peer, hf_fsize_on_congestion(&peer->fsize,
+							   hf_fsize_params_read(&fp),
+							   HF_FSIZE_LOSS, seq));
 		if (!peer->recovering) {
 			peer->recovering = true;
 			peer->recover = hf_txwin_nxt(&peer->txw);
@@ -578,6 +714,8 @@ static void tx_new_epoch(struct hf_peer *peer)
 		      HF_WIN_SEGS, 0);
 	hf_reorder_init(&peer->reo);
 	peer->recovering = false;
+	peer->tx_zero_window = false;
+	tx_fsize_init(peer);
 	peer->rto_phase = HF_RTO_IDLE;
 	peer->next_msg_id = 0;
 	peer->tx_msg_done = 0;
@@ -741,8 +879,12 @@ static unsigned int tx_resend(struct hf_peer *peer, unsigned int budget)
 static void tx_rto_verdict(struct hf_peer *peer, bool early)
 {
 	if (!early) {
-		/* With the probe, HF_RTO_BUDGET per timeout, as before. */
-		tx_resend(peer, HF_RTO_BUDGET - 1);
+		/*
+		 * With the probe, HF_RTO_BUDGET per timeout, as before; none
+		 * more into a zero window.
+		 */
+		if (!peer->tx_zero_window)
+			tx_resend(peer, HF_RTO_BUDGET - 1);
 		peer->rto_phase = HF_RTO_IDLE;
 		return;
 	}
@@ -750,6 +892,20 @@ static void tx_rto_verdict(struct hf_peer *peer, bool early)
 	hf_txwin_rto_undo(&peer->txw);
 	hf_rto_backoff_end(&peer->rto);
 	peer->rto_phase = HF_RTO_IDLE;
+}
+
+/*
+ * Nothing in flight: no timer, unless a zero window holds messages back.
+ * Then the timer is the persist timer: at the RTO it sends new data, one
+ * push, as a probe, whose ACK opens or closes the window again.
+ */
+static void tx_persist(struct hf_peer *peer)
+{
+	if (peer->tx_zero_window &&
+	    (!list_empty(&peer->tx_queue) || !list_empty(&peer->tx_active)))
+		rto_arm(peer);
+	else
+		del_timer(&peer->rto_timer);
 }
 
 /**
@@ -771,6 +927,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	u32 old_high = peer->txw.high_sacked;
 	u64 now = ktime_get_ns();
 	u64 sample = 0, sent_ns = 0, wait;
+	struct hf_fsize_params fp;
+	u32 sample_seq = 0;
 	bool repaired = false, early = false, took;
 	u32 seq;
 
@@ -832,6 +990,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				repaired = true;
 			} else if (!hf_txwin_sacked(&peer->txw, seq)) {
 				sent_ns = slot->sent_ns;
+				sample_seq = seq;
 				if (hf_seq_before(seq, peer->rto_nxt))
 					early = true;
 			}
@@ -851,6 +1010,11 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 */
 	if (res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
 		return;
+	/* Rounds of the frame-size controller end as the cumulative ack moves. */
+	hf_fsize_params_read(&fp);
+	if (res.acked)
+		tx_fsize_note(peer, hf_fsize_on_ack(&peer->fsize, &fp, a->cum_seq,
+						    now));
 
 	for (seq = old_una; seq != hf_txwin_una(&peer->txw); seq++) {
 		struct hf_tx_slot *slot = tx_slot(peer, seq);
@@ -894,6 +1058,11 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	if (sample)
 		hf_rto_sample(&peer->rto, hf_rto_params_read(&rp),
 			      (u32)min_t(u64, div_u64(sample, 1000), U32_MAX));
+	if (sample)
+		tx_fsize_note(peer, hf_fsize_on_rtt(&peer->fsize, &fp, sample_seq,
+						    (u32)min_t(u64, div_u64(sample, 1000),
+							       U32_MAX),
+						    peer->rto.min_rtt_us));
 	/*
 	 * Any valid ACK proves the peer alive: the retry limit counts
 	 * timeouts of a silent peer, not of a busy one (a receiver whose
@@ -907,6 +1076,14 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		hf_rto_ack_progress(&peer->rto);
 
 	tx_outcomes(peer, a);
+
+	/*
+	 * Credit: a receiver that refused a message for a full socket buffer
+	 * grants none (credit == cum_seq) until its program reads; sending
+	 * meanwhile only makes it refuse more. Acks in the flow's order are
+	 * not guaranteed, so a stale closing ack costs at most a probe.
+	 */
+	peer->tx_zero_window = !hf_seq_after(a->credit, a->cum_seq);
 
 	/* The receiver has room again for what it refused: resend now. */
 	if (h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
@@ -922,7 +1099,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	tx_push(peer);
 
 	if (!hf_txwin_inflight(&peer->txw))
-		del_timer(&peer->rto_timer);
+		tx_persist(peer);
 	else if (wait)
 		reorder_arm(peer, wait);
 	else if (res.acked)
@@ -933,12 +1110,24 @@ static void tx_rto_expired(struct timer_list *t)
 {
 	struct hf_peer *peer = from_timer(peer, t, rto_timer);
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	struct hf_fsize_params fp;
 	struct hf_rto_params rp;
 	u64 wait;
 
 	spin_lock_bh(&peer->lock);
-	if (peer->dead || !hf_txwin_inflight(&peer->txw))
+	if (peer->dead)
 		goto out;
+	if (!hf_txwin_inflight(&peer->txw)) {
+		/*
+		 * A zero window with nothing in flight to probe it: new data
+		 * is the probe, one push (tx_persist()).
+		 */
+		if (peer->tx_zero_window) {
+			peer->tx_zero_window = false;
+			tx_push(peer);
+		}
+		goto out;
+	}
 
 	if (peer->reo_armed) {
 		/* Segments held back by the reordering window are due. */
@@ -961,6 +1150,11 @@ static void tx_rto_expired(struct timer_list *t)
 		hf_genl_event_retry_limit(peer, epoch, failed);
 		goto out;
 	}
+	/* A timeout is a loss sign to the frame-size controller too. */
+	tx_fsize_note(peer, hf_fsize_on_congestion(&peer->fsize,
+						   hf_fsize_params_read(&fp),
+						   HF_FSIZE_LOSS,
+						   hf_txwin_una(&peer->txw)));
 	/* The oldest segment alone: the next ACK says whether that was all. */
 	hf_txwin_rto(&peer->txw);
 	tx_resend(peer, 1);
@@ -986,6 +1180,7 @@ void hf_output_init(struct hf_peer *peer)
 		      HF_WIN_SEGS, 0);
 	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
 	hf_reorder_init(&peer->reo);
+	tx_fsize_init(peer);
 	timer_setup(&peer->rto_timer, tx_rto_expired, 0);
 }
 
@@ -1077,13 +1272,15 @@ void hf_output_info(const struct hf_peer *peer, struct hf_info *info)
 	u32 seg_size = min_t(u32, READ_ONCE(peer->dev->mtu) - HF_DATA_HLEN,
 			     U16_MAX);
 	u32 limit = min_t(u32, READ_ONCE(hf_params.max_inflight), HF_WIN_SEGS);
+	struct hf_fsize_params fp;
 	struct hf_rto_params rp;
 
 	info->hfi_flags |= HF_INFO_PEER;
 	info->hfi_epoch = peer->tx_epoch;
 	info->hfi_seg_size = seg_size;
-	info->hfi_frame_segs = READ_ONCE(hf_params.frame_segs);
-	info->hfi_frame_bytes = READ_ONCE(hf_params.frame_segs) * seg_size;
+	info->hfi_frame_segs = hf_fsize_segs(&peer->fsize,
+					     hf_fsize_params_read(&fp));
+	info->hfi_frame_bytes = info->hfi_frame_segs * seg_size;
 	info->hfi_pacing_rate = 0;
 	info->hfi_credit = inflight < limit ? limit - inflight : 0;
 	info->hfi_inflight = inflight;

@@ -11,6 +11,7 @@
 #include <linux/seqlock.h>
 #include <linux/types.h>
 
+#include "core/hf_fsize.h"
 #include "core/hf_rto.h"
 
 /**
@@ -18,7 +19,12 @@
  * @ethertype: EtherType of hyperframe frames, host order
  * @max_msg: largest message sendmsg() accepts and a receiver takes
  * @max_peers: peers one namespace may hold
- * @frame_segs: segments per hyperframe
+ * @frame_segs: segments of a new flow's first hyperframe (the frame-size
+ *		controller, core/hf_fsize.c, grows and shrinks it from there)
+ * @frame_min_segs: the controller's smallest frame, in segments
+ * @frame_max_bytes: its largest, in payload bytes
+ * @frame_delay_pct: a round trip this much above the flow's least is a
+ *		     congestion sign (and at least 500 us); 0: delay is none
  * @mem_limit: bytes of reassembly one namespace may hold for its peers
  * @peer_idle_ms: an idle peer is reclaimed after this long
  * @flow_reset_ms: a sender starts a new epoch after this much idleness
@@ -32,6 +38,9 @@ struct hf_params {
 	u32 max_msg;
 	u32 max_peers;
 	u32 frame_segs;
+	u32 frame_min_segs;
+	u32 frame_max_bytes;
+	u32 frame_delay_pct;
 	u64 mem_limit;
 	u32 peer_idle_ms;
 	u32 flow_reset_ms;
@@ -64,12 +73,35 @@ hf_rto_params_read(struct hf_rto_params *p)
 	return p;
 }
 
+/**
+ * hf_fsize_params_read() - the frame-size controller's settings now
+ * @p: filled from hf_params, the policy at its defaults
+ *
+ * Any context. Each field is read once; the controller clamps with what
+ * it is given, so settings changing between calls are harmless.
+ *
+ * Return: @p.
+ */
+static inline const struct hf_fsize_params *
+hf_fsize_params_read(struct hf_fsize_params *p)
+{
+	hf_fsize_params_default(p);
+	p->initial_segs = READ_ONCE(hf_params.frame_segs);
+	p->min_segs = min(READ_ONCE(hf_params.frame_min_segs), p->initial_segs);
+	p->max_bytes = READ_ONCE(hf_params.frame_max_bytes);
+	p->delay_pct = READ_ONCE(hf_params.frame_delay_pct);
+	return p;
+}
+
 /*
  * Smallest segment stride sent or accepted: bounds the segment tables a
  * peer can make a receiver allocate (64 MiB / 64 B / 512 per page = 2048
  * table pointers).
  */
 #define HF_MIN_SEG_SIZE		64
+
+/* Largest frame_delay_pct: a round trip 100 times the least. */
+#define HF_FRAME_DELAY_PCT_MAX	10000
 
 /* Segments in flight per peer flow; a power of two (ring bitmaps). */
 #define HF_WIN_SEGS		4096

@@ -11,6 +11,7 @@
 #include <linux/rculist.h>
 #include <linux/timer.h>
 
+#include "core/hf_fsize.h"
 #include "core/hf_reorder.h"
 #include "core/hf_rto.h"
 #include "core/hf_rxwin.h"
@@ -89,6 +90,10 @@ enum hf_rto_phase {
  * @reo: the reordering window (time-based loss detection)
  * @reo_armed: @rto_timer is set for the reordering window, not the RTO
  * @recovering: a loss recovery is under way until una reaches @recover
+ * @fsize: the frame-size controller: frame segments and rate scale
+ * @tx_zero_window: the receiver's last ACK granted no credit (a socket's
+ *		    buffer is full): nothing is sent but the timer's probe
+ *		    until an ACK grants credit again
  * @recover: nxt when the recovery began
  * @rto_phase: where the sender is after a timeout (enum hf_rto_phase)
  * @rto_nxt: nxt when the timer last expired
@@ -112,6 +117,8 @@ enum hf_rto_phase {
  * @rx_msg_status: outcomes of the last HF_STATUS_WINDOW messages
  * @rx_refused: segments were refused for a full socket buffer; the next
  *	       read sends a WINDOW ack
+ * @rx_refused_port: the port of the socket that refused last; while it
+ *		    is full, ACKs grant no credit
  * @ack_owed: segments received since the last ACK
  * @ack_timer: sends an ACK that waited ack_delay_us
  * @rx_segs: segments accepted (for HF_INFO)
@@ -156,6 +163,8 @@ struct hf_peer {
 	struct hf_reorder reo;
 	bool reo_armed;
 	bool recovering;
+	bool tx_zero_window;
+	struct hf_fsize fsize;
 	u32 recover;
 	u8 rto_phase;
 	u32 rto_nxt;
@@ -177,6 +186,7 @@ struct hf_peer {
 	u32 rx_msg_done;
 	u64 rx_msg_status;
 	bool rx_refused;
+	u16 rx_refused_port;
 	u32 ack_owed;
 	struct timer_list ack_timer;
 	u64 rx_segs;

@@ -602,6 +602,13 @@ static int hf_release(struct socket *sock)
 	hf_port_unbind(sk);
 	sock_orphan(sk);
 	release_sock(sk);
+	/*
+	 * A peer refused for this socket's full buffer is told no credit
+	 * until a read; none will come. Unbound, its messages now resolve
+	 * as refused for no port, so the window opens.
+	 */
+	if (READ_ONCE(hf_sk(sk)->rx_refused))
+		hf_input_window_open(sock_net(sk));
 	sock->sk = NULL;
 	sock_put(sk);
 	return 0;

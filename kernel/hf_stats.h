@@ -31,7 +31,14 @@ enum hf_stat {
 	HF_STAT_TX_REORDER_WAITS,	/* repairs held back by the reorder window */
 	HF_STAT_TX_REPAIRS_LOST,	/* repairs found lost and sent again */
 	HF_STAT_TX_WINDOW_RESENDS,	/* sent again: the receiver had room again */
+	HF_STAT_TX_DATA_SKBS,		/* skbs of new DATA handed to devices: a train once */
+	HF_STAT_TX_SW_SEGMENTED,	/* trains cut in software for a device */
+	HF_STAT_TX_FRAME_GROWS,		/* frame size doubled after a clean round */
+	HF_STAT_TX_FRAME_SHRINKS,	/* frame size halved: congestion, idle */
+	HF_STAT_TX_RATE_CUTS,		/* rate scale cut on a congestion sign */
 	HF_STAT_RX_SEGS,		/* DATA segments accepted */
+	HF_STAT_RX_DATA_SKBS,		/* skbs of DATA that arrived: a train once */
+	HF_STAT_RX_LINEARIZED_TRAINS,	/* trains that arrived in one buffer, cut here */
 	HF_STAT_RX_EPOCHS,		/* flow incarnations adopted */
 	HF_STAT_RX_ACKS,		/* ACKs accepted */
 	HF_STAT_RX_MSGS,		/* messages delivered to sockets */

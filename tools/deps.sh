@@ -15,7 +15,7 @@ packages=(
 	# VM harness
 	qemu-system-x86 busybox-static file
 	# selftests inside the guest
-	iproute2 iputils-ping rsync perl procps psmisc tshark python3
+	iproute2 iputils-ping rsync perl procps psmisc tshark python3 ethtool
 	# userspace (C++20)
 	g++ cmake ninja-build pkg-config googletest libgtest-dev
 	libboost-program-options-dev libnl-3-dev libnl-genl-3-dev

@@ -226,7 +226,7 @@ enum hf_config_attr {
 	HF_CONFIG_A_ETHERTYPE,
 	HF_CONFIG_A_MAX_MSG,		/* bytes, largest message */
 	HF_CONFIG_A_MAX_PEERS,		/* peers per namespace */
-	HF_CONFIG_A_FRAME_SEGS,		/* segments per hyperframe */
+	HF_CONFIG_A_FRAME_SEGS,		/* segments of a flow's first hyperframe */
 	HF_CONFIG_A_MEM_LIMIT,		/* bytes of reassembly per namespace */
 	HF_CONFIG_A_PEER_IDLE_MS,	/* idle peers reclaimed after this */
 	HF_CONFIG_A_FLOW_RESET_MS,	/* idle flows restart after this */
@@ -238,6 +238,9 @@ enum hf_config_attr {
 	HF_CONFIG_A_RTO_GRANULARITY_US,
 	HF_CONFIG_A_RTO_MAX_BACKOFF,	/* doublings of the timeout */
 	HF_CONFIG_A_RETRY_LIMIT,	/* expiries in a row; 255: no limit */
+	HF_CONFIG_A_FRAME_MIN_SEGS,	/* smallest hyperframe; <= FRAME_SEGS */
+	HF_CONFIG_A_FRAME_MAX_BYTES,	/* largest hyperframe, payload bytes */
+	HF_CONFIG_A_FRAME_DELAY_PCT,	/* RTT inflation that is congestion; 0: none */
 
 	__HF_CONFIG_A_MAX,
 	HF_CONFIG_A_MAX = __HF_CONFIG_A_MAX - 1
@@ -321,6 +324,7 @@ enum hf_peer_attr {
 	HF_PEER_A_TX_MSGS_DELIVERED,	/* u64, of those, confirmed */
 	HF_PEER_A_TX_MSGS_FAILED,	/* u64, of those, failed */
 	HF_PEER_A_RX_MSGS,		/* u64, messages delivered to sockets */
+	HF_PEER_A_FRAME_SEGS,		/* u32, segments per hyperframe now */
 
 	__HF_PEER_A_MAX,
 	HF_PEER_A_MAX = __HF_PEER_A_MAX - 1
@@ -484,6 +488,8 @@ enum hf_event_reason {
  * @packets_control: packets sent from the control band
  * @packets_data: packets sent from the hyperframe data band
  * @packets_other: packets sent from the band of other traffic
+ *	(wire packets: a train of segments, or any GSO skb, counts each
+ *	segment, as the qdisc's standard packet count does)
  * @drop_limit: dropped: the qdisc held its limit of packets
  * @drop_flow_limit: dropped: the data flow held its limit
  * @drop_control_limit: dropped: the control band held its limit

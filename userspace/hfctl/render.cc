@@ -357,6 +357,7 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
           .member("address", format_mac(peer.address))
           .member("epoch", peer.epoch)
           .member("seg_size", peer.seg_size)
+          .member("frame_segs", peer.frame_segs)
           .member("credit", peer.credit)
           .member("inflight", peer.inflight)
           .member("srtt_us", peer.srtt_us)
@@ -392,8 +393,8 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
     if (options.stats > 0) {
       out << "    rttvar " << usecs(peer.rttvar_us) << " min_rtt " << usecs(peer.min_rtt_us)
           << " backoff " << peer.backoff << " retries " << peer.retries << " seg_size "
-          << peer.seg_size << " queued_msgs " << peer.tx_queued_msgs << " spurious "
-          << peer.spurious << '\n';
+          << peer.seg_size << " frame_segs " << peer.frame_segs << " queued_msgs "
+          << peer.tx_queued_msgs << " spurious " << peer.spurious << '\n';
       out << "    tx_bytes " << peer.tx_bytes << " tx_frames " << peer.tx_frames << " tx_msgs "
           << peer.tx_msgs << " delivered " << peer.tx_msgs_delivered << " failed "
           << peer.tx_msgs_failed << " rx_bytes " << peer.rx_bytes << " rx_msgs " << peer.rx_msgs

@@ -152,6 +152,7 @@ class HfTransport final : public Transport {
 
   std::unique_ptr<Listener> listen(std::uint16_t port) override {
     hf::Socket socket(hf::Family{family_}, SOCK_RDM, 0);
+    size_buffers(socket.get(), kBufferBytes);
     sockaddr_hf addr{};
     addr.shf_family = static_cast<__kernel_sa_family_t>(family_);
     addr.shf_port = port;
@@ -166,6 +167,7 @@ class HfTransport final : public Transport {
                                       std::chrono::milliseconds /*wait*/) override {
     const sockaddr_hf peer = parse_address(family_, ifindex_, address, port);
     hf::Socket socket(hf::Family{family_}, SOCK_RDM, 0);
+    size_buffers(socket.get(), kBufferBytes);
     return std::make_unique<HfConnection>(std::move(socket), peer);
   }
 

@@ -3,9 +3,11 @@
 #include "transport.h"
 
 #include <poll.h>
+#include <sys/socket.h>
 
 #include <cerrno>
 #include <system_error>
+#include <utility>
 
 namespace hfperf {
 
@@ -57,6 +59,15 @@ std::unique_ptr<Transport> make_transport(Kind kind, const std::string& device,
 
 void throw_errno(const std::string& what) {
   throw std::system_error(errno, std::generic_category(), what);
+}
+
+void size_buffers(int fd, int bytes) {
+  for (const auto& [force, plain] :
+       {std::pair{SO_RCVBUFFORCE, SO_RCVBUF}, std::pair{SO_SNDBUFFORCE, SO_SNDBUF}}) {
+    if (::setsockopt(fd, SOL_SOCKET, force, &bytes, sizeof(bytes)) != 0) {
+      (void)::setsockopt(fd, SOL_SOCKET, plain, &bytes, sizeof(bytes));
+    }
+  }
 }
 
 bool wait_for(int fd, short events, std::optional<std::chrono::milliseconds> timeout) {

@@ -25,6 +25,8 @@ enum class Kind { hf, tcp, udp };
 
 // The largest message hfperf sends on any transport (hyperframe's limit).
 inline constexpr std::size_t kMaxMessage = std::size_t{64} << 20;
+// Socket buffers of the transports that do not tune their own (size_buffers()).
+inline constexpr int kBufferBytes = 32 << 20;
 
 // A receive buffer that grows without zeroing (so a 64 MiB buffer costs
 // only the pages a message touches).
@@ -115,6 +117,12 @@ std::unique_ptr<Transport> make_udp_transport(std::size_t segment);
 
 // Throws std::system_error(errno, generic_category(), what).
 [[noreturn]] void throw_errno(const std::string& what);
+
+// Asks for `bytes` of send and receive buffer on `fd`: beyond the sysctl
+// limits where the caller may (CAP_NET_ADMIN), else what the limits allow.
+// Transports without autotuning (udp, hf) take big ones, as a program
+// moving MiB bursts would; TCP tunes its own.
+void size_buffers(int fd, int bytes);
 
 // Waits up to `timeout` (forever without one: returns at once) for
 // `events` (POLLIN, POLLOUT) on `fd`; false on timeout. Throws on failure.

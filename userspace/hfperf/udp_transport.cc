@@ -49,14 +49,7 @@ hf::Fd udp_socket() {
   if (!fd) {
     throw_errno("socket(AF_INET, SOCK_DGRAM)");
   }
-  // Big buffers: root may exceed the sysctl limits, others get what they get.
-  const int size = 32 << 20;
-  for (const auto& [force, plain] :
-       {std::pair{SO_RCVBUFFORCE, SO_RCVBUF}, std::pair{SO_SNDBUFFORCE, SO_SNDBUF}}) {
-    if (::setsockopt(fd.get(), SOL_SOCKET, force, &size, sizeof(size)) != 0) {
-      (void)::setsockopt(fd.get(), SOL_SOCKET, plain, &size, sizeof(size));
-    }
-  }
+  size_buffers(fd.get(), kBufferBytes);
   const int on = 1;
   if (::setsockopt(fd.get(), IPPROTO_UDP, UDP_GRO, &on, sizeof(on)) != 0) {
     throw_errno("setsockopt UDP_GRO");

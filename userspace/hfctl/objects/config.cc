@@ -37,7 +37,8 @@ constexpr std::array kCommands{
     CommandSpec{.name = "set",
                 .synopsis = "KEY VALUE [ KEY VALUE ]...",
                 .summary = "change settings, all or none (needs CAP_NET_ADMIN); keys: max_msg, "
-                           "max_peers, frame_segs, mem_limit, peer_idle, flow_reset, ack_delay, "
+                           "max_peers, frame_segs, frame_min_segs, frame_max, frame_delay_pct, "
+                           "mem_limit, peer_idle, flow_reset, ack_delay, "
                            "max_inflight, rto_min, rto_max, rto_initial, rto_max_backoff, "
                            "retry_limit",
                 .max_args = std::numeric_limits<std::size_t>::max(),

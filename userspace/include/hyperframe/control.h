@@ -54,6 +54,7 @@ struct PeerInfo {
   std::array<std::uint8_t, 6> address{};
   std::uint32_t epoch = 0;
   std::uint32_t seg_size = 0;
+  std::uint32_t frame_segs = 0;  // the frame-size controller's frame now
   std::uint32_t credit = 0;
   std::uint32_t inflight = 0;
   std::uint32_t srtt_us = 0;

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hf_offload.c - hyperframe trains through the stack as one skb.
+ *
+ * A train is consecutive DATA segments of one hyperframe built as one
+ * skb: the first segment is the head, the others hang on its frag_list,
+ * each already a complete segment (header, checksum, payload frags) that
+ * only lacks its link-layer header. It is marked SKB_GSO_FRAGLIST with
+ * ip_summed CHECKSUM_UNNECESSARY, so the socket, the qdisc and the pacer
+ * handle it once and a device that advertises tx-gso-list (veth, the
+ * bridge, loopback) carries it whole; for any other device the stack cuts
+ * it at the device boundary through the gso_segment callback registered
+ * here for the hyperframe EtherType, which copies the link-layer header in
+ * front of each segment (skb_segment_list()) and nothing else: no segment
+ * is rewritten, so a cut train is byte for byte the segments it was built
+ * from.
+ *
+ * Design notes:
+ * 1. CHECKSUM_UNNECESSARY, not NONE: the checksum is the transport's own,
+ *    in each segment's header; NONE would make __skb_gso_segment() warn,
+ *    PARTIAL would ask devices to fill a field they do not know.
+ * 2. The train stays below the device's gso_max_size and gso_max_segs
+ *    (hf_train_fits()): a larger one would be cut in software even where
+ *    the device could take it, which costs more than two smaller trains.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+
+#include "hf_compat.h"
+#include "hf_net.h"
+#include "hf_offload.h"
+#include "hf_params.h"
+
+static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
+				      netdev_features_t features)
+{
+	unsigned int hlen = skb_mac_header_len(skb);
+	struct sk_buff *segs, *seg;
+
+	if (!(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST) ||
+	    !skb_has_frag_list(skb))
+		return ERR_PTR(-EINVAL);
+	/*
+	 * Each segment gets the head's link-layer header pushed in front,
+	 * VLAN tags included: one without the room would underflow.
+	 */
+	skb_walk_frags(skb, seg)
+		if (skb_headroom(seg) < hlen)
+			return ERR_PTR(-EINVAL);
+	segs = skb_segment_list(skb, features, hlen);
+	if (!IS_ERR(segs) && skb->dev)
+		hf_stat_inc(&hf_net(dev_net(skb->dev))->stats,
+			    HF_STAT_TX_SW_SEGMENTED);
+	return segs;
+}
+
+static struct packet_offload hf_offload __read_mostly = {
+	.callbacks = {
+		.gso_segment = hf_gso_segment,
+	},
+};
+
+/**
+ * hf_train_fits() - whether a train may grow to @len bytes and @segs segments
+ * @dev: the device it leaves by
+ * @len: its length with the link-layer header
+ * @segs: its segments
+ *
+ * Any context.
+ *
+ * Return: true when @dev takes it whole if it can take trains at all.
+ */
+bool hf_train_fits(const struct net_device *dev, u32 len, u32 segs)
+{
+	return len < hf_dev_gso_max_size(dev) &&
+	       segs <= READ_ONCE(dev->gso_max_segs);
+}
+
+/**
+ * hf_train_add() - append a segment to a train
+ * @train: the train's head, itself the first segment
+ * @tail: the last skb on its frag_list, or NULL for none yet
+ * @seg: the segment; owned by the train from now on
+ *
+ * Any context.
+ */
+void hf_train_add(struct sk_buff *train, struct sk_buff *tail,
+		  struct sk_buff *seg)
+{
+	if (tail)
+		tail->next = seg;
+	else
+		skb_shinfo(train)->frag_list = seg;
+	train->len += seg->len;
+	train->data_len += seg->len;
+	train->truesize += seg->truesize;
+	skb_shinfo(train)->gso_segs++;
+}
+
+/**
+ * hf_train_start() - make a segment the head of a train
+ * @skb: the first segment, hyperframe header at skb->data
+ * @seg_len: its length: header and payload (the wire segment size)
+ *
+ * Any context. Segments are marked alike, so that each is one when the
+ * train is cut (skb_segment_list() copies the head's state to all).
+ */
+void hf_train_start(struct sk_buff *skb, u32 seg_len)
+{
+	struct skb_shared_info *shinfo = skb_shinfo(skb);
+
+	shinfo->gso_size = seg_len;
+	shinfo->gso_segs = 1;
+	shinfo->gso_type = SKB_GSO_FRAGLIST;
+}
+
+/**
+ * hf_train_end() - a train of one segment is a plain segment again
+ * @skb: the train
+ *
+ * Any context.
+ */
+void hf_train_end(struct sk_buff *skb)
+{
+	if (skb_shinfo(skb)->gso_segs == 1)
+		skb_gso_reset(skb);
+}
+
+/**
+ * hf_skb_is_train() - whether @skb is a train (a list of segments)
+ * @skb: a received skb
+ *
+ * Any context. Other frag_list skbs (a driver's large receive buffers)
+ * are one frame each.
+ *
+ * Return: true for a train with its frag_list.
+ */
+bool hf_skb_is_train(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) &&
+	       (skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST) &&
+	       skb_has_frag_list(skb);
+}
+
+/**
+ * hf_train_split() - take a train a device carried whole apart
+ * @skb: the train, not shared; its head becomes the first segment alone
+ *
+ * Softirq context. The segments are handed back in order, each its own
+ * skb with the head's device, protocol and packet type, data at its
+ * hyperframe header.
+ *
+ * Return: the segments after the head, or an ERR_PTR when the head could
+ * not be made private (the caller drops the train).
+ */
+struct sk_buff *hf_train_split(struct sk_buff *skb)
+{
+	struct sk_buff *list, *seg;
+	u32 len = 0, truesize = 0;
+
+	if (skb_unclone(skb, GFP_ATOMIC))
+		return ERR_PTR(-ENOMEM);
+	list = skb_shinfo(skb)->frag_list;
+	skb_shinfo(skb)->frag_list = NULL;
+	for (seg = list; seg; seg = seg->next) {
+		len += seg->len;
+		truesize += seg->truesize;
+	}
+	skb->len -= len;
+	skb->data_len -= len;
+	if (skb->truesize > truesize + skb->len)
+		skb->truesize -= truesize;
+	skb_gso_reset(skb);
+	return list;
+}
+
+/**
+ * hf_train_next() - the next segment of a split train, made private
+ * @list: in: the segments left; out: those after the one returned
+ * @dev: the device the train arrived on
+ * @protocol: its EtherType, network order
+ * @pkt_type: its packet type
+ *
+ * Softirq context. The head's state is passed by value: it may be gone.
+ *
+ * Return: the segment, or NULL when the list is empty. A segment that
+ * could not be made private is freed and counted, and the next returned.
+ */
+struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
+			      __be16 protocol, u8 pkt_type)
+{
+	struct sk_buff *seg;
+
+	while ((seg = *list)) {
+		*list = seg->next;
+		seg->next = NULL;
+		if (skb_shared(seg)) {
+			struct sk_buff *own = skb_clone(seg, GFP_ATOMIC);
+
+			consume_skb(seg);
+			seg = own;
+			if (!seg) {
+				hf_stat_inc(&hf_net(dev_net(dev))->stats,
+					    HF_STAT_DROP_MEMORY);
+				continue;
+			}
+		}
+		seg->dev = dev;
+		seg->protocol = protocol;
+		seg->pkt_type = pkt_type;
+		skb_reset_network_header(seg);
+		return seg;
+	}
+	return NULL;
+}
+
+/**
+ * hf_offload_register() - cut trains for devices that cannot carry them
+ *
+ * Process context, module init.
+ */
+void hf_offload_register(void)
+{
+	hf_offload.type = htons(hf_params.ethertype);
+	dev_add_offload(&hf_offload);
+}
+
+/**
+ * hf_offload_unregister() - the reverse; waits for callers to leave
+ *
+ * Process context, module exit or init failure.
+ */
+void hf_offload_unregister(void)
+{
+	/* dev_remove_offload() waits for a grace period itself. */
+	dev_remove_offload(&hf_offload);
+}
