@@ -668,7 +668,8 @@ drop:
 static int rx_packed(struct sk_buff *skb, struct net_device *dev,
 		     const u8 *src)
 {
-	struct hf_stats *stats = &hf_net(dev_net(dev))->stats;
+	struct hf_net *hn = hf_net(dev_net(dev));
+	struct hf_stats *stats = &hn->stats;
 	u8 buf[HF_DATA_HLEN];
 	int rc = NET_RX_DROP;
 	u32 off = 0;
@@ -711,6 +712,12 @@ static int rx_packed(struct sk_buff *skb, struct net_device *dev,
 		skb_reset_network_header(seg);
 		rc = rx_frame(seg, dev, src, false);
 		off += flen;
+	}
+	if (off < skb->len) {
+		/* The rest of the train is lost: counted above, repaired. */
+		hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
+		kfree_skb(skb);
+		return NET_RX_DROP;
 	}
 	consume_skb(skb);
 	return rc;

@@ -120,6 +120,12 @@ static int __init hf_params_check(void)
 		       hf_params.frame_min_segs, hf_params.frame_segs, U16_MAX);
 		return -EINVAL;
 	}
+	if (!hf_params.frame_max_bytes ||
+	    hf_params.frame_max_bytes > HF_WIRE_MSG_MAX) {
+		pr_err("frame_max_bytes=%u is outside 1..%u\n",
+		       hf_params.frame_max_bytes, HF_WIRE_MSG_MAX);
+		return -EINVAL;
+	}
 	if (hf_params.frame_delay_pct > HF_FRAME_DELAY_PCT_MAX) {
 		pr_err("frame_delay_pct=%u is above %u\n",
 		       hf_params.frame_delay_pct, HF_FRAME_DELAY_PCT_MAX);

@@ -279,6 +279,23 @@ static void tx_fsize_note(struct hf_peer *peer, unsigned int changed)
 		hf_stat_inc(stats, HF_STAT_TX_RATE_CUTS);
 }
 
+/*
+ * Segment @seq was found lost (reordering window, timeout): a congestion
+ * sign, unless a zero window says the receiver refused it for a full
+ * socket buffer, which is flow control.
+ */
+static void tx_loss_sign(struct hf_peer *peer, u32 seq)
+{
+	struct hf_fsize_params fp;
+
+	if (peer->tx_zero_window ||
+	    (peer->tx_refused_mark && hf_seq_before(seq, peer->tx_refused_end)))
+		return;
+	tx_fsize_note(peer, hf_fsize_on_congestion(&peer->fsize,
+						   hf_fsize_params_read(&fp),
+						   HF_FSIZE_LOSS, seq));
+}
+
 /* The controller of a new flow: the device's segment stride. */
 static void tx_fsize_init(struct hf_peer *peer)
 {
@@ -429,12 +446,15 @@ static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
  * rate): the pacer releases it as one burst, which at a low rate would
  * hold other flows back for as long as it takes.
  */
-static u32 tx_train_paced_max(const struct sock *sk, u32 seg_len)
+static u32 tx_train_paced_max(const struct hf_peer *peer,
+			      const struct sock *sk, u32 seg_len)
 {
 	unsigned long rate = READ_ONCE(sk->sk_max_pacing_rate);
 
 	if (!rate || rate == ~0UL)
 		return U32_MAX;
+	/* The rate the pacer applies: after a cut, a smaller train. */
+	rate = hf_fsize_rate(&peer->fsize, rate);
 	return max_t(u64, rate / MSEC_PER_SEC, 2 * seg_len);
 }
 
@@ -454,7 +474,7 @@ static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
 	    ((flags & HF_DF_FRAME_START) || t->msg != msg ||
 	     !hf_train_fits(peer->dev, t->head->len + skb->len + hh,
 			    skb_shinfo(t->head)->gso_segs + 1) ||
-	     t->head->len + skb->len > tx_train_paced_max(msg->sk, skb->len)) &&
+	     t->head->len + skb->len > tx_train_paced_max(peer, msg->sk, skb->len)) &&
 	    tx_train_send(peer, t)) {
 		kfree_skb(skb);
 		return -ENOBUFS;
@@ -656,7 +676,6 @@ static u64 tx_repair(struct hf_peer *peer)
 	 */
 	u32 rtt_us = max(peer->rto.latest_us, peer->rto.srtt_us);
 	u64 now = ktime_get_ns();
-	struct hf_fsize_params fp;
 	u64 held = 0, again;
 	unsigned int budget;
 	u32 seq;
@@ -677,9 +696,7 @@ static u64 tx_repair(struct hf_peer *peer)
 			break;
 		}
 		hf_txwin_next_lost(&peer->txw, &seq);
-		tx_fsize_note(peer, hf_fsize_on_congestion(&peer->fsize,
-							   hf_fsize_params_read(&fp),
-							   HF_FSIZE_LOSS, seq));
+		tx_loss_sign(peer, seq);
 		if (!peer->recovering) {
 			peer->recovering = true;
 			peer->recover = hf_txwin_nxt(&peer->txw);
@@ -715,6 +732,7 @@ static void tx_new_epoch(struct hf_peer *peer)
 	hf_reorder_init(&peer->reo);
 	peer->recovering = false;
 	peer->tx_zero_window = false;
+	peer->tx_refused_mark = false;
 	tx_fsize_init(peer);
 	peer->rto_phase = HF_RTO_IDLE;
 	peer->next_msg_id = 0;
@@ -901,11 +919,19 @@ static void tx_rto_verdict(struct hf_peer *peer, bool early)
  */
 static void tx_persist(struct hf_peer *peer)
 {
-	if (peer->tx_zero_window &&
-	    (!list_empty(&peer->tx_queue) || !list_empty(&peer->tx_active)))
-		rto_arm(peer);
-	else
+	if (!peer->tx_zero_window) {
 		del_timer(&peer->rto_timer);
+	} else if (!list_empty(&peer->tx_queue) ||
+		   !list_empty(&peer->tx_active)) {
+		rto_arm(peer);
+	} else {
+		/*
+		 * Nothing waits: the next message is the probe, sent as soon
+		 * as it is queued, since no timer would be armed for it.
+		 */
+		peer->tx_zero_window = false;
+		del_timer(&peer->rto_timer);
+	}
 }
 
 /**
@@ -1084,6 +1110,17 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * not guaranteed, so a stale closing ack costs at most a probe.
 	 */
 	peer->tx_zero_window = !hf_seq_after(a->credit, a->cum_seq);
+	/*
+	 * What is in flight now may be refused: its loss is flow control,
+	 * not congestion, for the frame-size controller (tx_loss_sign()).
+	 */
+	if (peer->tx_zero_window) {
+		peer->tx_refused_end = hf_txwin_nxt(&peer->txw);
+		peer->tx_refused_mark = true;
+	} else if (peer->tx_refused_mark &&
+		   !hf_seq_before(hf_txwin_una(&peer->txw), peer->tx_refused_end)) {
+		peer->tx_refused_mark = false;
+	}
 
 	/* The receiver has room again for what it refused: resend now. */
 	if (h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
@@ -1110,7 +1147,6 @@ static void tx_rto_expired(struct timer_list *t)
 {
 	struct hf_peer *peer = from_timer(peer, t, rto_timer);
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
-	struct hf_fsize_params fp;
 	struct hf_rto_params rp;
 	u64 wait;
 
@@ -1151,10 +1187,7 @@ static void tx_rto_expired(struct timer_list *t)
 		goto out;
 	}
 	/* A timeout is a loss sign to the frame-size controller too. */
-	tx_fsize_note(peer, hf_fsize_on_congestion(&peer->fsize,
-						   hf_fsize_params_read(&fp),
-						   HF_FSIZE_LOSS,
-						   hf_txwin_una(&peer->txw)));
+	tx_loss_sign(peer, hf_txwin_una(&peer->txw));
 	/* The oldest segment alone: the next ACK says whether that was all. */
 	hf_txwin_rto(&peer->txw);
 	tx_resend(peer, 1);

@@ -91,6 +91,9 @@ enum hf_rto_phase {
  * @reo_armed: @rto_timer is set for the reordering window, not the RTO
  * @recovering: a loss recovery is under way until una reaches @recover
  * @fsize: the frame-size controller: frame segments and rate scale
+ * @tx_refused_mark: @tx_refused_end is valid
+ * @tx_refused_end: next-to-send when a zero window last closed: losses
+ *		    below it are refusals, no congestion sign
  * @tx_zero_window: the receiver's last ACK granted no credit (a socket's
  *		    buffer is full): nothing is sent but the timer's probe
  *		    until an ACK grants credit again
@@ -164,6 +167,8 @@ struct hf_peer {
 	bool reo_armed;
 	bool recovering;
 	bool tx_zero_window;
+	bool tx_refused_mark;
+	u32 tx_refused_end;
 	struct hf_fsize fsize;
 	u32 recover;
 	u8 rto_phase;

@@ -466,10 +466,10 @@ rexmit=$(($(stat 0 tx_retransmits) - rexmit0))
 refused=$(($(stat 1 drop_rcvbuf) - refused0))
 echo "# held 3 s: $rexmit segments sent again, $refused refused," \
 	"$(stat 0 tx_rto) timeouts in all"
-# One probe per timeout, backed off from the least RTO: 13 in a 6.1
-# run; sending into the refusals, as before the zero window, is 15 more
-# per timeout and a repair for each refused segment the acks report.
-((rexmit <= 32))
+# A probe or two per timeout, backed off from the least RTO: 13 and 23
+# in 6.1 runs; sending into the refusals, as before the zero window, is
+# 15 more per timeout and a repair for each refused segment reported.
+((rexmit <= 48))
 check_err $? "$rexmit segments sent into a full receiver in 3 s"
 release_receiver
 finish 7504
