@@ -420,10 +420,19 @@ static struct sk_buff *hfq_dequeue(struct Qdisc *sch)
 		return NULL;
 	}
 
-	if (q->cfg.rate)
+	if (q->cfg.rate) {
+		u64 len_ns = hf_pace_len_ns(qdisc_pkt_len(skb), q->cfg.rate);
+
+		/*
+		 * Lateness is made up for up to 1 ms or this packet's own
+		 * time, whichever is longer: a train at a low rate takes
+		 * tens of ms, and a timer late by a few would otherwise cost
+		 * the link that much per train.
+		 */
 		q->time_next_tx = hf_pace_start(q->time_next_tx, now,
-						HFQ_RATE_SLACK_NS) +
-				  hf_pace_len_ns(qdisc_pkt_len(skb), q->cfg.rate);
+						max_t(u64, HFQ_RATE_SLACK_NS,
+						      len_ns)) + len_ns;
+	}
 	qdisc_qstats_backlog_dec(sch, skb);
 	sch->q.qlen--;
 	qdisc_bstats_update(sch, skb);
