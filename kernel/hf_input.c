@@ -125,6 +125,13 @@ static u64 rx_msg_reserve(u32 len, u32 nsegs)
 }
 
 /* Start reassembly of the message @d announces; NULL when it cannot be held now. */
+/* Whether @sk's delivered, unread messages fill its receive buffer. */
+static bool rx_sock_full(const struct sock *sk)
+{
+	return atomic_read(&sk->sk_rmem_alloc) -
+	       atomic_read(&hf_sk(sk)->rx_reasm) >= READ_ONCE(sk->sk_rcvbuf);
+}
+
 static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 				    const struct hf_hdr *h,
 				    enum hf_stat *why)
@@ -147,9 +154,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 		sk = hf_port_lookup(peer->net, h->dport);
 		if (!sk) {
 			status = HF_STATUS_NO_PORT;
-		} else if (atomic_read(&sk->sk_rmem_alloc) -
-			   atomic_read(&hf_sk(sk)->rx_reasm) >=
-			   READ_ONCE(sk->sk_rcvbuf)) {
+		} else if (rx_sock_full(sk)) {
 			peer->rx_refused = true;
 			peer->rx_refused_port = h->dport;
 			WRITE_ONCE(hf_sk(sk)->rx_refused, true);
@@ -339,8 +344,7 @@ static bool rx_window_closed(struct hf_peer *peer)
 	sk = hf_port_lookup(peer->net, peer->rx_refused_port);
 	if (!sk)
 		return false;
-	full = atomic_read(&sk->sk_rmem_alloc) - atomic_read(&hf_sk(sk)->rx_reasm) >=
-	       READ_ONCE(sk->sk_rcvbuf);
+	full = rx_sock_full(sk);
 	sock_put(sk);
 	return full;
 }
@@ -706,10 +710,7 @@ static int rx_packed(struct sk_buff *skb, struct net_device *dev,
 			kfree_skb(seg);
 			break;
 		}
-		seg->dev = dev;
-		seg->protocol = skb->protocol;
-		seg->pkt_type = skb->pkt_type;
-		skb_reset_network_header(seg);
+		hf_train_seg_adopt(seg, dev, skb->protocol, skb->pkt_type);
 		rc = rx_frame(seg, dev, src, false);
 		off += flen;
 	}
@@ -761,8 +762,13 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	    !(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST))
 		return rx_frame(skb, dev, src, true);
 
+	/*
+	 * A train; without its frag_list, something on the way copied it
+	 * into one buffer. Other frag_list skbs (a driver's large receive
+	 * buffers) are no GSO skbs and went to rx_frame() above.
+	 */
 	hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
-	if (!hf_skb_is_train(skb)) {
+	if (!skb_has_frag_list(skb)) {
 		hf_stat_inc(stats, HF_STAT_RX_LINEARIZED_TRAINS);
 		return rx_packed(skb, dev, src);
 	}

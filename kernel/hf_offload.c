@@ -129,22 +129,6 @@ void hf_train_end(struct sk_buff *skb)
 }
 
 /**
- * hf_skb_is_train() - whether @skb is a train (a list of segments)
- * @skb: a received skb
- *
- * Any context. Other frag_list skbs (a driver's large receive buffers)
- * are one frame each.
- *
- * Return: true for a train with its frag_list.
- */
-bool hf_skb_is_train(const struct sk_buff *skb)
-{
-	return skb_is_gso(skb) &&
-	       (skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST) &&
-	       skb_has_frag_list(skb);
-}
-
-/**
  * hf_train_split() - take a train a device carried whole apart
  * @skb: the train, not shared; its head becomes the first segment alone
  *
@@ -174,6 +158,25 @@ struct sk_buff *hf_train_split(struct sk_buff *skb)
 		skb->truesize -= truesize;
 	skb_gso_reset(skb);
 	return list;
+}
+
+/**
+ * hf_train_seg_adopt() - make a segment taken out of a train a frame of
+ * its own, as if it had arrived alone
+ * @seg: the segment, private, data at its hyperframe header
+ * @dev: the device the train arrived on
+ * @protocol: its EtherType, network order
+ * @pkt_type: its packet type
+ *
+ * Any context.
+ */
+void hf_train_seg_adopt(struct sk_buff *seg, struct net_device *dev,
+			__be16 protocol, u8 pkt_type)
+{
+	seg->dev = dev;
+	seg->protocol = protocol;
+	seg->pkt_type = pkt_type;
+	skb_reset_network_header(seg);
 }
 
 /**
@@ -207,10 +210,7 @@ struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 				continue;
 			}
 		}
-		seg->dev = dev;
-		seg->protocol = protocol;
-		seg->pkt_type = pkt_type;
-		skb_reset_network_header(seg);
+		hf_train_seg_adopt(seg, dev, protocol, pkt_type);
 		return seg;
 	}
 	return NULL;

@@ -15,8 +15,9 @@ void hf_train_start(struct sk_buff *skb, u32 seg_len);
 void hf_train_add(struct sk_buff *train, struct sk_buff *tail,
 		  struct sk_buff *seg);
 void hf_train_end(struct sk_buff *skb);
-bool hf_skb_is_train(const struct sk_buff *skb);
 struct sk_buff *hf_train_split(struct sk_buff *skb);
+void hf_train_seg_adopt(struct sk_buff *seg, struct net_device *dev,
+			__be16 protocol, u8 pkt_type);
 struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 			      __be16 protocol, u8 pkt_type);
 

@@ -302,8 +302,7 @@ static void tx_fsize_init(struct hf_peer *peer)
 	struct hf_fsize_params fp;
 
 	hf_fsize_init(&peer->fsize, hf_fsize_params_read(&fp),
-		      min_t(u32, READ_ONCE(peer->dev->mtu) - HF_DATA_HLEN,
-			    U16_MAX));
+		      hf_seg_size(READ_ONCE(peer->dev->mtu)));
 }
 
 static void rto_arm(struct hf_peer *peer)
@@ -327,6 +326,21 @@ static void reorder_arm(struct hf_peer *peer, u64 wait_ns)
 }
 
 /*
+ * The rate the socket's pacing applies towards @peer: its
+ * SO_MAX_PACING_RATE scaled by the frame-size controller's cut; 0 when
+ * the socket is not paced.
+ */
+static u64 tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
+{
+	unsigned long rate = READ_ONCE(sk->sk_max_pacing_rate);
+
+	if (!rate || rate == ~0UL)
+		return 0;
+	/* After congestion the frame-size controller cuts the rate first. */
+	return max_t(u64, hf_fsize_rate(&peer->fsize, rate), 1);
+}
+
+/*
  * Stamp @skb (new or a repair) with its departure time under the socket's
  * SO_MAX_PACING_RATE (bytes per second of wire frames, Ethernet header
  * included), shared by all its peers. An EDT qdisc (hfq, fq) holds it until then. A cap, as
@@ -335,15 +349,13 @@ static void reorder_arm(struct hf_peer *peer, u64 wait_ns)
  */
 static void tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 {
-	unsigned long rate = READ_ONCE(sk->sk_max_pacing_rate);
+	u64 rate = tx_pacing_rate(peer, sk);
 	atomic64_t *next = &hf_sk(sk)->tx_pace_ns;
 	u64 now, start, len_ns;
 	s64 old;
 
-	if (!rate || rate == ~0UL)
+	if (!rate)
 		return;
-	/* After congestion the frame-size controller cuts the rate first. */
-	rate = max_t(u64, hf_fsize_rate(&peer->fsize, rate), 1);
 	now = ktime_get_ns();
 	/* A train pays a link-layer header per segment. */
 	len_ns = hf_pace_len_ns(skb->len + peer->dev->hard_header_len *
@@ -449,13 +461,11 @@ static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
 static u32 tx_train_paced_max(const struct hf_peer *peer,
 			      const struct sock *sk, u32 seg_len)
 {
-	unsigned long rate = READ_ONCE(sk->sk_max_pacing_rate);
+	u64 rate = tx_pacing_rate(peer, sk);
 
-	if (!rate || rate == ~0UL)
+	if (!rate)
 		return U32_MAX;
-	/* The rate the pacer applies: after a cut, a smaller train. */
-	rate = hf_fsize_rate(&peer->fsize, rate);
-	return max_t(u64, rate / MSEC_PER_SEC, 2 * seg_len);
+	return max_t(u64, div_u64(rate, MSEC_PER_SEC), 2 * seg_len);
 }
 
 /*
@@ -1081,14 +1091,13 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		peer->recovering = false;
 		hf_reorder_recovered(&peer->reo);
 	}
-	if (sample)
-		hf_rto_sample(&peer->rto, hf_rto_params_read(&rp),
-			      (u32)min_t(u64, div_u64(sample, 1000), U32_MAX));
-	if (sample)
+	if (sample) {
+		u32 rtt_us = min_t(u64, div_u64(sample, 1000), U32_MAX);
+
+		hf_rto_sample(&peer->rto, hf_rto_params_read(&rp), rtt_us);
 		tx_fsize_note(peer, hf_fsize_on_rtt(&peer->fsize, &fp, sample_seq,
-						    (u32)min_t(u64, div_u64(sample, 1000),
-							       U32_MAX),
-						    peer->rto.min_rtt_us));
+						    rtt_us, peer->rto.min_rtt_us));
+	}
 	/*
 	 * Any valid ACK proves the peer alive: the retry limit counts
 	 * timeouts of a silent peer, not of a busy one (a receiver whose
@@ -1302,8 +1311,7 @@ u32 hf_output_queued_msgs(const struct hf_peer *peer)
 void hf_output_info(const struct hf_peer *peer, struct hf_info *info)
 {
 	u32 inflight = hf_txwin_inflight(&peer->txw);
-	u32 seg_size = min_t(u32, READ_ONCE(peer->dev->mtu) - HF_DATA_HLEN,
-			     U16_MAX);
+	u32 seg_size = hf_seg_size(READ_ONCE(peer->dev->mtu));
 	u32 limit = min_t(u32, READ_ONCE(hf_params.max_inflight), HF_WIN_SEGS);
 	struct hf_fsize_params fp;
 	struct hf_rto_params rp;

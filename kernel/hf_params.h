@@ -13,6 +13,7 @@
 
 #include "core/hf_fsize.h"
 #include "core/hf_rto.h"
+#include "core/hf_wire.h"
 
 /**
  * struct hf_params - module-wide settings
@@ -102,6 +103,17 @@ hf_fsize_params_read(struct hf_fsize_params *p)
 
 /* Largest frame_delay_pct: a round trip 100 times the least. */
 #define HF_FRAME_DELAY_PCT_MAX	10000
+
+/**
+ * hf_seg_size() - payload bytes per wire segment on a link of @mtu
+ * @mtu: the device's MTU, at least HF_DATA_HLEN + HF_MIN_SEG_SIZE
+ *
+ * Return: the segment stride; DATA headers count it in 16 bits.
+ */
+static inline u32 hf_seg_size(unsigned int mtu)
+{
+	return min_t(u32, mtu - HF_DATA_HLEN, U16_MAX);
+}
 
 /* Segments in flight per peer flow; a power of two (ring bitmaps). */
 #define HF_WIN_SEGS		4096

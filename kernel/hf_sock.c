@@ -279,7 +279,7 @@ static struct net_device *hf_dest_dev(struct net *net, int ifindex,
 		dev_put(dev);
 		return NULL;
 	}
-	*seg_size = min_t(u32, mtu - HF_DATA_HLEN, U16_MAX);
+	*seg_size = hf_seg_size(mtu);
 	return dev;
 }
 
