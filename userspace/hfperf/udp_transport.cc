@@ -15,8 +15,10 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <system_error>
 
 #include "hyperframe/fd.h"
@@ -57,6 +59,20 @@ hf::Fd udp_socket() {
   return fd;
 }
 
+// The segment size UDP_GRO reported for a received batch (0: none, the
+// batch is one datagram).
+std::size_t gro_segment_size(msghdr& msg) {
+  std::size_t size = 0;
+  for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm != nullptr; cm = CMSG_NXTHDR(&msg, cm)) {
+    if (cm->cmsg_level == IPPROTO_UDP && cm->cmsg_type == UDP_GRO) {
+      int value = 0;
+      std::memcpy(&value, CMSG_DATA(cm), sizeof(value));
+      size = static_cast<std::size_t>(value);
+    }
+  }
+  return size;
+}
+
 class UdpConnection final : public Connection {
  public:
   UdpConnection(hf::Fd fd, std::size_t segment, bool connected)
@@ -86,6 +102,8 @@ class UdpConnection final : public Connection {
 
   std::optional<std::size_t> recv(Buffer& buffer,
                                   std::optional<std::chrono::milliseconds> timeout) override {
+    using std::chrono::steady_clock;
+    const auto deadline = timeout ? std::optional{steady_clock::now() + *timeout} : std::nullopt;
     for (;;) {
       // Segments left over from the last batch GRO merged come first.
       while (pending_at_ < pending_len_) {
@@ -96,10 +114,20 @@ class UdpConnection final : public Connection {
           return whole;
         }
       }
-      if (!wait_for(fd_.get(), POLLIN, timeout)) {
+      std::optional<std::chrono::milliseconds> left;
+      if (deadline) {
+        left =
+            std::max(std::chrono::milliseconds{0},
+                     std::chrono::ceil<std::chrono::milliseconds>(*deadline - steady_clock::now()));
+      }
+      if (!wait_for(fd_.get(), POLLIN, left)) {
         return std::nullopt;
       }
-      const auto [length, gso] = receive_datagrams(pending_from_);
+      const auto got = receive_datagrams(pending_from_, deadline.has_value());
+      if (!got) {
+        continue;  // a port-unreachable report, not a datagram: wait on
+      }
+      const auto [length, gso] = *got;
       pending_at_ = 0;
       pending_len_ = length;
       pending_step_ = gso > 0 ? gso : std::max<std::size_t>(length, 1);
@@ -142,7 +170,12 @@ class UdpConnection final : public Connection {
   }
 
   // One recvmsg: its length and GRO segment size (0: one datagram).
-  std::pair<std::size_t, std::size_t> receive_datagrams(sockaddr_in& from) {
+  // With `timed`, the caller polled: it does not block, and an ICMP error
+  // queued on the socket (ECONNREFUSED: a datagram sent before the peer
+  // bound its port) returns nothing so the caller waits out its time and
+  // can send again, where a blocking read would wait for ever.
+  std::optional<std::pair<std::size_t, std::size_t>> receive_datagrams(sockaddr_in& from,
+                                                                       bool timed) {
     for (;;) {
       iovec iov{inbound_.data(), inbound_.size()};
       msghdr msg{};
@@ -153,22 +186,17 @@ class UdpConnection final : public Connection {
       msg.msg_iovlen = 1;
       msg.msg_control = control.data();
       msg.msg_controllen = control.size();
-      const ssize_t n = ::recvmsg(fd_.get(), &msg, 0);
-      if (n < 0) {
-        if (errno == EINTR || errno == ECONNREFUSED) {
-          continue;
-        }
+      const ssize_t n = ::recvmsg(fd_.get(), &msg, timed ? MSG_DONTWAIT : 0);
+      if (n >= 0) {
+        return std::pair{static_cast<std::size_t>(n), gro_segment_size(msg)};
+      }
+      const bool nothing_yet = errno == EAGAIN || errno == EWOULDBLOCK;
+      if (timed && (errno == ECONNREFUSED || nothing_yet)) {
+        return std::nullopt;
+      }
+      if (errno != EINTR && errno != ECONNREFUSED) {
         throw_errno("udp recvmsg");
       }
-      std::size_t gso = 0;
-      for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm != nullptr; cm = CMSG_NXTHDR(&msg, cm)) {
-        if (cm->cmsg_level == IPPROTO_UDP && cm->cmsg_type == UDP_GRO) {
-          int size = 0;
-          std::memcpy(&size, CMSG_DATA(cm), sizeof(size));
-          gso = static_cast<std::size_t>(size);
-        }
-      }
-      return {static_cast<std::size_t>(n), gso};
     }
   }
 
