@@ -369,7 +369,9 @@ drain
 "$HFCTL" -n "${HF_NODES[0]}" qdisc set dev eth0 rate 1mbit
 bg 0 "$LOGS/bulk-del" "$PP" bulk hf eth0 "$M1" 7001 1048576 30
 bulk=$BG
-busywait 10000 test "$(hfq 0 qlen_data 2>/dev/null || echo 0)" -gt 0
+# (a function: busywait must read the queue length again on every try)
+data_queued() { (($(hfq 0 qlen_data 2>/dev/null || echo 0) > 0)); }
+busywait 10000 data_queued
 check_err $? "no data queued in hfq at 1 Mbit/s"
 on 0 ip link del eth0
 check_err $? "deleting the device"
