@@ -73,6 +73,10 @@ static struct netlink_range_validation hf_range_frame_delay_pct = {
 	.min = 0, .max = HF_FRAME_DELAY_PCT_MAX,
 };
 
+static struct netlink_range_validation hf_range_pacing_rate = {
+	.min = 0, .max = HF_PACING_RATE_MAX,
+};
+
 /* Per-socket receive charges are atomic_t: as hf_params_check(). */
 static struct netlink_range_validation hf_range_mem_limit = {
 	.min = 0, .max = INT_MAX / 2,
@@ -128,10 +132,12 @@ static const struct nla_policy hf_config_policy[HF_CONFIG_A_MAX + 1] = {
 	[HF_CONFIG_A_FRAME_MIN_SEGS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_frame_segs),
 	[HF_CONFIG_A_FRAME_MAX_BYTES] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_frame_max_bytes),
 	[HF_CONFIG_A_FRAME_DELAY_PCT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_frame_delay_pct),
+	[HF_CONFIG_A_PACING_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hf_range_pacing_rate),
 };
 
 static int hf_config_fill(struct sk_buff *skb)
 {
+	u64 pacing_rate = READ_ONCE(hf_params.pacing_rate);
 	u64 mem_limit = READ_ONCE(hf_params.mem_limit);
 	struct hf_rto_params rto;
 
@@ -169,7 +175,9 @@ static int hf_config_fill(struct sk_buff *skb)
 	    nla_put_u32(skb, HF_CONFIG_A_FRAME_MAX_BYTES,
 			READ_ONCE(hf_params.frame_max_bytes)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_FRAME_DELAY_PCT,
-			READ_ONCE(hf_params.frame_delay_pct)))
+			READ_ONCE(hf_params.frame_delay_pct)) ||
+	    nla_put_u64_64bit(skb, HF_CONFIG_A_PACING_RATE, pacing_rate,
+			      HF_CONFIG_A_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -210,6 +218,8 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	hf_genl_u32_opt(tb, HF_CONFIG_A_FRAME_DELAY_PCT, &p.frame_delay_pct);
 	if (tb[HF_CONFIG_A_MEM_LIMIT])
 		p.mem_limit = nla_get_u64(tb[HF_CONFIG_A_MEM_LIMIT]);
+	if (tb[HF_CONFIG_A_PACING_RATE])
+		p.pacing_rate = nla_get_u64(tb[HF_CONFIG_A_PACING_RATE]);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_PEER_IDLE_MS, &p.peer_idle_ms);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_FLOW_RESET_MS, &p.flow_reset_ms);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_ACK_DELAY_US, &p.ack_delay_us);
@@ -242,6 +252,7 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	WRITE_ONCE(hf_params.frame_min_segs, p.frame_min_segs);
 	WRITE_ONCE(hf_params.frame_max_bytes, p.frame_max_bytes);
 	WRITE_ONCE(hf_params.frame_delay_pct, p.frame_delay_pct);
+	WRITE_ONCE(hf_params.pacing_rate, p.pacing_rate);
 	WRITE_ONCE(hf_params.mem_limit, p.mem_limit);
 	WRITE_ONCE(hf_params.peer_idle_ms, p.peer_idle_ms);
 	WRITE_ONCE(hf_params.flow_reset_ms, p.flow_reset_ms);
@@ -399,6 +410,8 @@ static int hf_peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, HF_PEER_A_EPOCH, hi->hfi_epoch) ||
 	    nla_put_u32(skb, HF_PEER_A_SEG_SIZE, hi->hfi_seg_size) ||
 	    nla_put_u32(skb, HF_PEER_A_FRAME_SEGS, hi->hfi_frame_segs) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_PACING_RATE, hi->hfi_pacing_rate,
+			      HF_PEER_A_PAD) ||
 	    nla_put_u32(skb, HF_PEER_A_CREDIT, hi->hfi_credit) ||
 	    nla_put_u32(skb, HF_PEER_A_INFLIGHT, hi->hfi_inflight) ||
 	    nla_put_u32(skb, HF_PEER_A_SRTT_US, hi->hfi_srtt_us) ||
@@ -459,7 +472,7 @@ static int hf_peer_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			spin_lock_bh(&peer->lock);
 			dead = peer->dead;
 			if (!dead) {
-				hf_output_info(peer, &hi);
+				hf_output_info(peer, NULL, &hi);
 				ifindex = peer->dev->ifindex;
 				ether_addr_copy(addr, peer->addr);
 			}

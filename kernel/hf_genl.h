@@ -51,5 +51,8 @@ void hf_genl_event_retry_limit(const struct hf_peer *peer, u16 epoch,
 void hf_genl_event_flow_reset(const struct hf_peer *peer, u16 epoch,
 			      u32 msgs);
 void hf_genl_event_epoch(const struct hf_peer *peer);
+void hf_genl_event_backoff(const struct hf_peer *peer,
+			   enum hf_event_sign sign, u32 rate_scale,
+			   u32 frame_segs);
 
 #endif /* _HF_GENL_H */

@@ -5,7 +5,7 @@
  * about a peer or its flow and multicasting it to the group "events" of
  * the peer's namespace. The places that change the state call in here:
  * hf_peer.c (a peer created or removed) and hf_output.c (a new epoch, the
- * retry limit, a receiver that lost its state).
+ * retry limit, a receiver that lost its state, a congestion back-off).
  *
  * Design notes:
  * 1. Callers hold spinlocks (the peer table's, a peer's) and some run in
@@ -39,6 +39,10 @@ static bool hf_events_on;
  * @epoch: the flow it is about; 0: no HF_EVENT_A_EPOCH
  * @msgs: messages it failed
  * @has_msgs: whether to send HF_EVENT_A_MSGS
+ * @sign: enum hf_event_sign of a back-off; 0: no HF_EVENT_A_SIGN, nor the
+ *	  two below
+ * @rate_scale: the pacing rate kept by a back-off, in 1/1024
+ * @frame_segs: the hyperframe size after a back-off, in segments
  */
 struct hf_event {
 	u32 type;
@@ -47,6 +51,9 @@ struct hf_event {
 	u32 epoch;
 	u32 msgs;
 	bool has_msgs;
+	u32 sign;
+	u32 rate_scale;
+	u32 frame_segs;
 };
 
 /**
@@ -71,7 +78,7 @@ void hf_genl_events_stop(void)
 
 static size_t hf_event_size(void)
 {
-	return 6 * nla_total_size(sizeof(u32)) + nla_total_size(ETH_ALEN);
+	return 9 * nla_total_size(sizeof(u32)) + nla_total_size(ETH_ALEN);
 }
 
 static int hf_event_fill(struct sk_buff *skb, const struct hf_peer *peer,
@@ -88,6 +95,11 @@ static int hf_event_fill(struct sk_buff *skb, const struct hf_peer *peer,
 	if (ev->has_msgs && nla_put_u32(skb, HF_EVENT_A_MSGS, ev->msgs))
 		return -EMSGSIZE;
 	if (ev->reason && nla_put_u32(skb, HF_EVENT_A_REASON, ev->reason))
+		return -EMSGSIZE;
+	if (ev->sign &&
+	    (nla_put_u32(skb, HF_EVENT_A_SIGN, ev->sign) ||
+	     nla_put_u32(skb, HF_EVENT_A_RATE_SCALE, ev->rate_scale) ||
+	     nla_put_u32(skb, HF_EVENT_A_FRAME_SEGS, ev->frame_segs)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -212,6 +224,28 @@ void hf_genl_event_epoch(const struct hf_peer *peer)
 	struct hf_event ev = {
 		.type = HF_EVENT_EPOCH,
 		.epoch = peer->tx_epoch,
+	};
+
+	hf_event_send(peer, &ev);
+}
+
+/**
+ * hf_genl_event_backoff() - HF_EVENT_BACKOFF: the sender backed off
+ * @peer: the peer; its lock held
+ * @sign: the congestion sign (enum hf_event_sign)
+ * @rate_scale: the pacing rate kept, in 1/1024
+ * @frame_segs: the hyperframe size now, in segments
+ */
+void hf_genl_event_backoff(const struct hf_peer *peer,
+			   enum hf_event_sign sign, u32 rate_scale,
+			   u32 frame_segs)
+{
+	struct hf_event ev = {
+		.type = HF_EVENT_BACKOFF,
+		.epoch = peer->tx_epoch,
+		.sign = sign,
+		.rate_scale = rate_scale,
+		.frame_segs = frame_segs,
 	};
 
 	hf_event_send(peer, &ev);

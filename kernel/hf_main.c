@@ -71,6 +71,9 @@ MODULE_PARM_DESC(frame_max_bytes, "largest hyperframe in payload bytes (default 
 module_param_named(frame_delay_pct, hf_params.frame_delay_pct, uint, 0444);
 MODULE_PARM_DESC(frame_delay_pct, "round trip above the least by this percent is congestion (default 0: off)");
 
+module_param_named(pacing_rate, hf_params.pacing_rate, ullong, 0444);
+MODULE_PARM_DESC(pacing_rate, "every socket's pacing cap in bytes per second (default 0: none)");
+
 module_param_named(mem_limit, hf_params.mem_limit, ullong, 0444);
 MODULE_PARM_DESC(mem_limit, "bytes of reassembly a namespace may hold (default 512 MiB)");
 
@@ -124,6 +127,11 @@ static int __init hf_params_check(void)
 	    hf_params.frame_max_bytes > HF_WIRE_MSG_MAX) {
 		pr_err("frame_max_bytes=%u is outside 1..%u\n",
 		       hf_params.frame_max_bytes, HF_WIRE_MSG_MAX);
+		return -EINVAL;
+	}
+	if (hf_params.pacing_rate > HF_PACING_RATE_MAX) {
+		pr_err("pacing_rate=%llu is above %llu\n",
+		       hf_params.pacing_rate, HF_PACING_RATE_MAX);
 		return -EINVAL;
 	}
 	if (hf_params.frame_delay_pct > HF_FRAME_DELAY_PCT_MAX) {

@@ -266,17 +266,39 @@ static struct hf_tx_slot *tx_slot(struct hf_peer *peer, u32 seq)
 	return &peer->slots[seq & (HF_WIN_SEGS - 1)];
 }
 
-/* Count what a call of the frame-size controller changed (@changed). */
+/* The event sign of a controller's congestion reason; 0 for the others. */
+static enum hf_event_sign tx_fsize_sign(u8 reason)
+{
+	switch (reason) {
+	case HF_FSIZE_LOSS:
+		return HF_EVENT_SIGN_LOSS;
+	case HF_FSIZE_DELAY:
+		return HF_EVENT_SIGN_DELAY;
+	case HF_FSIZE_NOTICE:
+		return HF_EVENT_SIGN_NOTICE;
+	default:
+		return HF_EVENT_SIGN_UNSPEC;
+	}
+}
+
+/*
+ * Count what a call of the frame-size controller changed (@changed), and
+ * tell the listeners of a back-off on congestion.
+ */
 static void tx_fsize_note(struct hf_peer *peer, unsigned int changed)
 {
 	const struct hf_fsize_change *c = &peer->fsize.last;
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	enum hf_event_sign sign;
 
 	if (changed & HF_FSIZE_CHANGED_FRAME)
 		hf_stat_inc(stats, c->new_segs > c->old_segs ?
 			    HF_STAT_TX_FRAME_GROWS : HF_STAT_TX_FRAME_SHRINKS);
 	if ((changed & HF_FSIZE_CHANGED_RATE) && c->new_rate < c->old_rate)
 		hf_stat_inc(stats, HF_STAT_TX_RATE_CUTS);
+	sign = tx_fsize_sign(c->reason);
+	if (changed && sign)
+		hf_genl_event_backoff(peer, sign, c->new_rate, c->new_segs);
 }
 
 /*
@@ -326,15 +348,18 @@ static void reorder_arm(struct hf_peer *peer, u64 wait_ns)
 }
 
 /*
- * The rate the socket's pacing applies towards @peer: its
- * SO_MAX_PACING_RATE scaled by the frame-size controller's cut; 0 when
- * the socket is not paced.
+ * The rate the socket's pacing applies towards @peer: the lower of the
+ * module's pacing_rate and the SO_MAX_PACING_RATE of @sk (when given),
+ * scaled by the frame-size controller's cut; 0 when nothing paces.
  */
 static u64 tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
 {
-	unsigned long rate = READ_ONCE(sk->sk_max_pacing_rate);
+	unsigned long cap = sk ? READ_ONCE(sk->sk_max_pacing_rate) : 0;
+	u64 rate = READ_ONCE(hf_params.pacing_rate);
 
-	if (!rate || rate == ~0UL)
+	if (cap && cap != ~0UL)
+		rate = rate ? min_t(u64, rate, cap) : cap;
+	if (!rate)
 		return 0;
 	/* After congestion the frame-size controller cuts the rate first. */
 	return max_t(u64, hf_fsize_rate(&peer->fsize, rate), 1);
@@ -364,6 +389,8 @@ static void tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 	do {
 		start = hf_pace_start(old, now, 0);
 	} while (!atomic64_try_cmpxchg(next, &old, start + len_ns));
+	if (start > now)
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_PACING_DELAYS);
 	/*
 	 * Every packet is stamped, even one due now: unstamped, sch_fq may
 	 * send it ahead of the flow's stamped packets, and the receiver would
@@ -508,10 +535,11 @@ static void tx_push(struct hf_peer *peer)
 	struct tx_train train = {};
 	struct hf_fsize_params fp;
 	struct hf_rto_params rp;
+	bool stalled = false, sent = false;
 
 	hf_fsize_params_read(&fp);
 
-	while (!peer->tx_zero_window && budget--) {
+	while (budget--) {
 		struct hf_tx_msg *msg;
 		struct hf_tx_slot *slot;
 		struct sk_buff *skb;
@@ -521,10 +549,14 @@ static void tx_push(struct hf_peer *peer)
 		msg = peer->frame_left ? peer->frame_msg : tx_pick(peer);
 		if (!msg)
 			break;
-		if (hf_txwin_inflight(&peer->txw) >= READ_ONCE(hf_params.max_inflight) ||
-		    hf_txwin_send(&peer->txw, &seq))
+		if (peer->tx_zero_window ||
+		    hf_txwin_inflight(&peer->txw) >= READ_ONCE(hf_params.max_inflight) ||
+		    hf_txwin_send(&peer->txw, &seq)) {
+			stalled = true;
 			break;
+		}
 
+		sent = true;
 		if (!msg->next_seg) {
 			msg->msg_id = peer->next_msg_id++;
 			list_move_tail(&msg->node, &peer->tx_active);
@@ -586,6 +618,13 @@ static void tx_push(struct hf_peer *peer)
 	}
 	/* What a frame cut short by the window or budget has so far. */
 	tx_train_send(peer, &train);
+	/*
+	 * Data waits for credit: a stall each time the window closes on it,
+	 * not again for pushes that find it still closed.
+	 */
+	if (stalled && (sent || !peer->tx_stalled))
+		hf_stat_inc(stats, HF_STAT_TX_CREDIT_STALLS);
+	peer->tx_stalled = stalled;
 	/* Whatever is in flight, even a segment we failed to build, is timed. */
 	if (hf_txwin_inflight(&peer->txw) && !timer_pending(&peer->rto_timer))
 		rto_arm(peer);
@@ -1306,9 +1345,11 @@ u32 hf_output_queued_msgs(const struct hf_peer *peer)
 /**
  * hf_output_info() - fill the peer part of a struct hf_info
  * @peer: the peer; caller holds its lock
+ * @sk: the socket asking, whose pacing cap counts; NULL for the peer alone
  * @info: filled from hfi_epoch on
  */
-void hf_output_info(const struct hf_peer *peer, struct hf_info *info)
+void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
+		    struct hf_info *info)
 {
 	u32 inflight = hf_txwin_inflight(&peer->txw);
 	u32 seg_size = hf_seg_size(READ_ONCE(peer->dev->mtu));
@@ -1322,7 +1363,7 @@ void hf_output_info(const struct hf_peer *peer, struct hf_info *info)
 	info->hfi_frame_segs = hf_fsize_segs(&peer->fsize,
 					     hf_fsize_params_read(&fp));
 	info->hfi_frame_bytes = info->hfi_frame_segs * seg_size;
-	info->hfi_pacing_rate = 0;
+	info->hfi_pacing_rate = tx_pacing_rate(peer, sk);
 	info->hfi_credit = inflight < limit ? limit - inflight : 0;
 	info->hfi_inflight = inflight;
 	info->hfi_srtt_us = peer->rto.srtt_us;

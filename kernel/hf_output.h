@@ -22,7 +22,8 @@ u32 hf_output_abort(struct hf_peer *peer, int err);
 void hf_output_stop(struct hf_peer *peer);
 bool hf_output_idle(const struct hf_peer *peer);
 u32 hf_output_queued_msgs(const struct hf_peer *peer);
-void hf_output_info(const struct hf_peer *peer, struct hf_info *info);
+void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
+		    struct hf_info *info);
 
 int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority);
 

@@ -26,6 +26,8 @@
  * @frame_max_bytes: its largest, in payload bytes
  * @frame_delay_pct: a round trip this much above the flow's least is a
  *		     congestion sign (and at least 500 us); 0: delay is none
+ * @pacing_rate: every socket's pacing cap, bytes per second of wire
+ *		 frames; SO_MAX_PACING_RATE may set a lower one; 0: none
  * @mem_limit: bytes of reassembly one namespace may hold for its peers
  * @peer_idle_ms: an idle peer is reclaimed after this long
  * @flow_reset_ms: a sender starts a new epoch after this much idleness
@@ -42,6 +44,7 @@ struct hf_params {
 	u32 frame_min_segs;
 	u32 frame_max_bytes;
 	u32 frame_delay_pct;
+	u64 pacing_rate;
 	u64 mem_limit;
 	u32 peer_idle_ms;
 	u32 flow_reset_ms;
@@ -100,6 +103,9 @@ hf_fsize_params_read(struct hf_fsize_params *p)
  * table pointers).
  */
 #define HF_MIN_SEG_SIZE		64
+
+/* Largest pacing_rate: 1 Tbit/s, in bytes per second. */
+#define HF_PACING_RATE_MAX	125000000000ULL
 
 /* Largest frame_delay_pct: a round trip 100 times the least. */
 #define HF_FRAME_DELAY_PCT_MAX	10000

@@ -91,6 +91,8 @@ enum hf_rto_phase {
  * @reo_armed: @rto_timer is set for the reordering window, not the RTO
  * @recovering: a loss recovery is under way until una reaches @recover
  * @fsize: the frame-size controller: frame segments and rate scale
+ * @tx_stalled: the last push stopped with data waiting for window or
+ *	        credit (HF_STAT_TX_CREDIT_STALLS counts each closing)
  * @tx_refused_mark: @tx_refused_end is valid
  * @tx_refused_end: next-to-send when a zero window last closed: losses
  *		    below it are refusals, no congestion sign
@@ -167,6 +169,7 @@ struct hf_peer {
 	bool reo_armed;
 	bool recovering;
 	bool tx_zero_window;
+	bool tx_stalled;
 	bool tx_refused_mark;
 	u32 tx_refused_end;
 	struct hf_fsize fsize;

@@ -509,7 +509,7 @@ static int hf_info_peer(struct sock *sk, struct hf_info *info)
 		return 0;
 	spin_lock_bh(&peer->lock);
 	if (!peer->dead)
-		hf_output_info(peer, info);
+		hf_output_info(peer, sk, info);
 	spin_unlock_bh(&peer->lock);
 	hf_peer_put(peer);
 	return 0;
@@ -555,11 +555,6 @@ static int hf_get_info(struct sock *sk, char __user *optval,
 		err = hf_info_peer(sk, &info);
 		if (err)
 			return err;
-	}
-	if (info.hfi_flags & HF_INFO_PEER) {
-		unsigned long rate = READ_ONCE(sk->sk_max_pacing_rate);
-
-		info.hfi_pacing_rate = rate == ~0UL ? 0 : rate;
 	}
 	if (copy_to_user(optval, &info, len) || put_user(len, optlen))
 		return -EFAULT;

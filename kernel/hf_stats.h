@@ -36,6 +36,8 @@ enum hf_stat {
 	HF_STAT_TX_FRAME_GROWS,		/* frame size doubled after a clean round */
 	HF_STAT_TX_FRAME_SHRINKS,	/* frame size halved: congestion, idle */
 	HF_STAT_TX_RATE_CUTS,		/* rate scale cut on a congestion sign */
+	HF_STAT_TX_CREDIT_STALLS,	/* window or credit closed on waiting data */
+	HF_STAT_TX_PACING_DELAYS,	/* skbs pacing held past their build time */
 	HF_STAT_RX_SEGS,		/* DATA segments accepted */
 	HF_STAT_RX_DATA_SKBS,		/* skbs of DATA that arrived: a train once */
 	HF_STAT_RX_LINEARIZED_TRAINS,	/* trains that arrived in one buffer, cut here */

@@ -8,7 +8,9 @@
 # receiver that loses its state makes the sender reset the flow
 # (ECONNRESET) and start a new epoch, and its own peer down comes before
 # its new peer up; an interface deleted takes its peers down on both
-# sides, failing a message in flight (ENETDOWN). Each event names the
+# sides, failing a message in flight (ENETDOWN); a transfer under loss
+# makes its sender back off (the sign, the rate kept and the frame size in
+# each event, one per rate cut). Each event names the
 # right interface and address, in order, in NDJSON (-j) and text. SIGINT
 # and SIGTERM end a monitor with status 0, a monitor outlives the module's
 # unload, and without the module monitor says to load it.
@@ -46,7 +48,8 @@ seen()
 
 # story FILE ADDR: the events about ADDR in a monitor's NDJSON, in order,
 # "|"-separated, each "event ifindex [reason] [epoch] [errno] [messages]"
-# with the epochs named E1, E2... in order of appearance. Fails when a
+# with the epochs named E1, E2... in order of appearance; back-offs (which
+# loss on a loaded guest may make anywhere) are left out. Fails when a
 # line is not one JSON object.
 story()
 {
@@ -57,7 +60,7 @@ for line in open(sys.argv[1]):
     e = json.loads(line)
     if not isinstance(e, dict):
         sys.exit("not an object: " + line)
-    if e.get("address") != sys.argv[2]:
+    if e.get("address") != sys.argv[2] or e["event"] == "backoff":
         continue
     f = [e["event"], str(e["ifindex"])]
     if "reason" in e:
@@ -101,7 +104,7 @@ probe()
 	return "$rc"
 }
 
-ktap_plan 7
+ktap_plan 8
 
 hf_module_load
 orig=$("$HFCTL" -j config show)
@@ -300,5 +303,60 @@ check_err $? "no hint to load the module: $err"
 hf_module_load
 defer_run
 log_test "events: SIGINT/SIGTERM end a monitor with status 0; it outlives the module; without it, load hyperframe.ko first"
+
+# 8. Congestion: 4 MiB under 5 % loss. The sender cuts its rate before
+# it halves its frames; each cut or halving is a back-off event of the
+# flow, on loss, with the state after it.
+mkdir -p "$LOGS"
+defer rm -rf "$LOGS"
+hf_topo_create 2
+n0=${HF_NODES[0]}
+n1=${HF_NODES[1]}
+mac1=$(hf_node_mac 1)
+"$HFCTL" -n "$n0" -j monitor >"$LOGS/cong.json" 2>"$LOGS/cong.err" &
+mc=$!
+defer kill "$mc"
+"$HFCTL" config set retry_limit 2
+check_err $? "config set retry_limit 2 failed"
+probe 0 5 "$LOGS/cong.json"
+check_err $? "the monitor of node 0 showed no event: $(cat "$LOGS/cong.err")"
+"$HFCTL" config set retry_limit "$retry_limit"
+# (the probes' timeouts may have cut their own peers' rates)
+counter() { ip netns exec "$n0" awk -v k="$1" '$1 == k {print $2}' /proc/net/hyperframe; }
+cuts0=$(counter tx_rate_cuts)
+shrinks0=$(counter tx_frame_shrinks)
+ip netns exec "$n0" tc qdisc add dev eth0 root netem loss 5%
+check_err $? "netem loss 5%"
+ip netns exec "$n1" "$XFER" recv 7300 4194304 >"$LOGS/recv-cong" 2>&1 &
+rpid=$!
+busywait 10000 grep -q ready "$LOGS/recv-cong"
+ip netns exec "$n0" timeout 120 "$XFER" send eth0 "$mac1" 7300 4194304 >"$LOGS/send-cong" 2>&1
+check_err $? "sender under loss failed: $(cat "$LOGS/send-cong")"
+wait "$rpid"
+check_err $? "receiver under loss failed: $(cat "$LOGS/recv-cong")"
+cuts=$(($(counter tx_rate_cuts) - cuts0))
+shrinks=$(($(counter tx_frame_shrinks) - shrinks0))
+echo "# 4 MiB under 5 % loss: $cuts rate cuts, $shrinks frame shrinks; first back-off:" \
+	"$(grep -m 1 '"event":"backoff"' "$LOGS/cong.json")"
+((cuts > 0))
+check_err $? "no rate cut under 5 % loss"
+# At least one per rate cut (halvings too, but idle ones make none).
+backoffs() { grep -c "\"event\":\"backoff\",.*\"address\":\"$mac1\"" "$LOGS/cong.json"; }
+busywait 10000 eval '(($(backoffs) >= cuts))'
+check_err $? "$(backoffs) back-off events for $cuts rate cuts"
+python3 - "$LOGS/cong.json" "$mac1" "$((cuts + shrinks))" <<'EOF2'
+import json, sys
+offs = [e for e in map(json.loads, open(sys.argv[1]))
+        if e["event"] == "backoff" and e["address"] == sys.argv[2]]
+bad = [e for e in offs if e["sign"] != "loss" or not 0 < e["rate_scale"] <= 1024 or
+       e["frame_segs"] < 1 or "epoch" not in e]
+if bad or len(offs) > int(sys.argv[3]):
+    sys.exit("%d back-offs for at most %s changes; wrong: %s" % (len(offs), sys.argv[3], bad[:3]))
+EOF2
+check_err $? "back-off events do not match the rate cuts and frame halvings"
+check_eq "$(ip netns exec "$n0" awk '$1 == "events_dropped" {print $2}' /proc/net/hyperframe)" \
+	0 "events_dropped"
+log_test "events: a transfer under loss backs off: one event per rate cut or frame halving, on loss"
+defer_run
 
 exit "$(ktap_exit)"

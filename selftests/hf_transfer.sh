@@ -97,6 +97,12 @@ for mtu in 1500 9000; do
 	# A clean round trip doubles the frame: 64 MiB make many.
 	(($(stat 0 tx_frame_grows) > 0))
 	check_err $? "the frame size never grew on a clean link"
+	# 64 MiB against a window of max_inflight segments: the sender
+	# waits for credit, and nothing paces it (no pacing_rate, no cap).
+	echo "# MTU $mtu: $(stat 0 tx_credit_stalls) credit stalls"
+	(($(stat 0 tx_credit_stalls) > 0))
+	check_err $? "64 MiB through a window of max_inflight segments never stalled"
+	check_eq "$(stat 0 tx_pacing_delays)" 0 "skbs held by pacing with nothing paced"
 	# Counters and peers are per namespace: each side saw only its part.
 	check_eq "$(stat 1 tx_msgs)" 0 "messages sent counted in the receiver's namespace"
 	check_eq "$(stat 0 rx_msgs)" 0 "messages received counted in the sender's namespace"

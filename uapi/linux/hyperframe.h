@@ -98,7 +98,9 @@ struct sockaddr_hf {
  * @hfi_frame_segs: segments per hyperframe now
  * @hfi_frame_bytes: hyperframe size now, bytes of payload
  * @hfi_pacing_rate: bytes per second (wire frames) the socket is paced at
- *		     (SO_MAX_PACING_RATE); 0 = unpaced. Pacing needs an EDT
+ *		     towards the peer: the lower of the module's pacing_rate
+ *		     and SO_MAX_PACING_RATE, after the frame-size controller's
+ *		     cut on congestion; 0 = unpaced. Pacing needs an EDT
  *		     qdisc on the device: hfq or fq
  * @hfi_credit: segments the flow may still put in flight now
  * @hfi_inflight: segments in flight (sent, not cumulatively acked)
@@ -241,6 +243,7 @@ enum hf_config_attr {
 	HF_CONFIG_A_FRAME_MIN_SEGS,	/* smallest hyperframe; <= FRAME_SEGS */
 	HF_CONFIG_A_FRAME_MAX_BYTES,	/* largest hyperframe, payload bytes */
 	HF_CONFIG_A_FRAME_DELAY_PCT,	/* RTT inflation that is congestion; 0: none */
+	HF_CONFIG_A_PACING_RATE,	/* u64 bytes/s, every socket's pacing cap; 0: none */
 
 	__HF_CONFIG_A_MAX,
 	HF_CONFIG_A_MAX = __HF_CONFIG_A_MAX - 1
@@ -325,6 +328,10 @@ enum hf_peer_attr {
 	HF_PEER_A_TX_MSGS_FAILED,	/* u64, of those, failed */
 	HF_PEER_A_RX_MSGS,		/* u64, messages delivered to sockets */
 	HF_PEER_A_FRAME_SEGS,		/* u32, segments per hyperframe now */
+	HF_PEER_A_PACING_RATE,		/* u64, bytes/s the module's pacing_rate
+					 * comes to after the frame-size
+					 * controller's cut; 0: unpaced
+					 */
 
 	__HF_PEER_A_MAX,
 	HF_PEER_A_MAX = __HF_PEER_A_MAX - 1
@@ -425,6 +432,9 @@ enum hf_event_attr {
 	HF_EVENT_A_EPOCH,		/* u32, a sender epoch (wire-format.md) */
 	HF_EVENT_A_MSGS,		/* u32, messages the event failed */
 	HF_EVENT_A_REASON,		/* u32, enum hf_event_reason */
+	HF_EVENT_A_SIGN,		/* u32, enum hf_event_sign */
+	HF_EVENT_A_RATE_SCALE,		/* u32, pacing rate kept, in 1/1024 */
+	HF_EVENT_A_FRAME_SEGS,		/* u32, hyperframe size, segments */
 
 	__HF_EVENT_A_MAX,
 	HF_EVENT_A_MAX = __HF_EVENT_A_MAX - 1
@@ -449,6 +459,13 @@ enum hf_event_attr {
  * @HF_EVENT_EPOCH: a new outgoing flow incarnation, EPOCH, started: the
  *		    first message to the peer, the first after an idle
  *		    flow_reset_ms, a retry limit or a flow reset
+ * @HF_EVENT_BACKOFF: the sender backed off the flow EPOCH on a congestion
+ *		      SIGN: a whole rate is cut (RATE_SCALE / 1024 of the
+ *		      socket's pacing rate is kept), a cut one leaves the
+ *		      hyperframes halved (FRAME_SEGS), the smallest frame
+ *		      the rate cut further; both give the state after. One
+ *		      per congestion episode: signs about data sent before
+ *		      the last back-off make none.
  */
 enum hf_event_type {
 	HF_EVENT_UNSPEC,
@@ -457,6 +474,7 @@ enum hf_event_type {
 	HF_EVENT_RETRY_LIMIT,
 	HF_EVENT_FLOW_RESET,
 	HF_EVENT_EPOCH,
+	HF_EVENT_BACKOFF,
 
 	__HF_EVENT_MAX,
 	HF_EVENT_MAX = __HF_EVENT_MAX - 1
@@ -479,6 +497,26 @@ enum hf_event_reason {
 
 	__HF_EVENT_REASON_MAX,
 	HF_EVENT_REASON_MAX = __HF_EVENT_REASON_MAX - 1
+};
+
+/**
+ * enum hf_event_sign - HF_EVENT_A_SIGN: the congestion sign a sender
+ * backed off on
+ * @HF_EVENT_SIGN_UNSPEC: never sent
+ * @HF_EVENT_SIGN_LOSS: a segment was found lost (reordering window or
+ *			retransmission timeout)
+ * @HF_EVENT_SIGN_DELAY: a round trip rose above the least by
+ *			 frame_delay_pct
+ * @HF_EVENT_SIGN_NOTICE: the receiver sent a congestion notice
+ */
+enum hf_event_sign {
+	HF_EVENT_SIGN_UNSPEC,
+	HF_EVENT_SIGN_LOSS,
+	HF_EVENT_SIGN_DELAY,
+	HF_EVENT_SIGN_NOTICE,
+
+	__HF_EVENT_SIGN_MAX,
+	HF_EVENT_SIGN_MAX = __HF_EVENT_SIGN_MAX - 1
 };
 
 /**

@@ -17,6 +17,7 @@
 
 namespace hf {
 class Control;
+struct ConfigKey;
 }  // namespace hf
 
 namespace hfctl {
@@ -59,6 +60,8 @@ struct ObjectSpec {
   std::string_view summary;
   std::span<const CommandSpec> commands;
   std::string_view default_command;  // run when COMMAND is omitted ("" is the direct command)
+  // The keys its "set" takes, listed by its help; null when it has none.
+  std::span<const hf::ConfigKey> (*keys)() noexcept = nullptr;
 };
 
 using ObjectTable = std::span<const ObjectSpec* const>;

@@ -14,7 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "hyperframe/control.h"
 #include "hyperframe/qdisc.h"
+#include "hyperframe/units.h"
 
 namespace hfctl {
 namespace {
@@ -124,6 +126,22 @@ void render_object_help(std::ostream& out, const ObjectSpec& object) {
   }
   if (!rows.empty()) {
     out << "\nCommand options:\n";
+    render_rows(out, rows);
+  }
+
+  if (object.keys != nullptr) {
+    rows.clear();
+    for (const hf::ConfigKey& key : object.keys()) {
+      std::string help(key.help);
+      if (const std::string_view unit = hf::unit_name(key.unit); !unit.empty()) {
+        help += " [" + std::string(unit) + "]";
+      }
+      if (!key.writable) {
+        help += " (read-only)";
+      }
+      rows.emplace_back(key.name, std::move(help));
+    }
+    out << "\nKeys:\n";
     render_rows(out, rows);
   }
 }
@@ -358,6 +376,7 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
           .member("epoch", peer.epoch)
           .member("seg_size", peer.seg_size)
           .member("frame_segs", peer.frame_segs)
+          .member("pacing_rate", peer.pacing_rate)
           .member("credit", peer.credit)
           .member("inflight", peer.inflight)
           .member("srtt_us", peer.srtt_us)
@@ -393,8 +412,10 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
     if (options.stats > 0) {
       out << "    rttvar " << usecs(peer.rttvar_us) << " min_rtt " << usecs(peer.min_rtt_us)
           << " backoff " << peer.backoff << " retries " << peer.retries << " seg_size "
-          << peer.seg_size << " frame_segs " << peer.frame_segs << " queued_msgs "
-          << peer.tx_queued_msgs << " spurious " << peer.spurious << '\n';
+          << peer.seg_size << " frame_segs " << peer.frame_segs << " rate "
+          << (peer.pacing_rate != 0 ? hf::format_value(peer.pacing_rate, hf::Unit::bytes_per_s)
+                                    : std::string("unpaced"))
+          << " queued_msgs " << peer.tx_queued_msgs << " spurious " << peer.spurious << '\n';
       out << "    tx_bytes " << peer.tx_bytes << " tx_frames " << peer.tx_frames << " tx_msgs "
           << peer.tx_msgs << " delivered " << peer.tx_msgs_delivered << " failed "
           << peer.tx_msgs_failed << " rx_bytes " << peer.rx_bytes << " rx_msgs " << peer.rx_msgs
@@ -564,6 +585,8 @@ std::string event_words(hf::EventType type) {
       return "flow-reset";
     case hf::EventType::epoch:
       return "epoch";
+    case hf::EventType::backoff:
+      return "backoff";
   }
   return "event " + std::to_string(static_cast<std::uint32_t>(type));
 }
@@ -576,6 +599,10 @@ std::string name_or_number(std::string_view name, std::uint32_t value) {
 
 std::string reason_text(hf::PeerDownReason reason) {
   return name_or_number(hf::peer_down_reason_name(reason), static_cast<std::uint32_t>(reason));
+}
+
+std::string sign_text(hf::CongestionSign sign) {
+  return name_or_number(hf::congestion_sign_name(sign), static_cast<std::uint32_t>(sign));
 }
 
 void render_event_text(std::ostream& out, const EventRow& row) {
@@ -598,6 +625,21 @@ void render_event_text(std::ostream& out, const EventRow& row) {
   }
   if (event.messages && (*event.messages > 0 || event.type != hf::EventType::peer_down)) {
     out << " failed " << *event.messages << (*event.messages == 1 ? " message" : " messages");
+  }
+  if (event.sign) {
+    out << " sign " << sign_text(*event.sign);
+  }
+  if (event.rate_scale) {
+    // The share of the pacing rate kept, as a percentage to 0.1.
+    const std::uint64_t permille = std::uint64_t{*event.rate_scale} * 1000 / hf::kRateScaleOne;
+    out << " rate " << permille / 10;
+    if (permille % 10 != 0) {
+      out << '.' << permille % 10;
+    }
+    out << '%';
+  }
+  if (event.frame_segs) {
+    out << " frame_segs " << *event.frame_segs;
   }
   // The errno each known type fails messages with is implied by it.
   const bool known = !hf::event_type_name(event.type).empty();
@@ -633,6 +675,15 @@ void render_event(std::ostream& out, const EventRow& row, const Options& options
   }
   if (event.messages) {
     json.member("messages", *event.messages);
+  }
+  if (event.sign) {
+    json.member("sign", sign_text(*event.sign));
+  }
+  if (event.rate_scale) {
+    json.member("rate_scale", *event.rate_scale);
+  }
+  if (event.frame_segs) {
+    json.member("frame_segs", *event.frame_segs);
   }
   json.end_object();
   out << '\n';

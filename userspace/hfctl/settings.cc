@@ -126,10 +126,9 @@ std::vector<hf::ConfigValue> parse_config_changes(std::span<const std::string> a
                     [key](const hf::ConfigValue& change) { return change.key == key; })) {
       throw UsageError(std::string(key->name) + " given more than once", std::string(kHint));
     }
-    // Only mem_limit is 64-bit on the wire.
-    const std::uint64_t max = key->attribute == HF_CONFIG_A_MEM_LIMIT
-                                  ? std::numeric_limits<std::uint64_t>::max()
-                                  : kU32Max;
+    // What the attribute's width holds; the kernel checks the range.
+    const std::uint64_t max =
+        hf::config_key_is_u64(*key) ? std::numeric_limits<std::uint64_t>::max() : kU32Max;
     const std::uint64_t value = parse_setting(key->name, text, key->unit, max, kHint);
     changes.push_back({key, value});
   }

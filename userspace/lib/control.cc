@@ -40,6 +40,8 @@ constexpr std::array kConfigKeys{
               "largest hyperframe, payload bytes"},
     ConfigKey{"frame_delay_pct", "frame_delay_pct", HF_CONFIG_A_FRAME_DELAY_PCT, Unit::count,
               true, "round trip above the least by this percent is congestion (0: never)"},
+    ConfigKey{"pacing_rate", "pacing_rate", HF_CONFIG_A_PACING_RATE, Unit::bytes_per_s, true,
+              "every socket's pacing cap (100mbit, 10gbit); SO_MAX_PACING_RATE may lower it (0: none)"},
     ConfigKey{"mem_limit", "mem_limit", HF_CONFIG_A_MEM_LIMIT, Unit::bytes, true,
               "reassembly memory one namespace may hold"},
     ConfigKey{"peer_idle", "peer_idle_ms", HF_CONFIG_A_PEER_IDLE_MS, Unit::msecs, true,
@@ -69,6 +71,10 @@ constexpr std::array kConfigKeys{
 
 std::span<const ConfigKey> config_keys() noexcept {
   return kConfigKeys;
+}
+
+bool config_key_is_u64(const ConfigKey& key) noexcept {
+  return key.attribute == HF_CONFIG_A_MEM_LIMIT || key.attribute == HF_CONFIG_A_PACING_RATE;
 }
 
 const ConfigKey* find_config_key(std::string_view name) noexcept {
@@ -126,7 +132,7 @@ void Control::set_config(std::span<const ConfigValue> changes) {
       sock_.get(), family_, HF_CMD_CONFIG_SET, false,
       [changes, &context](nl_msg* msg) {
         for (const ConfigValue& change : changes) {
-          const int err = change.key->attribute == HF_CONFIG_A_MEM_LIMIT
+          const int err = config_key_is_u64(*change.key)
                               ? nla_put_u64(msg, change.key->attribute, change.value)
                               : nla_put_u32(msg, change.key->attribute,
                                             static_cast<std::uint32_t>(change.value));
@@ -191,6 +197,7 @@ std::vector<PeerInfo> Control::peers() {
                       .epoch = get_u32(tb, HF_PEER_A_EPOCH),
                       .seg_size = get_u32(tb, HF_PEER_A_SEG_SIZE),
                       .frame_segs = get_u32(tb, HF_PEER_A_FRAME_SEGS),
+                      .pacing_rate = get_u64(tb, HF_PEER_A_PACING_RATE),
                       .credit = get_u32(tb, HF_PEER_A_CREDIT),
                       .inflight = get_u32(tb, HF_PEER_A_INFLIGHT),
                       .srtt_us = get_u32(tb, HF_PEER_A_SRTT_US),

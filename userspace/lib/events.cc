@@ -67,6 +67,8 @@ std::string_view event_type_name(EventType type) noexcept {
       return "flow_reset";
     case EventType::epoch:
       return "epoch";
+    case EventType::backoff:
+      return "backoff";
   }
   return "";
 }
@@ -79,6 +81,18 @@ std::string_view peer_down_reason_name(PeerDownReason reason) noexcept {
       return "device";
     case PeerDownReason::netns:
       return "netns";
+  }
+  return "";
+}
+
+std::string_view congestion_sign_name(CongestionSign sign) noexcept {
+  switch (sign) {
+    case CongestionSign::loss:
+      return "loss";
+    case CongestionSign::delay:
+      return "delay";
+    case CongestionSign::notice:
+      return "notice";
   }
   return "";
 }
@@ -136,6 +150,15 @@ Event decode_event(std::span<const std::uint8_t> message) {
         break;
       case HF_EVENT_A_REASON:
         event.reason = static_cast<PeerDownReason>(read_u32(payload, "reason"));
+        break;
+      case HF_EVENT_A_SIGN:
+        event.sign = static_cast<CongestionSign>(read_u32(payload, "sign"));
+        break;
+      case HF_EVENT_A_RATE_SCALE:
+        event.rate_scale = read_u32(payload, "rate scale");
+        break;
+      case HF_EVENT_A_FRAME_SEGS:
+        event.frame_segs = read_u32(payload, "frame segments");
         break;
       default:
         break;  // added by a newer module

@@ -36,11 +36,7 @@ constexpr std::array kCommands{
                 .options = {}},
     CommandSpec{.name = "set",
                 .synopsis = "KEY VALUE [ KEY VALUE ]...",
-                .summary = "change settings, all or none (needs CAP_NET_ADMIN); keys: max_msg, "
-                           "max_peers, frame_segs, frame_min_segs, frame_max, frame_delay_pct, "
-                           "mem_limit, peer_idle, flow_reset, ack_delay, "
-                           "max_inflight, rto_min, rto_max, rto_initial, rto_max_backoff, "
-                           "retry_limit",
+                .summary = "change settings, all or none (needs CAP_NET_ADMIN); keys below",
                 .max_args = std::numeric_limits<std::size_t>::max(),
                 .run = &set,
                 .options = {}},
@@ -53,6 +49,7 @@ constexpr ObjectSpec kConfigObject{
     .summary = "the module's settings (module-wide; apply to new messages and peers)",
     .commands = kCommands,
     .default_command = "show",
+    .keys = &hf::config_keys,
 };
 
 }  // namespace hfctl

@@ -34,6 +34,8 @@ struct ConfigKey {
 [[nodiscard]] std::span<const ConfigKey> config_keys() noexcept;
 // The key named `name` (either spelling), or nullptr.
 [[nodiscard]] const ConfigKey* find_config_key(std::string_view name) noexcept;
+// Whether the kernel carries `key` as a u64 (others are u32).
+[[nodiscard]] bool config_key_is_u64(const ConfigKey& key) noexcept;
 
 struct ConfigValue {
   const ConfigKey* key = nullptr;
@@ -55,6 +57,10 @@ struct PeerInfo {
   std::uint32_t epoch = 0;
   std::uint32_t seg_size = 0;
   std::uint32_t frame_segs = 0;  // the frame-size controller's frame now
+  // Bytes per second the module's pacing_rate comes to towards the peer
+  // after the frame-size controller's cut (a socket's own cap not
+  // included); 0: unpaced.
+  std::uint64_t pacing_rate = 0;
   std::uint32_t credit = 0;
   std::uint32_t inflight = 0;
   std::uint32_t srtt_us = 0;

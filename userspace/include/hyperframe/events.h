@@ -1,7 +1,8 @@
 // hyperframe/events.h - hf::EventSubscriber, a listener of the events the
 // module multicasts to the group "events" of its generic netlink family
 // (HF_CMD_EVENT, uapi/linux/hyperframe.h): peers created and removed, flows
-// given up, reset and restarted, in the caller's network namespace (see
+// given up, reset, restarted and backed off on congestion, in the caller's
+// network namespace (see
 // docs/design.md, "Control plane").
 #pragma once
 
@@ -28,6 +29,7 @@ enum class EventType : std::uint32_t {
   retry_limit = HF_EVENT_RETRY_LIMIT,
   flow_reset = HF_EVENT_FLOW_RESET,
   epoch = HF_EVENT_EPOCH,
+  backoff = HF_EVENT_BACKOFF,
 };
 
 // HF_EVENT_A_REASON of a peer_down.
@@ -37,25 +39,40 @@ enum class PeerDownReason : std::uint32_t {
   netns = HF_EVENT_REASON_NETNS,
 };
 
+// HF_EVENT_A_SIGN of a backoff: the congestion sign the sender answered.
+enum class CongestionSign : std::uint32_t {
+  loss = HF_EVENT_SIGN_LOSS,
+  delay = HF_EVENT_SIGN_DELAY,
+  notice = HF_EVENT_SIGN_NOTICE,
+};
+
+// The unit of Event::rate_scale: the whole pacing rate.
+inline constexpr std::uint32_t kRateScaleOne = 1024;
+
 // One event. Each optional is present when the kernel sent the attribute:
 // see enum hf_event_type for which type carries which.
 struct Event {
   EventType type{};
-  int ifindex = 0;                        // the peer's interface
-  std::array<std::uint8_t, 6> address{};  // the peer's Ethernet address
-  std::optional<std::uint32_t> error;     // errno the messages failed with
-  std::optional<std::uint32_t> epoch;     // the flow it is about
-  std::optional<std::uint32_t> messages;  // messages it failed
-  std::optional<PeerDownReason> reason;   // why a peer went down
+  int ifindex = 0;                          // the peer's interface
+  std::array<std::uint8_t, 6> address{};    // the peer's Ethernet address
+  std::optional<std::uint32_t> error;       // errno the messages failed with
+  std::optional<std::uint32_t> epoch;       // the flow it is about
+  std::optional<std::uint32_t> messages;    // messages it failed
+  std::optional<PeerDownReason> reason;     // why a peer went down
+  std::optional<CongestionSign> sign;       // what a backoff answered
+  std::optional<std::uint32_t> rate_scale;  // pacing rate kept, in 1/kRateScaleOne
+  std::optional<std::uint32_t> frame_segs;  // hyperframe size after a backoff
 
   friend bool operator==(const Event&, const Event&) = default;
 };
 
-// "peer_up", "peer_down", "retry_limit", "flow_reset", "epoch"; "" for a
-// type this library does not know.
+// "peer_up", "peer_down", "retry_limit", "flow_reset", "epoch", "backoff";
+// "" for a type this library does not know.
 [[nodiscard]] std::string_view event_type_name(EventType type) noexcept;
 // "idle", "device", "netns"; "" for a reason this library does not know.
 [[nodiscard]] std::string_view peer_down_reason_name(PeerDownReason reason) noexcept;
+// "loss", "delay", "notice"; "" for a sign this library does not know.
+[[nodiscard]] std::string_view congestion_sign_name(CongestionSign sign) noexcept;
 
 // Decodes one HF_CMD_EVENT message as the kernel sends it: the netlink
 // header, the generic netlink header, the attributes. Attributes it does

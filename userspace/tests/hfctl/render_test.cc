@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include "hyperframe/control.h"
+#include "objects.h"
+
 namespace {
 
 using hfctl::Options;
@@ -151,6 +154,21 @@ TEST(RenderObjectHelp, CommandOptions) {
       << exporter;
 }
 
+TEST(RenderObjectHelp, ConfigListsEveryKeyFromTheLibrary) {
+  const std::string help =
+      rendered([](std::ostream& out) { hfctl::render_object_help(out, hfctl::kConfigObject); });
+  const std::size_t keys = help.find("\nKeys:\n");
+  ASSERT_NE(keys, std::string::npos) << help;
+  for (const hf::ConfigKey& key : hf::config_keys()) {
+    EXPECT_NE(help.find("\n  " + std::string(key.name) + " ", keys), std::string::npos)
+        << key.name << " missing from:\n"
+        << help;
+  }
+  EXPECT_NE(help.find("  pacing_rate ", keys), std::string::npos) << help;
+  EXPECT_NE(help.find("[bytes/s]", keys), std::string::npos) << help;
+  EXPECT_NE(help.find("(read-only)", keys), std::string::npos) << help;
+}
+
 TEST(RenderErrors, UsageErrorPointsAtHelp) {
   EXPECT_EQ(rendered([](std::ostream& err) {
               hfctl::render_usage_error(err, hfctl::UsageError("bad", "hfctl module help"));
@@ -234,11 +252,12 @@ TEST(RenderPeerShow, MoreStatisticsWithS) {
   peer.tx_msgs_failed = 1;
   peer.rx_bytes = 500;
   peer.rx_msgs = 1;
-  const std::vector<hfctl::PeerRow> rows{{"eth0", peer}};
+  std::vector<hfctl::PeerRow> rows{{"eth0", peer}};
   Options more = text();
   more.stats = 1;
   const std::string out =
       rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, more); });
+  EXPECT_NE(out.find(" frame_segs 0 rate unpaced queued_msgs "), std::string::npos) << out;
   EXPECT_NE(out.find("\n    tx_bytes 3000 tx_frames 2 tx_msgs 3 delivered 2 failed 1 "
                      "rx_bytes 500 rx_msgs 1\n"),
             std::string::npos)
@@ -249,6 +268,15 @@ TEST(RenderPeerShow, MoreStatisticsWithS) {
                     R"("tx_msgs_delivered":2,"tx_msgs_failed":1,"rx_msgs":1})"),
             std::string::npos)
       << js;
+  rows[0].info.pacing_rate = 12500000;
+  const std::string paced =
+      rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, more); });
+  EXPECT_NE(paced.find(" rate 100Mbit queued_msgs "), std::string::npos) << paced;
+  const std::string paced_js =
+      rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, json()); });
+  EXPECT_NE(paced_js.find(R"("frame_segs":0,"pacing_rate":12500000,"credit":0,)"),
+            std::string::npos)
+      << paced_js;
 }
 
 hf::Stats some_stats() {
@@ -501,6 +529,27 @@ TEST(RenderEvent, PeerDownByReason) {
   EXPECT_EQ(event(netns, text()), "peer down dev eth0 addr 02:00:00:00:00:02 reason 9\n")
       << "a reason of a newer module, by number";
   EXPECT_NE(event(netns, json()).find(R"("reason":"9")"), std::string::npos);
+}
+
+TEST(RenderEvent, Backoff) {
+  hf::Event backoff = event_of(hf::EventType::backoff);
+  backoff.epoch = 0x2a;
+  backoff.sign = hf::CongestionSign::loss;
+  backoff.rate_scale = 717;
+  backoff.frame_segs = 32;
+  EXPECT_EQ(event(backoff, text()),
+            "backoff dev eth0 addr 02:00:00:00:00:02 epoch 0x002a sign loss rate 70% "
+            "frame_segs 32\n");
+  EXPECT_EQ(event(backoff, json()),
+            line(R"({"event":"backoff","ifindex":2,"dev":"eth0","address":"02:00:00:00:00:02",)"
+                 R"("epoch":42,"sign":"loss","rate_scale":717,"frame_segs":32})"));
+  backoff.sign = hf::CongestionSign::delay;
+  backoff.rate_scale = 512;
+  EXPECT_NE(event(backoff, text()).find(" sign delay rate 50% "), std::string::npos);
+  backoff.rate_scale = 64;
+  EXPECT_NE(event(backoff, text()).find(" rate 6.2% "), std::string::npos);
+  backoff.sign = static_cast<hf::CongestionSign>(7);
+  EXPECT_NE(event(backoff, text()).find(" sign 7 "), std::string::npos);
 }
 
 TEST(RenderEvent, RetryLimit) {

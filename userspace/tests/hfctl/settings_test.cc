@@ -81,6 +81,16 @@ TEST(ParseConfigChanges, RefusesBadCommandLines) {
   EXPECT_NE(refusal({"peer_idle", "1500us"}).find("whole number of ms"), std::string::npos);
   EXPECT_NE(refusal({"max_peers", "4294967296"}).find("above 4294967295"), std::string::npos);
   EXPECT_EQ(refusal({"mem_limit", "4294967296"}), "");
+  EXPECT_EQ(refusal({"pacing_rate", "1tbit"}), "") << "125e9 bytes/s: the kernel's range";
+  EXPECT_NE(refusal({"pacing_rate", "1000"}).find("with its unit"), std::string::npos);
+}
+
+TEST(ParseConfigChanges, PacingRateInRateUnits) {
+  const auto changes = parse({"pacing_rate", "100mbit"});
+  ASSERT_EQ(changes.size(), 1U);
+  EXPECT_EQ(changes[0], (hf::ConfigValue{&key("pacing_rate"), 12500000}));
+  EXPECT_TRUE(hf::config_key_is_u64(key("pacing_rate")));
+  EXPECT_FALSE(hf::config_key_is_u64(key("max_inflight")));
 }
 
 TEST(DescribeSetError, NamesTheKeyAndRangeInItsUnits) {

@@ -146,6 +146,21 @@ TEST(DecodeEvent, RetryLimitFlowResetAndEpoch) {
   EXPECT_EQ(epoch.epoch, 0xbeefU);
 }
 
+TEST(DecodeEvent, BackoffWithItsSignAndState) {
+  const hf::Event backoff = decode(peer_event(HF_EVENT_BACKOFF)
+                                       .u32(HF_EVENT_A_EPOCH, 0x77)
+                                       .u32(HF_EVENT_A_SIGN, HF_EVENT_SIGN_LOSS)
+                                       .u32(HF_EVENT_A_RATE_SCALE, 717)
+                                       .u32(HF_EVENT_A_FRAME_SEGS, 16));
+  EXPECT_EQ(backoff.type, hf::EventType::backoff);
+  EXPECT_EQ(backoff.epoch, 0x77U);
+  EXPECT_EQ(backoff.sign, hf::CongestionSign::loss);
+  EXPECT_EQ(backoff.rate_scale, 717U);
+  EXPECT_EQ(backoff.frame_segs, 16U);
+  EXPECT_FALSE(backoff.messages);
+  EXPECT_FALSE(decode(peer_event(HF_EVENT_PEER_UP)).sign);
+}
+
 TEST(DecodeEvent, UnknownTypesAndAttributesOfANewerModulePass) {
   const hf::Event event = decode(peer_event(42).u32(HF_EVENT_A_MAX + 1, 9).u32(HF_EVENT_A_MSGS, 1));
   EXPECT_EQ(static_cast<std::uint32_t>(event.type), 42U);
@@ -195,11 +210,16 @@ TEST(EventNames, EveryTypeAndReason) {
   EXPECT_EQ(hf::event_type_name(hf::EventType::retry_limit), "retry_limit");
   EXPECT_EQ(hf::event_type_name(hf::EventType::flow_reset), "flow_reset");
   EXPECT_EQ(hf::event_type_name(hf::EventType::epoch), "epoch");
+  EXPECT_EQ(hf::event_type_name(hf::EventType::backoff), "backoff");
   EXPECT_EQ(hf::event_type_name(static_cast<hf::EventType>(HF_EVENT_UNSPEC)), "");
   EXPECT_EQ(hf::peer_down_reason_name(hf::PeerDownReason::idle), "idle");
   EXPECT_EQ(hf::peer_down_reason_name(hf::PeerDownReason::device), "device");
   EXPECT_EQ(hf::peer_down_reason_name(hf::PeerDownReason::netns), "netns");
   EXPECT_EQ(hf::peer_down_reason_name(static_cast<hf::PeerDownReason>(99)), "");
+  EXPECT_EQ(hf::congestion_sign_name(hf::CongestionSign::loss), "loss");
+  EXPECT_EQ(hf::congestion_sign_name(hf::CongestionSign::delay), "delay");
+  EXPECT_EQ(hf::congestion_sign_name(hf::CongestionSign::notice), "notice");
+  EXPECT_EQ(hf::congestion_sign_name(static_cast<hf::CongestionSign>(0)), "");
 }
 
 TEST(EventsLost, IsEnobufs) {
