@@ -367,7 +367,8 @@ static u64 tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
 
 /*
  * Stamp @skb (new or a repair) with its departure time under the socket's
- * SO_MAX_PACING_RATE (bytes per second of wire frames, Ethernet header
+ * pacing rate (tx_pacing_rate(): SO_MAX_PACING_RATE or the module's
+ * pacing_rate, bytes per second of wire frames, Ethernet header
  * included), shared by all its peers. An EDT qdisc (hfq, fq) holds it until then. A cap, as
  * TCP's pacing: time the socket did not use (a full window, nothing to
  * send) is not made up for later.
@@ -781,6 +782,7 @@ static void tx_new_epoch(struct hf_peer *peer)
 	hf_reorder_init(&peer->reo);
 	peer->recovering = false;
 	peer->tx_zero_window = false;
+	peer->tx_stalled = false;
 	peer->tx_refused_mark = false;
 	tx_fsize_init(peer);
 	peer->rto_phase = HF_RTO_IDLE;

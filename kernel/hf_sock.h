@@ -23,7 +23,8 @@
  *	      being reassembled; admission looks only at the rest
  * @rx_refused: a message for this socket was refused for a full buffer;
  *		the next read tells the refused peers there is room again
- * @tx_pace_ns: with SO_MAX_PACING_RATE, the departure time (monotonic ns)
+ * @tx_pace_ns: when paced (SO_MAX_PACING_RATE, the module's pacing_rate),
+ *		the departure time (monotonic ns)
  *		free for the socket's next byte, over all its peers
  */
 struct hf_sock {

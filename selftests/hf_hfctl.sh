@@ -135,8 +135,9 @@ done
 restore=$(python3 -c '
 import json, sys
 c = json.loads(sys.argv[1])
-print(" ".join("%s %d" % (k, v) for k, v in c.items()
-               if k not in ("ethertype", "rto_granularity_us")))' "$orig")
+# (a rate takes its unit even under its JSON name: bytes/s as "bps")
+print(" ".join("%s %d%s" % (k, v, "bps" if k == "pacing_rate" else "")
+               for k, v in c.items() if k not in ("ethertype", "rto_granularity_us")))' "$orig")
 "$HFCTL" config set $restore
 check_err $? "config set (restore) failed"
 check_eq "$("$HFCTL" -j config show)" "$orig" "configuration after restore"

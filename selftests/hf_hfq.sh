@@ -5,8 +5,9 @@
 # frames into its bands (counted exactly against the transport's own
 # counters); its settings round-trip through hfctl and bad ones are
 # refused; a device rate paces the link, and SO_MAX_PACING_RATE a socket,
-# under hfq and under fq, within 10 %, as does the module's pacing_rate (a
-# lower socket cap winning); a small ping-pong beside bulk TCP
+# under hfq and under fq, within 10 %; the module's pacing_rate paces too
+# (never above it, at most 25 % below, a lower socket cap winning); a
+# small ping-pong beside bulk TCP
 # sees a lower p99 over hyperframe with hfq than over TCP through a tbf
 # FIFO of the same rate (beside bulk hyperframe to the same peer its p99
 # is printed); other traffic keeps flowing;

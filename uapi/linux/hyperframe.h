@@ -220,7 +220,7 @@ enum hf_genl_cmd {
 /*
  * HF_CMD_CONFIG_*: the module's settings (struct hf_params). Read-only:
  * ETHERTYPE and RTO_GRANULARITY_US (one jiffy); in a SET they are refused.
- * All are u32 but MEM_LIMIT (u64) and ETHERTYPE (u16).
+ * All are u32 but MEM_LIMIT and PACING_RATE (u64) and ETHERTYPE (u16).
  */
 enum hf_config_attr {
 	HF_CONFIG_A_UNSPEC,
@@ -507,7 +507,8 @@ enum hf_event_reason {
  *			retransmission timeout)
  * @HF_EVENT_SIGN_DELAY: a round trip rose above the least by
  *			 frame_delay_pct
- * @HF_EVENT_SIGN_NOTICE: the receiver sent a congestion notice
+ * @HF_EVENT_SIGN_NOTICE: the receiver sent a congestion notice (reserved:
+ *			  no receiver sends one yet)
  */
 enum hf_event_sign {
 	HF_EVENT_SIGN_UNSPEC,
