@@ -41,7 +41,7 @@ static bool hf_events_on;
  * @has_msgs: whether to send HF_EVENT_A_MSGS
  * @sign: enum hf_event_sign of a back-off; 0: no HF_EVENT_A_SIGN, nor the
  *	  two below
- * @rate_scale: the pacing rate kept by a back-off, in 1/1024
+ * @rate_scale: the pacing rate kept by a back-off, in 1/HF_RATE_SCALE_ONE
  * @frame_segs: the hyperframe size after a back-off, in segments
  */
 struct hf_event {
@@ -233,7 +233,8 @@ void hf_genl_event_epoch(const struct hf_peer *peer)
  * hf_genl_event_backoff() - HF_EVENT_BACKOFF: the sender backed off
  * @peer: the peer; its lock held
  * @sign: the congestion sign (enum hf_event_sign)
- * @rate_scale: the pacing rate kept, in 1/1024
+ * @rate_scale: the pacing rate kept, in 1/HF_RATE_SCALE_ONE (the
+ *	        frame-size controller's unit, the same)
  * @frame_segs: the hyperframe size now, in segments
  */
 void hf_genl_event_backoff(const struct hf_peer *peer,
@@ -248,5 +249,6 @@ void hf_genl_event_backoff(const struct hf_peer *peer,
 		.frame_segs = frame_segs,
 	};
 
+	BUILD_BUG_ON(HF_RATE_SCALE_ONE != HF_FSIZE_ONE);
 	hf_event_send(peer, &ev);
 }

@@ -124,7 +124,6 @@ static u64 rx_msg_reserve(u32 len, u32 nsegs)
 	return (u64)len + (u64)nsegs * SKB_TRUESIZE(256);
 }
 
-/* Start reassembly of the message @d announces; NULL when it cannot be held now. */
 /* Whether @sk's delivered, unread messages fill its receive buffer. */
 static bool rx_sock_full(const struct sock *sk)
 {
@@ -132,6 +131,7 @@ static bool rx_sock_full(const struct sock *sk)
 	       atomic_read(&hf_sk(sk)->rx_reasm) >= READ_ONCE(sk->sk_rcvbuf);
 }
 
+/* Start reassembly of the message @d announces; NULL when it cannot be held now. */
 static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 				    const struct hf_hdr *h,
 				    enum hf_stat *why)

@@ -433,7 +433,9 @@ enum hf_event_attr {
 	HF_EVENT_A_MSGS,		/* u32, messages the event failed */
 	HF_EVENT_A_REASON,		/* u32, enum hf_event_reason */
 	HF_EVENT_A_SIGN,		/* u32, enum hf_event_sign */
-	HF_EVENT_A_RATE_SCALE,		/* u32, pacing rate kept, in 1/1024 */
+	HF_EVENT_A_RATE_SCALE,		/* u32, pacing rate kept, in
+					 * 1/HF_RATE_SCALE_ONE
+					 */
 	HF_EVENT_A_FRAME_SEGS,		/* u32, hyperframe size, segments */
 
 	__HF_EVENT_A_MAX,
@@ -460,8 +462,8 @@ enum hf_event_attr {
  *		    first message to the peer, the first after an idle
  *		    flow_reset_ms, a retry limit or a flow reset
  * @HF_EVENT_BACKOFF: the sender backed off the flow EPOCH on a congestion
- *		      SIGN: a whole rate is cut (RATE_SCALE / 1024 of the
- *		      socket's pacing rate is kept), a cut one leaves the
+ *		      SIGN: a whole rate is cut (RATE_SCALE / HF_RATE_SCALE_ONE
+ *		      of the socket's pacing rate is kept), a cut one leaves the
  *		      hyperframes halved (FRAME_SEGS), the smallest frame
  *		      the rate cut further; both give the state after. One
  *		      per congestion episode: signs about data sent before
@@ -498,6 +500,9 @@ enum hf_event_reason {
 	__HF_EVENT_REASON_MAX,
 	HF_EVENT_REASON_MAX = __HF_EVENT_REASON_MAX - 1
 };
+
+/* HF_EVENT_A_RATE_SCALE of the whole, uncut pacing rate. */
+#define HF_RATE_SCALE_ONE	1024
 
 /**
  * enum hf_event_sign - HF_EVENT_A_SIGN: the congestion sign a sender

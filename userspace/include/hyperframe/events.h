@@ -47,7 +47,7 @@ enum class CongestionSign : std::uint32_t {
 };
 
 // The unit of Event::rate_scale: the whole pacing rate.
-inline constexpr std::uint32_t kRateScaleOne = 1024;
+inline constexpr std::uint32_t kRateScaleOne = HF_RATE_SCALE_ONE;
 
 // One event. Each optional is present when the kernel sent the attribute:
 // see enum hf_event_type for which type carries which.
