@@ -813,6 +813,11 @@ void hf_input_window_open(struct net *net)
 		spin_lock_bh(&peer->lock);
 		if (!peer->dead && peer->rx_refused) {
 			peer->rx_refused = false;
+			/*
+			 * Its sender counts this ACK as the flow alive: so
+			 * must our idle reclaim.
+			 */
+			peer->last_active = jiffies;
 			rx_send_ack(peer, HF_AF_WINDOW);
 		}
 		spin_unlock_bh(&peer->lock);

@@ -847,18 +847,22 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 	unsigned long reset = msecs_to_jiffies(READ_ONCE(hf_params.flow_reset_ms));
 
 	/*
-	 * An idle flow may be forgotten by the receiver: start afresh, but
-	 * only with nothing of the old one in flight.
+	 * A flow idle for flow_reset_ms may be forgotten by the receiver
+	 * (its peer reclaimed after peer_idle_ms): start afresh, but only
+	 * with nothing of the old one in flight. Its own silence counts,
+	 * not the peer's: frames of the other direction may have kept our
+	 * peer alive while the receiver's was reclaimed.
 	 */
 	if (hf_output_idle(peer) &&
 	    (!peer->tx_epoch ||
-	     time_after(jiffies, peer->last_active + reset)))
+	     time_after(jiffies, peer->tx_last_active + reset)))
 		tx_new_epoch(peer);
 
 	list_add_tail(&msg->node, &peer->tx_queue);
 	peer->tx_unstarted++;
 	peer->tx_msgs++;
 	peer->last_active = jiffies;
+	peer->tx_last_active = jiffies;
 	tx_push(peer);
 }
 
@@ -1033,6 +1037,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			return;
 		}
 		peer->last_active = jiffies;
+		peer->tx_last_active = jiffies;
 		tx_restart(peer);
 		tx_push(peer);
 		return;
@@ -1044,6 +1049,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * be refused as a lost state (ECONNRESET) instead of starting anew.
 	 */
 	peer->last_active = jiffies;
+	peer->tx_last_active = jiffies;
 	/* A repair the receiver already had: the window was too narrow. */
 	if (h->flags & HF_AF_DUP) {
 		hf_stat_inc(stats, HF_STAT_TX_SPURIOUS);

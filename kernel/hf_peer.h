@@ -58,8 +58,9 @@ enum hf_rto_phase {
  * @dstats: its counters, while in the table (hf_dev.c)
  * @addr: the remote Ethernet address
  * @lock: serialises everything below; taken with BHs off
- * @last_active: jiffies of the flow's last frame either way: a message
- *		 queued, a segment of our rx epoch, an ACK of our tx epoch
+ * @last_active: jiffies of the last sign of life either way: a message
+ *		 queued, a segment of our rx epoch, an ACK of our tx epoch, a
+ *		 read that reopened our receive window; idle reclaim reads it
  * @dead: unlinked from the table; no new work may start
  *
  * Sender side:
@@ -68,6 +69,11 @@ enum hf_rto_phase {
  *		   receiver can tell a stale segment of the last one
  * @tx_rx_state: the receiver's state id its first ACK of the epoch gave;
  *		 0 before it. Another value later: the receiver lost its state
+ * @tx_last_active: jiffies of the outgoing flow's last sign of life (a
+ *		    message queued, an ACK of @tx_epoch); past flow_reset_ms
+ *		    the receiver may have forgotten it. Frames of the other
+ *		    direction do not count: the receiver's idle clock may
+ *		    have run out while they came.
  * @txw: the scoreboard of sequence numbers
  * @tx_sacked: bitmap storage for @txw
  * @tx_rexmit: bitmap storage for @txw
@@ -148,6 +154,7 @@ struct hf_peer {
 	u16 tx_epoch;
 	u16 tx_prev_epoch;
 	u16 tx_rx_state;
+	unsigned long tx_last_active;
 	struct hf_txwin txw;
 	u64 tx_sacked[HF_WIN_SEGS / 64];
 	u64 tx_rexmit[HF_WIN_SEGS / 64];

@@ -10,7 +10,9 @@
 # its new peer up; an interface deleted takes its peers down on both
 # sides, failing a message in flight (ENETDOWN); a transfer under loss
 # makes its sender back off (the sign, the rate kept and the frame size in
-# each event, one per rate cut). Each event names the
+# each event, one per rate cut); a flow silent past flow_reset starts a
+# new epoch even when the other direction kept its peer alive. Each event
+# names the
 # right interface and address, in order, in NDJSON (-j) and text. SIGINT
 # and SIGTERM end a monitor with status 0, a monitor outlives the module's
 # unload, and without the module monitor says to load it.
@@ -111,7 +113,7 @@ probe()
 	return "$rc"
 }
 
-ktap_plan 8
+ktap_plan 9
 
 hf_module_load
 orig=$("$HFCTL" -j config show)
@@ -364,6 +366,58 @@ check_err $? "back-off events do not match the rate cuts and frame halvings"
 check_eq "$(ip netns exec "$n0" awk '$1 == "events_dropped" {print $2}' /proc/net/hyperframe)" \
 	0 "events_dropped"
 log_test "events: a transfer under loss backs off: one event per rate cut or frame halving, on loss"
+defer_run
+
+# 9. Node 1 forgets node 0 (its interface goes down and up), then sends
+# to node 0: a new flow of its own, whose segments keep node 0's peer
+# alive. Node 0's next message, after more than flow_reset of its own
+# flow's silence, must start a new epoch, not resume the one node 1
+# forgot (which would fail as a lost receiver state, ECONNRESET).
+mkdir -p "$LOGS"
+defer rm -rf "$LOGS"
+hf_topo_create 2
+n0=${HF_NODES[0]}
+n1=${HF_NODES[1]}
+defer "$HFCTL" config set flow_reset_ms "$(json_field flow_reset_ms <<<"$orig")"
+"$HFCTL" config set flow_reset 3s
+check_err $? "config set flow_reset 3s failed"
+ns_counter() { ip netns exec "$1" awk -v k="$2" '$1 == k {print $2}' /proc/net/hyperframe; }
+# xfer_one FROM TO PORT: one 1000-byte message, checked by the receiver.
+xfer_one()
+{
+	local from=${HF_NODES[$1]} to=${HF_NODES[$2]} mac port=$3 rpid rc
+
+	mac=$(hf_node_mac "$2")
+	ip netns exec "$to" "$XFER" recv "$port" 1000 >"$LOGS/recv-$port" 2>&1 &
+	rpid=$!
+	busywait 10000 grep -q ready "$LOGS/recv-$port"
+	ip netns exec "$from" timeout 60 "$XFER" send eth0 "$mac" "$port" 1000 \
+		>"$LOGS/send-$port" 2>&1
+	rc=$?
+	((rc)) && kill "$rpid" 2>/dev/null
+	wait "$rpid" || rc=1
+	return "$rc"
+}
+xfer_one 0 1 7400
+check_err $? "first message 0 -> 1: $(cat "$LOGS"/send-7400 "$LOGS"/recv-7400)"
+t0=$(date +%s%N)
+ip -n "$n1" link set eth0 down
+ip -n "$n1" link set eth0 up
+busywait 20000 sh -c "ip -n '$n0' link show eth0 | grep -q 'state UP'"
+check_err $? "node 0's link did not come back"
+# Node 0's flow has been silent for more than flow_reset (3 s) once
+# node 1's message arrives; node 0 sends right after it (in well under
+# 3 s, so a peer-wide clock would still call the flow alive).
+busywait 10000 eval '(($(date +%s%N) - t0 > 3500000000))'
+epochs0=$(ns_counter "$n0" tx_epochs)
+resets0=$(ns_counter "$n0" tx_resets)
+xfer_one 1 0 7401
+check_err $? "message 1 -> 0: $(cat "$LOGS"/send-7401 "$LOGS"/recv-7401)"
+xfer_one 0 1 7402
+check_err $? "message 0 -> 1 after node 1 forgot node 0: $(cat "$LOGS"/send-7402 "$LOGS"/recv-7402)"
+check_eq "$(($(ns_counter "$n0" tx_epochs) - epochs0))" 1 "new epochs of node 0"
+check_eq "$(($(ns_counter "$n0" tx_resets) - resets0))" 0 "flow resets of node 0"
+log_test "events: a flow silent past flow_reset starts a new epoch though the other direction kept its peer alive"
 defer_run
 
 exit "$(ktap_exit)"

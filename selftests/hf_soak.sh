@@ -21,6 +21,7 @@
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 XFER=$HF_DIR/hf_xfer
+HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
 SECS=${HF_SOAK_SECONDS:-30}
 INTERVAL=${HF_SOAK_INTERVAL:-5}
 NETEM=${HF_SOAK_NETEM:-loss 1% delay 1ms reorder 5%}
@@ -231,10 +232,11 @@ sampler()
 	done
 }
 
-# topo [N]: N nodes (default 4) with netem on every eth0.
+# topo [N] [monitor]: N nodes (default 4) with netem on every eth0; with
+# "monitor", every node's events are recorded in $LOGS/events-I.
 topo()
 {
-	local i n=${1:-$NODES}
+	local i n=${1:-$NODES} mon=${2:-}
 
 	hf_topo_create "$n" 1500 || return 1
 	MACS=()
@@ -247,7 +249,25 @@ topo()
 		ip netns exec "${HF_NODES[i]}" tc qdisc add dev eth0 root \
 			netem $NETEM || return 1
 		MACS+=("$(hf_node_mac "$i")")
+		[[ -n $mon ]] || continue
+		"$HFCTL" -n "${HF_NODES[i]}" -j monitor >"$LOGS/events-$i" 2>&1 &
+		defer kill "$!"
 	done
+}
+
+# flow_story FAILFILE: for a failed transfer ("fail-FROM-TO-PORT"), what
+# each end's monitor said about the other (back-offs left out).
+flow_story()
+{
+	local from to
+
+	IFS=- read -r _ from to _ <<<"$(basename "$1")"
+	echo "# events of node $from about node $to:"
+	grep -v '"event":"backoff"' "$LOGS/events-$from" |
+		grep -F "\"${MACS[to]}\"" | sed 's/^/#   /'
+	echo "# events of node $to about node $from:"
+	grep -v '"event":"backoff"' "$LOGS/events-$to" |
+		grep -F "\"${MACS[from]}\"" | sed 's/^/#   /'
 }
 
 ktap_plan 4
@@ -268,7 +288,8 @@ other0=$(memother)
 note "warm-up done; Slab $slab0 kB, SUnreclaim $sunr0 kB, MemAvailable $avail0 kB"
 
 # Traffic.
-topo
+echo "# soak config: $("$HFCTL" config show | tr -s '\n ' ' ')"
+topo "$NODES" monitor
 check_err $? "topology with netem '$NETEM'"
 note "topology up, traffic starts"
 sampler &
@@ -287,6 +308,7 @@ nfail=$(find "$LOGS" -name 'fail-*' | wc -l)
 for f in "$LOGS"/fail-*; do
 	[[ -e $f ]] || continue
 	echo "# $(cat "$f")"
+	flow_story "$f"
 done
 check_eq "$nfail" 0 "failed transfers"
 log_test "soak: $rounds rounds in ${elapsed}s, every transfer byte-exact (all-to-all, incast, small messages)"
