@@ -48,6 +48,7 @@
 #include "hf_hfq.h"
 #include "hf_pace.h"
 #include "hf_params.h"
+#include "hf_trace.h"
 #include "hf_wire.h"
 
 #define HFQ_HASH_BITS		8
@@ -68,6 +69,7 @@ enum { HFQ_RR_DATA, HFQ_RR_OTHER };
 
 struct hfq_skb_cb {
 	u64 time_to_send;
+	u64 enqueue_ns;
 };
 
 /**
@@ -253,15 +255,19 @@ static int hfq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		       struct sk_buff **to_free)
 {
 	struct hfq_sched *q = qdisc_priv(sch);
-	struct hfq_flow *f;
 	u64 key = 0, now, when;
+	enum hfq_band band;
+	struct hfq_flow *f;
 
 	if (unlikely(sch->q.qlen >= q->cfg.limit)) {
 		q->xstats.drop_limit++;
 		return qdisc_drop(skb, sch, to_free);
 	}
 
-	switch (hfq_classify(skb, &key)) {
+	now = ktime_get_ns();
+	hfq_cb(skb)->enqueue_ns = now;
+	band = hfq_classify(skb, &key);
+	switch (band) {
 	case HFQ_BAND_CONTROL:
 		if (unlikely(skb_queue_len(&q->control) >= q->cfg.control_limit)) {
 			q->xstats.drop_control_limit++;
@@ -273,7 +279,6 @@ static int hfq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		__skb_queue_tail(&q->other, skb);
 		break;
 	case HFQ_BAND_DATA:
-		now = ktime_get_ns();
 		when = hf_skb_departure(skb);
 		if (when <= now) {
 			when = now;
@@ -303,6 +308,7 @@ static int hfq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
+	trace_hfq_enqueue(qdisc_dev(sch), skb, band, sch->q.qlen);
 	return NET_XMIT_SUCCESS;
 }
 
@@ -336,8 +342,12 @@ static struct sk_buff *hfq_dequeue_data(struct hfq_sched *q, u64 now)
 	return NULL;
 }
 
-/* What control leaves: data and other by deficit round robin. */
-static struct sk_buff *hfq_dequeue_shared(struct hfq_sched *q, u64 now)
+/*
+ * What control leaves: data and other by deficit round robin. Sets @band
+ * to the band of what it returns.
+ */
+static struct sk_buff *hfq_dequeue_shared(struct hfq_sched *q, u64 now,
+					  u8 *band)
 {
 	bool data = !list_empty(&q->active);
 	bool other = !skb_queue_empty(&q->other);
@@ -364,6 +374,7 @@ static struct sk_buff *hfq_dequeue_shared(struct hfq_sched *q, u64 now)
 	if (turn == HFQ_RR_DATA) {
 		skb = hfq_dequeue_data(q, now);
 		if (skb) {
+			*band = HFQ_BAND_DATA;
 			q->xstats.packets_data += hfq_wire_packets(skb);
 		} else {
 			/* Every flow waits for its time: other goes meanwhile,
@@ -377,6 +388,7 @@ static struct sk_buff *hfq_dequeue_shared(struct hfq_sched *q, u64 now)
 		skb = __skb_dequeue(&q->other);
 		if (!skb)
 			return NULL;
+		*band = HFQ_BAND_OTHER;
 		q->xstats.packets_other += hfq_wire_packets(skb);
 	}
 	if (both)
@@ -387,6 +399,7 @@ static struct sk_buff *hfq_dequeue_shared(struct hfq_sched *q, u64 now)
 static struct sk_buff *hfq_dequeue(struct Qdisc *sch)
 {
 	struct hfq_sched *q = qdisc_priv(sch);
+	u8 band = HFQ_BAND_OTHER;
 	struct sk_buff *skb;
 	u64 now, wake;
 
@@ -403,10 +416,11 @@ static struct sk_buff *hfq_dequeue(struct Qdisc *sch)
 
 	skb = __skb_dequeue(&q->control);
 	if (skb) {
+		band = HFQ_BAND_CONTROL;
 		q->xstats.packets_control += hfq_wire_packets(skb);
 	} else {
 		hfq_unthrottle(q, now);
-		skb = hfq_dequeue_shared(q, now);
+		skb = hfq_dequeue_shared(q, now, &band);
 	}
 	if (!skb) {
 		/* Only data waiting for its departure time is left. */
@@ -436,6 +450,8 @@ static struct sk_buff *hfq_dequeue(struct Qdisc *sch)
 	qdisc_qstats_backlog_dec(sch, skb);
 	sch->q.qlen--;
 	qdisc_bstats_update(sch, skb);
+	trace_hfq_dequeue(qdisc_dev(sch), skb, band,
+			  now - hfq_cb(skb)->enqueue_ns);
 	return skb;
 }
 

@@ -47,6 +47,7 @@
 #include "hf_output.h"
 #include "hf_port.h"
 #include "hf_sock.h"
+#include "hf_trace.h"
 
 #define HF_PER_CHUNK	(PAGE_SIZE / sizeof(struct sk_buff *))
 #define HF_ACK_EVERY	16
@@ -192,6 +193,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	m = kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
 		goto fail;
+	m->first_ns = ktime_get_ns();
 	m->msg_id = d->msg_id;
 	m->len = d->msg_len;
 	m->seg_size = d->seg_size;
@@ -254,6 +256,8 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 
 	hf_stat_inc(stats, HF_STAT_RX_MSGS);
 	hf_stat_add(stats, HF_STAT_RX_BYTES, m->len);
+	trace_hf_msg_deliver(peer, m->msg_id, m->sport, m->dport, m->len,
+			     ktime_get_ns() - m->first_ns);
 	peer->rx_delivered++;
 	return true;
 }
@@ -387,6 +391,7 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 	csum = csum_fold(csum_partial(hdr, hlen, 0));
 	memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_ACKS);
+	trace_hf_credit_grant(peer, h.ack.cum_seq, h.ack.credit, flags);
 	hf_xmit(peer, skb, TC_PRIO_CONTROL);
 }
 
@@ -621,8 +626,10 @@ static int rx_frame(struct sk_buff *skb, struct net_device *dev,
 		goto drop;
 	}
 	/* A train's skb was counted once, as it arrived. */
-	if (lone && h.type == HF_TYPE_DATA)
+	if (lone && h.type == HF_TYPE_DATA) {
 		hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
+		trace_hf_frame_recv(dev, src, 1, skb->len);
+	}
 	flen = h.hlen + (h.type == HF_TYPE_DATA ? h.data.seg_len : 0);
 	if (pskb_trim(skb, flen) ||
 	    csum_fold(skb_checksum(skb, 0, flen, 0))) {
@@ -768,6 +775,7 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	 * buffers) are no GSO skbs and went to rx_frame() above.
 	 */
 	hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
+	trace_hf_frame_recv(dev, src, skb_shinfo(skb)->gso_segs, skb->len);
 	if (!skb_has_frag_list(skb)) {
 		hf_stat_inc(stats, HF_STAT_RX_LINEARIZED_TRAINS);
 		return rx_packed(skb, dev, src);

@@ -75,6 +75,8 @@ struct hf_tx_msg {
  * @nchunks: entries in @chunks
  * @chunks: the segments by index, in page-sized tables of skb pointers
  *	    allocated as segments arrive; NULL for a refused message
+ * @first_ns: when its first segment arrived (the delivery tracepoint's
+ *	      latency)
  */
 struct hf_rx_msg {
 	u32 msg_id;
@@ -93,6 +95,7 @@ struct hf_rx_msg {
 	struct sk_buff *head;
 	u32 nchunks;
 	struct sk_buff ***chunks;
+	u64 first_ns;
 };
 
 /* Where a received message came from; in the delivered skb's cb. */

@@ -40,6 +40,7 @@
 #include "hf_offload.h"
 #include "hf_output.h"
 #include "hf_sock.h"
+#include "hf_trace.h"
 
 #define HF_PUSH_BUDGET		64
 /* Headroom of a DATA segment: the device's, and two VLAN tags. */
@@ -291,6 +292,8 @@ static void tx_fsize_note(struct hf_peer *peer, unsigned int changed)
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	enum hf_event_sign sign;
 
+	if (changed)
+		trace_hf_frame_size(peer, c);
 	if (changed & HF_FSIZE_CHANGED_FRAME)
 		hf_stat_inc(stats, c->new_segs > c->old_segs ?
 			    HF_STAT_TX_FRAME_GROWS : HF_STAT_TX_FRAME_SHRINKS);
@@ -463,6 +466,7 @@ struct tx_train {
 	struct sk_buff *head;
 	struct sk_buff *tail;
 	struct hf_tx_msg *msg;
+	u32 seq;
 };
 
 /* Send @t's train, if any, paced as a whole. Return: hf_xmit()'s. */
@@ -474,6 +478,8 @@ static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
 		return 0;
 	t->head = NULL;
 	t->tail = NULL;
+	trace_hf_frame_xmit(peer, t->msg->msg_id, t->seq,
+			    skb_shinfo(skb)->gso_segs ?: 1, skb->len);
 	hf_train_end(skb);
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_DATA_SKBS);
 	tx_pace(peer, t->msg->sk, skb);
@@ -504,7 +510,8 @@ static u32 tx_train_paced_max(const struct hf_peer *peer,
  * (@skb is freed then).
  */
 static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
-			struct hf_tx_msg *msg, struct sk_buff *skb, u8 flags)
+			struct hf_tx_msg *msg, struct sk_buff *skb, u32 seq,
+			u8 flags)
 {
 	u32 hh = peer->dev->hard_header_len;
 
@@ -521,6 +528,7 @@ static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
 		hf_train_start(skb, skb->len);
 		t->head = skb;
 		t->msg = msg;
+		t->seq = seq;
 	} else {
 		hf_train_add(t->head, t->tail, skb);
 		t->tail = skb;
@@ -614,7 +622,7 @@ static void tx_push(struct hf_peer *peer)
 		hf_dev_stat_add(peer->dstats, HF_DEV_STAT_TX_BYTES,
 				min(msg->len - off, msg->seg_size));
 		/* The device is full: acks or the timer resume sending. */
-		if (tx_train_add(peer, &train, msg, skb, flags))
+		if (tx_train_add(peer, &train, msg, skb, seq, flags))
 			break;
 	}
 	/* What a frame cut short by the window or budget has so far. */
@@ -623,8 +631,11 @@ static void tx_push(struct hf_peer *peer)
 	 * Data waits for credit: a stall each time the window closes on it,
 	 * not again for pushes that find it still closed.
 	 */
-	if (stalled && (sent || !peer->tx_stalled))
+	if (stalled && (sent || !peer->tx_stalled)) {
 		hf_stat_inc(stats, HF_STAT_TX_CREDIT_STALLS);
+		trace_hf_credit_stall(peer, hf_txwin_inflight(&peer->txw),
+				      peer->tx_zero_window);
+	}
 	peer->tx_stalled = stalled;
 	/* Whatever is in flight, even a segment we failed to build, is timed. */
 	if (hf_txwin_inflight(&peer->txw) && !timer_pending(&peer->rto_timer))
@@ -649,6 +660,7 @@ static void tx_retransmit(struct hf_peer *peer, u32 seq)
 		return;
 	}
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RETRANSMITS);
+	trace_hf_retransmit(peer, seq, slot->msg->msg_id, slot->index);
 	peer->tx_retransmits++;
 	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_RETRANSMITS);
 	/* A repair counts against the socket's cap as any byte it sends. */

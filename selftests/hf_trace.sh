@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The module's tracepoints (trace system "hyperframe", hf_trace.h) against
+# its own counters. Two nodes: node 0 sends under netem loss (so segments
+# are sent again and the frame-size controller cuts), node 1 sends back
+# through hfq (its ACKs in the control band, its data in the data band).
+# With every hyperframe event enabled, each event's count equals the
+# change of the counter it stands for, summed over both nodes; delivered
+# lengths add up to rx_bytes; hfq lets go of every packet it took. The
+# formats carry the fields docs/tracepoints.md documents.
+
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
+XFER=$HF_DIR/hf_xfer
+T=/sys/kernel/tracing
+LOGS=$(mktemp -d)
+defer rm -rf "$LOGS"
+
+# event: documented fields (after the common ones).
+declare -A FIELDS=(
+	[hf_frame_xmit]="ifindex addr epoch msg_id seq segs bytes"
+	[hf_frame_recv]="ifindex addr segs bytes"
+	[hf_retransmit]="ifindex addr epoch seq msg_id index"
+	[hf_credit_grant]="ifindex addr epoch cum_seq window flags"
+	[hf_credit_stall]="ifindex addr epoch inflight zero_window"
+	[hf_frame_size]="ifindex addr epoch old_segs new_segs old_rate new_rate reason"
+	[hfq_enqueue]="ifindex len band qlen"
+	[hfq_dequeue]="ifindex len band sojourn_ns"
+	[hf_msg_deliver]="ifindex addr epoch msg_id sport dport len latency_ns"
+)
+
+# counters FILE: both nodes' counters, summed, one "name value" a line.
+counters()
+{
+	local i
+
+	for i in 0 1; do
+		ip netns exec "${HF_NODES[i]}" cat /proc/net/hyperframe
+	done | awk '{n[$1] += $2} END {for (k in n) print k, n[k]}' >"$1"
+}
+
+# delta KEY: the change of counter KEY over the traced run.
+delta()
+{
+	echo $(($(awk -v k="$1" '$1 == k {print $2}' "$LOGS/after") -
+		$(awk -v k="$1" '$1 == k {print $2}' "$LOGS/before")))
+}
+
+# events NAME [AWK-CONDITION]: how many NAME events the trace holds (with
+# the condition on its key=value fields, as awk variables f["key"]).
+events()
+{
+	awk -v ev="$1:" "
+	{
+		for (i = 1; i <= NF; i++)
+			if (\$i == ev)
+				break
+		if (i > NF)
+			next
+		delete f
+		for (j = i + 1; j <= NF; j++) {
+			split(\$j, kv, \"=\")
+			f[kv[1]] = kv[2]
+		}
+		if (${2:-1})
+			n++
+	}
+	END {print n + 0}" "$LOGS/trace"
+}
+
+# sum NAME FIELD: FIELD added up over the NAME events.
+sum()
+{
+	awk -v ev="$1:" -v k="$2=" '{
+		for (i = 1; i <= NF; i++)
+			if ($i == ev)
+				break
+		if (i > NF)
+			next
+		for (j = i + 1; j <= NF; j++)
+			if (index($j, k) == 1)
+				n += substr($j, length(k) + 1)
+	}
+	END {printf "%d\n", n}' "$LOGS/trace"
+}
+
+ktap_plan 3
+hf_module_load
+
+# 1. Every tracepoint is there, with its documented fields.
+missing=
+for ev in "${!FIELDS[@]}"; do
+	fmt=$T/events/hyperframe/$ev/format
+	if [[ ! -r $fmt ]]; then
+		missing+=" $ev"
+		continue
+	fi
+	for fld in ${FIELDS[$ev]}; do
+		grep -Eq "field:[^;]*[ \\*]$fld(\\[[0-9]+\\])?;" "$fmt" ||
+			missing+=" $ev.$fld"
+	done
+done
+check_eq "${missing:-none}" none "tracepoints or fields missing"
+log_test "trace: nine tracepoints with their documented fields"
+
+# 2. A traced run: the events against the counters.
+hf_topo_create 2
+n0=${HF_NODES[0]}
+n1=${HF_NODES[1]}
+ip netns exec "$n0" tc qdisc add dev eth0 root netem loss 3%
+check_err $? "netem on node 0"
+"$HFCTL" -n "$n1" qdisc attach dev eth0
+check_err $? "hfq on node 1"
+
+defer "echo $(awk '{print $1}' "$T/buffer_size_kb") >$T/buffer_size_kb; : >$T/trace; echo 1 >$T/tracing_on"
+echo 0 >"$T/tracing_on"
+echo 0 >"$T/events/enable"
+echo 16384 >"$T/buffer_size_kb"
+: >"$T/trace"
+echo 1 >"$T/events/hyperframe/enable"
+check_err $? "enabling the hyperframe events"
+counters "$LOGS/before"
+echo 1 >"$T/tracing_on"
+
+ip netns exec "$n1" "$XFER" recv 7500 2000000,1000,300000 3 >"$LOGS/recv1" 2>&1 &
+r1=$!
+ip netns exec "$n0" "$XFER" recv 7501 500000,64 3 >"$LOGS/recv0" 2>&1 &
+r0=$!
+busywait 10000 grep -q ready "$LOGS/recv1"
+busywait 10000 grep -q ready "$LOGS/recv0"
+ip netns exec "$n0" timeout 120 "$XFER" send eth0 "$(hf_node_mac 1)" 7500 \
+	2000000,1000,300000 3 >"$LOGS/send0" 2>&1 &
+s0=$!
+ip netns exec "$n1" timeout 120 "$XFER" send eth0 "$(hf_node_mac 0)" 7501 \
+	500000,64 3 >"$LOGS/send1" 2>&1
+check_err $? "node 1's sender: $(cat "$LOGS/send1")"
+wait "$s0"
+check_err $? "node 0's sender: $(cat "$LOGS/send0")"
+wait "$r1"
+check_err $? "node 1's receiver: $(cat "$LOGS/recv1")"
+wait "$r0"
+check_err $? "node 0's receiver: $(cat "$LOGS/recv0")"
+# The last ACKs leave after the last message's outcome: wait for quiet.
+sleep 1
+
+echo 0 >"$T/tracing_on"
+echo 0 >"$T/events/hyperframe/enable"
+counters "$LOGS/after"
+cat "$T/trace" >"$LOGS/trace"
+overrun=$(cat "$T"/per_cpu/cpu*/stats | awk '$1 == "overrun:" {n += $2} END {print n + 0}')
+check_eq "$overrun" 0 "trace events overwritten (buffer too small)"
+
+# compare "EVENTS vs COUNTER" GOT WANT: report and check one agreement.
+compare()
+{
+	local what=$1 got=$2 want=$3
+
+	echo "# ${what% vs *} $got, ${what#* vs } $want"
+	check_eq "$got" "$want" "$what"
+}
+compare "hf_frame_xmit vs tx_data_skbs" "$(events hf_frame_xmit)" "$(delta tx_data_skbs)"
+compare "hf_frame_recv vs rx_data_skbs" "$(events hf_frame_recv)" "$(delta rx_data_skbs)"
+compare "hf_retransmit vs tx_retransmits" "$(events hf_retransmit)" "$(delta tx_retransmits)"
+compare "hf_credit_grant vs tx_acks" "$(events hf_credit_grant)" "$(delta tx_acks)"
+compare "hf_credit_stall vs tx_credit_stalls" "$(events hf_credit_stall)" "$(delta tx_credit_stalls)"
+compare "hf_frame_size (frame changed) vs tx_frame_grows + tx_frame_shrinks" \
+	"$(events hf_frame_size 'f["old_segs"] != f["new_segs"]')" \
+	"$(($(delta tx_frame_grows) + $(delta tx_frame_shrinks)))"
+compare "hf_frame_size (rate cut) vs tx_rate_cuts" \
+	"$(events hf_frame_size 'f["new_rate"] + 0 < f["old_rate"] + 0')" "$(delta tx_rate_cuts)"
+compare "hf_msg_deliver vs rx_msgs" "$(events hf_msg_deliver)" "$(delta rx_msgs)"
+compare "hf_msg_deliver len (sum) vs rx_bytes" "$(sum hf_msg_deliver len)" "$(delta rx_bytes)"
+((retx = $(events hf_retransmit), retx > 0))
+check_err $? "no segment sent again under 3 % loss: the run proves little"
+log_test "trace: each event counted as its counter moved, under loss, both ways"
+
+# 3. hfq on node 1: every packet taken is let go, in each band.
+enq=$(events hfq_enqueue)
+deq=$(events hfq_dequeue)
+compare "hfq_dequeue vs hfq_enqueue" "$deq" "$enq"
+for band in 0 1; do
+	n=$(events hfq_dequeue "f[\"band\"] == $band")
+	((n > 0))
+	check_err $? "no hfq_dequeue in band $band"
+done
+((deq > 0 && $(events hf_msg_deliver 'f["latency_ns"] + 0 > 0') > 0))
+check_err $? "no delivery with a latency"
+echo "# hfq: $enq packets, $(sum hfq_dequeue sojourn_ns) ns of sojourn in all;" \
+	"message latency $(sum hf_msg_deliver latency_ns) ns over $(events hf_msg_deliver) messages"
+log_test "trace: hfq lets go of every packet it took, control and data"
+
+defer_run
+exit "$(ktap_exit)"
