@@ -256,8 +256,9 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 
 	hf_stat_inc(stats, HF_STAT_RX_MSGS);
 	hf_stat_add(stats, HF_STAT_RX_BYTES, m->len);
-	trace_hf_msg_deliver(peer, m->msg_id, m->sport, m->dport, m->len,
-			     ktime_get_ns() - m->first_ns);
+	if (trace_hf_msg_deliver_enabled())
+		trace_hf_msg_deliver(peer, m->msg_id, m->sport, m->dport,
+				     m->len, ktime_get_ns() - m->first_ns);
 	peer->rx_delivered++;
 	return true;
 }
@@ -775,7 +776,7 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	 * buffers) are no GSO skbs and went to rx_frame() above.
 	 */
 	hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
-	trace_hf_frame_recv(dev, src, skb_shinfo(skb)->gso_segs, skb->len);
+	trace_hf_frame_recv(dev, src, skb_shinfo(skb)->gso_segs ?: 1, skb->len);
 	if (!skb_has_frag_list(skb)) {
 		hf_stat_inc(stats, HF_STAT_RX_LINEARIZED_TRAINS);
 		return rx_packed(skb, dev, src);

@@ -479,7 +479,7 @@ static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
 	t->head = NULL;
 	t->tail = NULL;
 	trace_hf_frame_xmit(peer, t->msg->msg_id, t->seq,
-			    skb_shinfo(skb)->gso_segs ?: 1, skb->len);
+			    skb_shinfo(skb)->gso_segs, skb->len);
 	hf_train_end(skb);
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_DATA_SKBS);
 	tx_pace(peer, t->msg->sk, skb);
@@ -867,14 +867,14 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 	 */
 	if (hf_output_idle(peer) &&
 	    (!peer->tx_epoch ||
-	     time_after(jiffies, peer->tx_last_active + reset)))
+	     time_after64(get_jiffies_64(), peer->tx_last_active + reset)))
 		tx_new_epoch(peer);
 
 	list_add_tail(&msg->node, &peer->tx_queue);
 	peer->tx_unstarted++;
 	peer->tx_msgs++;
 	peer->last_active = jiffies;
-	peer->tx_last_active = jiffies;
+	peer->tx_last_active = get_jiffies_64();
 	tx_push(peer);
 }
 
@@ -1049,7 +1049,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			return;
 		}
 		peer->last_active = jiffies;
-		peer->tx_last_active = jiffies;
+		peer->tx_last_active = get_jiffies_64();
 		tx_restart(peer);
 		tx_push(peer);
 		return;
@@ -1061,7 +1061,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * be refused as a lost state (ECONNRESET) instead of starting anew.
 	 */
 	peer->last_active = jiffies;
-	peer->tx_last_active = jiffies;
+	peer->tx_last_active = get_jiffies_64();
 	/* A repair the receiver already had: the window was too narrow. */
 	if (h->flags & HF_AF_DUP) {
 		hf_stat_inc(stats, HF_STAT_TX_SPURIOUS);

@@ -69,7 +69,7 @@ enum hf_rto_phase {
  *		   receiver can tell a stale segment of the last one
  * @tx_rx_state: the receiver's state id its first ACK of the epoch gave;
  *		 0 before it. Another value later: the receiver lost its state
- * @tx_last_active: jiffies of the outgoing flow's last sign of life (a
+ * @tx_last_active: jiffies64 of the outgoing flow's last sign of life (a
  *		    message queued, an ACK of @tx_epoch); past flow_reset_ms
  *		    the receiver may have forgotten it. Frames of the other
  *		    direction do not count: the receiver's idle clock may
@@ -154,7 +154,7 @@ struct hf_peer {
 	u16 tx_epoch;
 	u16 tx_prev_epoch;
 	u16 tx_rx_state;
-	unsigned long tx_last_active;
+	u64 tx_last_active;
 	struct hf_txwin txw;
 	u64 tx_sacked[HF_WIN_SEGS / 64];
 	u64 tx_rexmit[HF_WIN_SEGS / 64];

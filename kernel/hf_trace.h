@@ -5,8 +5,9 @@
  * stalled on, the frame size or rate changed, hfq's enqueue and dequeue,
  * a message delivered. Their fields are a stable interface: fields may be
  * added at the end, never removed or changed (docs/tracepoints.md).
- * Each fires exactly where its /proc/net/hyperframe counter moves, so a
- * count of events equals the counter's change.
+ * Those with a /proc/net/hyperframe counter fire at the statement that
+ * moves it, so their count equals its change (hf_frame_size: filtered by
+ * what changed; a rate restored has no counter); hfq's have none.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM hyperframe
@@ -20,18 +21,27 @@
 
 #include "hf_peer.h"
 
-/* A peer's link and address, first in every event about a peer. */
+/*
+ * A peer's namespace (the inode number of /proc/PID/ns/net), link and
+ * address, first in every event about a peer: ifindexes repeat across
+ * namespaces.
+ */
 #define HF_TP_PEER_FIELDS			\
+	__field(u32, netns)			\
 	__field(int, ifindex)			\
 	__array(u8, addr, ETH_ALEN)
 
 #define HF_TP_PEER_ASSIGN(peer)					\
 	do {							\
+		__entry->netns = (peer)->net->ns.inum;		\
 		__entry->ifindex = (peer)->dev->ifindex;	\
 		memcpy(__entry->addr, (peer)->addr, ETH_ALEN);	\
 	} while (0)
 
-/* tx_data_skbs: one skb of data segments (a train or a lone segment) left. */
+/*
+ * tx_data_skbs: one skb of new data segments (a train or a lone segment)
+ * left; repairs are hf_retransmit's.
+ */
 TRACE_EVENT(hf_frame_xmit,
 	TP_PROTO(const struct hf_peer *peer, u32 msg_id, u32 seq, u32 segs,
 		 u32 bytes),
@@ -52,8 +62,8 @@ TRACE_EVENT(hf_frame_xmit,
 		__entry->segs = segs;
 		__entry->bytes = bytes;
 	),
-	TP_printk("ifindex=%d addr=%pM epoch=%u msg_id=%u seq=%u segs=%u bytes=%u",
-		  __entry->ifindex, __entry->addr, __entry->epoch,
+	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u msg_id=%u seq=%u segs=%u bytes=%u",
+		  __entry->netns, __entry->ifindex, __entry->addr, __entry->epoch,
 		  __entry->msg_id, __entry->seq, __entry->segs, __entry->bytes)
 );
 
@@ -71,13 +81,14 @@ TRACE_EVENT(hf_frame_recv,
 		__field(u32, bytes)
 	),
 	TP_fast_assign(
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->ifindex = dev->ifindex;
 		memcpy(__entry->addr, addr, ETH_ALEN);
 		__entry->segs = segs;
 		__entry->bytes = bytes;
 	),
-	TP_printk("ifindex=%d addr=%pM segs=%u bytes=%u",
-		  __entry->ifindex, __entry->addr, __entry->segs,
+	TP_printk("netns=%u ifindex=%d addr=%pM segs=%u bytes=%u",
+		  __entry->netns, __entry->ifindex, __entry->addr, __entry->segs,
 		  __entry->bytes)
 );
 
@@ -99,8 +110,8 @@ TRACE_EVENT(hf_retransmit,
 		__entry->msg_id = msg_id;
 		__entry->index = index;
 	),
-	TP_printk("ifindex=%d addr=%pM epoch=%u seq=%u msg_id=%u index=%u",
-		  __entry->ifindex, __entry->addr, __entry->epoch,
+	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u seq=%u msg_id=%u index=%u",
+		  __entry->netns, __entry->ifindex, __entry->addr, __entry->epoch,
 		  __entry->seq, __entry->msg_id, __entry->index)
 );
 
@@ -125,8 +136,8 @@ TRACE_EVENT(hf_credit_grant,
 		__entry->window = credit - cum_seq;
 		__entry->flags = flags;
 	),
-	TP_printk("ifindex=%d addr=%pM epoch=%u cum_seq=%u window=%u flags=%#x",
-		  __entry->ifindex, __entry->addr, __entry->epoch,
+	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u cum_seq=%u window=%u flags=%#x",
+		  __entry->netns, __entry->ifindex, __entry->addr, __entry->epoch,
 		  __entry->cum_seq, __entry->window, __entry->flags)
 );
 
@@ -146,8 +157,8 @@ TRACE_EVENT(hf_credit_stall,
 		__entry->inflight = inflight;
 		__entry->zero_window = zero_window;
 	),
-	TP_printk("ifindex=%d addr=%pM epoch=%u inflight=%u zero_window=%d",
-		  __entry->ifindex, __entry->addr, __entry->epoch,
+	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u inflight=%u zero_window=%d",
+		  __entry->netns, __entry->ifindex, __entry->addr, __entry->epoch,
 		  __entry->inflight, __entry->zero_window)
 );
 
@@ -178,8 +189,8 @@ TRACE_EVENT(hf_frame_size,
 		__entry->new_rate = c->new_rate;
 		__entry->reason = c->reason;
 	),
-	TP_printk("ifindex=%d addr=%pM epoch=%u old_segs=%u new_segs=%u old_rate=%u new_rate=%u reason=%u",
-		  __entry->ifindex, __entry->addr, __entry->epoch,
+	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u old_segs=%u new_segs=%u old_rate=%u new_rate=%u reason=%u",
+		  __entry->netns, __entry->ifindex, __entry->addr, __entry->epoch,
 		  __entry->old_segs, __entry->new_segs, __entry->old_rate,
 		  __entry->new_rate, __entry->reason)
 );
@@ -190,19 +201,22 @@ TRACE_EVENT(hfq_enqueue,
 		 u8 band, u32 qlen),
 	TP_ARGS(dev, skb, band, qlen),
 	TP_STRUCT__entry(
+		__field(u32, netns)
 		__field(int, ifindex)
 		__field(u32, len)
 		__field(u8, band)
 		__field(u32, qlen)
 	),
 	TP_fast_assign(
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->ifindex = dev->ifindex;
 		__entry->len = skb->len;
 		__entry->band = band;
 		__entry->qlen = qlen;
 	),
-	TP_printk("ifindex=%d band=%u len=%u qlen=%u", __entry->ifindex,
-		  __entry->band, __entry->len, __entry->qlen)
+	TP_printk("netns=%u ifindex=%d band=%u len=%u qlen=%u",
+		  __entry->netns, __entry->ifindex, __entry->band, __entry->len,
+		  __entry->qlen)
 );
 
 /* hfq let @skb go after @sojourn_ns in the queue. */
@@ -211,19 +225,21 @@ TRACE_EVENT(hfq_dequeue,
 		 u8 band, u64 sojourn_ns),
 	TP_ARGS(dev, skb, band, sojourn_ns),
 	TP_STRUCT__entry(
+		__field(u32, netns)
 		__field(int, ifindex)
 		__field(u32, len)
 		__field(u8, band)
 		__field(u64, sojourn_ns)
 	),
 	TP_fast_assign(
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->ifindex = dev->ifindex;
 		__entry->len = skb->len;
 		__entry->band = band;
 		__entry->sojourn_ns = sojourn_ns;
 	),
-	TP_printk("ifindex=%d band=%u len=%u sojourn_ns=%llu",
-		  __entry->ifindex, __entry->band, __entry->len,
+	TP_printk("netns=%u ifindex=%d band=%u len=%u sojourn_ns=%llu",
+		  __entry->netns, __entry->ifindex, __entry->band, __entry->len,
 		  __entry->sojourn_ns)
 );
 
@@ -253,8 +269,8 @@ TRACE_EVENT(hf_msg_deliver,
 		__entry->len = len;
 		__entry->latency_ns = latency_ns;
 	),
-	TP_printk("ifindex=%d addr=%pM epoch=%u msg_id=%u sport=%u dport=%u len=%u latency_ns=%llu",
-		  __entry->ifindex, __entry->addr, __entry->epoch,
+	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u msg_id=%u sport=%u dport=%u len=%u latency_ns=%llu",
+		  __entry->netns, __entry->ifindex, __entry->addr, __entry->epoch,
 		  __entry->msg_id, __entry->sport, __entry->dport,
 		  __entry->len, __entry->latency_ns)
 );

@@ -12,8 +12,8 @@
 # makes its sender back off (the sign, the rate kept and the frame size in
 # each event, one per rate cut); a flow silent past flow_reset starts a
 # new epoch even when the other direction kept its peer alive. Each event
-# names the
-# right interface and address, in order, in NDJSON (-j) and text. SIGINT
+# names the right interface and address, in order, in NDJSON (-j) and
+# text. SIGINT
 # and SIGTERM end a monitor with status 0, a monitor outlives the module's
 # unload, and without the module monitor says to load it.
 
@@ -382,22 +382,29 @@ defer "$HFCTL" config set flow_reset_ms "$(json_field flow_reset_ms <<<"$orig")"
 "$HFCTL" config set flow_reset 3s
 check_err $? "config set flow_reset 3s failed"
 ns_counter() { ip netns exec "$1" awk -v k="$2" '$1 == k {print $2}' /proc/net/hyperframe; }
-# xfer_one FROM TO PORT: one 1000-byte message, checked by the receiver.
+# recv_start TO PORT: a receiver of one 1000-byte message, ready; its
+# pid in RPID[PORT].
+declare -A RPID=()
+recv_start()
+{
+	ip netns exec "${HF_NODES[$1]}" "$XFER" recv "$2" 1000 >"$LOGS/recv-$2" 2>&1 &
+	RPID[$2]=$!
+	busywait 10000 grep -q ready "$LOGS/recv-$2"
+}
+# xfer_one FROM TO PORT: one 1000-byte message to a receiver started
+# before (recv_start), checked by it.
 xfer_one()
 {
-	local from=${HF_NODES[$1]} to=${HF_NODES[$2]} mac port=$3 rpid rc
+	local rpid=${RPID[$3]} rc
 
-	mac=$(hf_node_mac "$2")
-	ip netns exec "$to" "$XFER" recv "$port" 1000 >"$LOGS/recv-$port" 2>&1 &
-	rpid=$!
-	busywait 10000 grep -q ready "$LOGS/recv-$port"
-	ip netns exec "$from" timeout 60 "$XFER" send eth0 "$mac" "$port" 1000 \
-		>"$LOGS/send-$port" 2>&1
+	ip netns exec "${HF_NODES[$1]}" timeout 60 "$XFER" send eth0 \
+		"$(hf_node_mac "$2")" "$3" 1000 >"$LOGS/send-$3" 2>&1
 	rc=$?
 	((rc)) && kill "$rpid" 2>/dev/null
 	wait "$rpid" || rc=1
 	return "$rc"
 }
+recv_start 1 7400
 xfer_one 0 1 7400
 check_err $? "first message 0 -> 1: $(cat "$LOGS"/send-7400 "$LOGS"/recv-7400)"
 t0=$(date +%s%N)
@@ -408,6 +415,8 @@ check_err $? "node 0's link did not come back"
 # Node 0's flow has been silent for more than flow_reset (3 s) once
 # node 1's message arrives; node 0 sends right after it (in well under
 # 3 s, so a peer-wide clock would still call the flow alive).
+recv_start 0 7401
+recv_start 1 7402
 busywait 10000 eval '(($(date +%s%N) - t0 > 3500000000))'
 epochs0=$(ns_counter "$n0" tx_epochs)
 resets0=$(ns_counter "$n0" tx_resets)

@@ -7,8 +7,9 @@
 # through hfq (its ACKs in the control band, its data in the data band).
 # With every hyperframe event enabled, each event's count equals the
 # change of the counter it stands for, summed over both nodes; delivered
-# lengths add up to rx_bytes; hfq lets go of every packet it took. The
-# formats carry the fields docs/tracepoints.md documents.
+# lengths add up to rx_bytes; each node's events name its namespace; hfq
+# lets go of every packet it took. The formats carry the fields
+# docs/tracepoints.md documents.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -20,15 +21,15 @@ defer rm -rf "$LOGS"
 
 # event: documented fields (after the common ones).
 declare -A FIELDS=(
-	[hf_frame_xmit]="ifindex addr epoch msg_id seq segs bytes"
-	[hf_frame_recv]="ifindex addr segs bytes"
-	[hf_retransmit]="ifindex addr epoch seq msg_id index"
-	[hf_credit_grant]="ifindex addr epoch cum_seq window flags"
-	[hf_credit_stall]="ifindex addr epoch inflight zero_window"
-	[hf_frame_size]="ifindex addr epoch old_segs new_segs old_rate new_rate reason"
-	[hfq_enqueue]="ifindex len band qlen"
-	[hfq_dequeue]="ifindex len band sojourn_ns"
-	[hf_msg_deliver]="ifindex addr epoch msg_id sport dport len latency_ns"
+	[hf_frame_xmit]="netns ifindex addr epoch msg_id seq segs bytes"
+	[hf_frame_recv]="netns ifindex addr segs bytes"
+	[hf_retransmit]="netns ifindex addr epoch seq msg_id index"
+	[hf_credit_grant]="netns ifindex addr epoch cum_seq window flags"
+	[hf_credit_stall]="netns ifindex addr epoch inflight zero_window"
+	[hf_frame_size]="netns ifindex addr epoch old_segs new_segs old_rate new_rate reason"
+	[hfq_enqueue]="netns ifindex len band qlen"
+	[hfq_dequeue]="netns ifindex len band sojourn_ns"
+	[hf_msg_deliver]="netns ifindex addr epoch msg_id sport dport len latency_ns"
 )
 
 # counters FILE: both nodes' counters, summed, one "name value" a line.
@@ -83,7 +84,7 @@ sum()
 			if (index($j, k) == 1)
 				n += substr($j, length(k) + 1)
 	}
-	END {printf "%d\n", n}' "$LOGS/trace"
+	END {printf "%.0f\n", n}' "$LOGS/trace"
 }
 
 ktap_plan 3
@@ -114,7 +115,11 @@ check_err $? "netem on node 0"
 "$HFCTL" -n "$n1" qdisc attach dev eth0
 check_err $? "hfq on node 1"
 
-defer "echo $(awk '{print $1}' "$T/buffer_size_kb") >$T/buffer_size_kb; : >$T/trace; echo 1 >$T/tracing_on"
+# Put back the buffer's size (its expanded one if never used) and the
+# switch; the events were all off before (checked).
+kb=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p; t; s/^\([0-9]*\).*/\1/p' "$T/buffer_size_kb")
+defer "echo $kb >$T/buffer_size_kb; : >$T/trace; echo $(cat "$T/tracing_on") >$T/tracing_on"
+check_eq "$(cat "$T/events/enable")" 0 "events enabled before the test"
 echo 0 >"$T/tracing_on"
 echo 0 >"$T/events/enable"
 echo 16384 >"$T/buffer_size_kb"
@@ -142,8 +147,14 @@ wait "$r1"
 check_err $? "node 1's receiver: $(cat "$LOGS/recv1")"
 wait "$r0"
 check_err $? "node 0's receiver: $(cat "$LOGS/recv0")"
-# The last ACKs leave after the last message's outcome: wait for quiet.
-sleep 1
+# The last ACKs leave after the last message's outcome: wait until the
+# counters stand still for half a second, then stop.
+for ((i = 0; i < 20; i++)); do
+	counters "$LOGS/q1"
+	sleep 0.5
+	counters "$LOGS/q2"
+	cmp -s "$LOGS/q1" "$LOGS/q2" && break
+done
 
 echo 0 >"$T/tracing_on"
 echo 0 >"$T/events/hyperframe/enable"
@@ -172,6 +183,16 @@ compare "hf_frame_size (rate cut) vs tx_rate_cuts" \
 	"$(events hf_frame_size 'f["new_rate"] + 0 < f["old_rate"] + 0')" "$(delta tx_rate_cuts)"
 compare "hf_msg_deliver vs rx_msgs" "$(events hf_msg_deliver)" "$(delta rx_msgs)"
 compare "hf_msg_deliver len (sum) vs rx_bytes" "$(sum hf_msg_deliver len)" "$(delta rx_bytes)"
+# Each node's frames name its own namespace.
+ns0=$(stat -L -c %i "/run/netns/$n0")
+ns1=$(stat -L -c %i "/run/netns/$n1")
+for ev in hf_frame_xmit hf_frame_recv hf_credit_grant hf_msg_deliver; do
+	check_eq "$(events $ev "f[\"netns\"] != $ns0 && f[\"netns\"] != $ns1")" 0 \
+		"$ev events naming neither node's namespace"
+	((a = $(events $ev "f[\"netns\"] == $ns0"), b = $(events $ev "f[\"netns\"] == $ns1"),
+	  a > 0 && b > 0))
+	check_err $? "$ev: $a events in node 0's namespace, $b in node 1's; want both"
+done
 ((retx = $(events hf_retransmit), retx > 0))
 check_err $? "no segment sent again under 3 % loss: the run proves little"
 log_test "trace: each event counted as its counter moved, under loss, both ways"
