@@ -5,8 +5,9 @@
 # frames into its bands (counted exactly against the transport's own
 # counters); its settings round-trip through hfctl and bad ones are
 # refused; a device rate paces the link, and SO_MAX_PACING_RATE a socket,
-# under hfq and under fq, within 10 %; the module's pacing_rate paces too
-# (never above it, at most 25 % below, a lower socket cap winning); a
+# under hfq and under fq (at most 10 % above the rate, at most 25 % below
+# it); the module's pacing_rate paces too (likewise, a lower socket cap
+# winning); a
 # small ping-pong beside bulk TCP
 # sees a lower p99 over hyperframe with hfq than over TCP through a tbf
 # FIFO of the same rate (beside bulk hyperframe to the same peer its p99
@@ -139,17 +140,18 @@ drain()
 		"$(stat 0 tx_msgs_delivered) delivered, $(stat 0 tx_msgs_failed) failed"
 }
 
-# check_rate WHAT WANT CAP [SNDBUF [BELOW]]: node 1 receives within 10 %
-# of WANT bytes/s (BELOW %, when given, under it) from a bulk sender of
-# node 0 capped at CAP bytes/s (0: uncapped; SNDBUF: its send buffer, when
-# not capped). More
-# than 10 % above fails at once: the cap or the rate leaks. Below is
-# measured up to three times, since a TCG guest stalls for milliseconds
-# under a loaded host and a stalled sender falls behind a strict cap for
-# good; one measurement within bounds passes.
+# check_rate WHAT WANT CAP [SNDBUF [BELOW]]: node 1 receives at most 10 %
+# above WANT bytes/s and at most BELOW % (default 25) under it, from a
+# bulk sender of node 0 capped at CAP bytes/s (0: uncapped; SNDBUF: its
+# send buffer, when not capped). More than 10 % above fails at once: the
+# cap or the rate leaks. Below is measured up to three times, and allowed
+# more: a TCG guest stalls for milliseconds even on an idle host (CI saw
+# 12 % short, no rate cut), a stalled sender falls behind a strict cap for
+# good, and a timeout may rightly make the frame-size controller cut the
+# paced rate; one measurement within bounds passes.
 check_rate()
 {
-	local what=$1 want=$2 below=${5:-10} got try
+	local what=$1 want=$2 below=${5:-25} got try
 
 	for try in 1 2 3; do
 		got=$(paced_rate 7001 "$3" "${4:-0}")
@@ -255,7 +257,7 @@ delayed=$(hfq 0 counters.rate_delayed)
 check_rate "device rate" 2500000 0
 (($(hfq 0 counters.rate_delayed) > delayed))
 check_err $? "rate_delayed did not move"
-log_test "a device rate paces the link within 10 %"
+log_test "a device rate paces the link: at most 10 % above, 75 % of it at least"
 
 # 5. Other traffic under a saturating hyperframe flow at that rate.
 bg 0 "$LOGS/bulk-other" "$PP" bulk hf eth0 "$M1" 7001 1048576 4
@@ -353,7 +355,7 @@ throttled=$(hfq 0 counters.throttled)
 check_rate "socket cap under hfq" 12500000 12500000
 (($(hfq 0 counters.throttled) > throttled))
 check_err $? "no data flow was held for its departure time"
-log_test "SO_MAX_PACING_RATE paces a socket under hfq within 10 %"
+log_test "SO_MAX_PACING_RATE paces a socket under hfq: at most 10 % above, 75 % at least"
 
 # 8. The module's pacing_rate paces a socket that sets no cap (it gets the
 # same send buffer as a capped one), and a socket's lower cap wins. Never
@@ -390,7 +392,7 @@ on 0 tc qdisc replace dev eth0 root fq flow_limit 1000
 check_err $? "fq"
 check_rate "socket cap under fq" 12500000 12500000
 on 0 tc qdisc replace dev eth0 root hfq
-log_test "SO_MAX_PACING_RATE paces a socket under fq within 10 %"
+log_test "SO_MAX_PACING_RATE paces a socket under fq: at most 10 % above, 75 % at least"
 
 # 10. The module is pinned while hfq is attached.
 rmmod hyperframe 2>/dev/null
