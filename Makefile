@@ -9,6 +9,8 @@
 #                   kmemleak, UBSAN, KFENCE), building it unless cached
 #   make debug-kernel build the debug kernel, or find it cached
 #   make demo       boot a guest, load the module, show it working
+#   make observe    hfctl probe and hfctl trace over TCP and hyperframe
+#                   transfers side by side, in a guest
 #   make deps       install the Debian packages (idempotent)
 #   make vm CMD=... run a command in a guest with the module loaded
 #   make fuzz       run the protocol-core fuzzer (FUZZ_SECONDS, default 600)
@@ -26,7 +28,7 @@ JOBS ?= $(shell nproc)
 BUILD := $(CURDIR)/build
 
 .PHONY: all deps module userspace selftests unit check check-debug debug-kernel \
-	demo vm fuzz soak clean help
+	demo observe vm fuzz soak clean help
 
 all: deps module userspace selftests
 
@@ -66,6 +68,9 @@ debug-kernel: deps
 
 demo: deps
 	tools/demo.sh $(KERNEL)
+
+observe: deps
+	tools/demo.sh $(KERNEL) tools/demo/observe.sh
 
 fuzz: deps
 	tools/fuzz.sh $(or $(FUZZ_SECONDS),600)

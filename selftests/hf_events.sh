@@ -331,9 +331,10 @@ probe 0 5 "$LOGS/cong.json"
 check_err $? "the monitor of node 0 showed no event: $(cat "$LOGS/cong.err")"
 "$HFCTL" config set retry_limit "$retry_limit"
 # (the probes' timeouts may have cut their own peers' rates)
-counter() { ip netns exec "$n0" awk -v k="$1" '$1 == k {print $2}' /proc/net/hyperframe; }
-cuts0=$(counter tx_rate_cuts)
-shrinks0=$(counter tx_frame_shrinks)
+# ns_counter NS KEY: counter KEY of namespace NS.
+ns_counter() { ip netns exec "$1" awk -v k="$2" '$1 == k {print $2}' /proc/net/hyperframe; }
+cuts0=$(ns_counter "$n0" tx_rate_cuts)
+shrinks0=$(ns_counter "$n0" tx_frame_shrinks)
 ip netns exec "$n0" tc qdisc add dev eth0 root netem loss 5%
 check_err $? "netem loss 5%"
 ip netns exec "$n1" "$XFER" recv 7300 4194304 >"$LOGS/recv-cong" 2>&1 &
@@ -343,8 +344,8 @@ ip netns exec "$n0" timeout 120 "$XFER" send eth0 "$mac1" 7300 4194304 >"$LOGS/s
 check_err $? "sender under loss failed: $(cat "$LOGS/send-cong")"
 wait "$rpid"
 check_err $? "receiver under loss failed: $(cat "$LOGS/recv-cong")"
-cuts=$(($(counter tx_rate_cuts) - cuts0))
-shrinks=$(($(counter tx_frame_shrinks) - shrinks0))
+cuts=$(($(ns_counter "$n0" tx_rate_cuts) - cuts0))
+shrinks=$(($(ns_counter "$n0" tx_frame_shrinks) - shrinks0))
 echo "# 4 MiB under 5 % loss: $cuts rate cuts, $shrinks frame shrinks; first back-off:" \
 	"$(grep -m 1 '"event":"backoff"' "$LOGS/cong.json")"
 ((cuts > 0))
@@ -381,7 +382,6 @@ n1=${HF_NODES[1]}
 defer "$HFCTL" config set flow_reset_ms "$(json_field flow_reset_ms <<<"$orig")"
 "$HFCTL" config set flow_reset 3s
 check_err $? "config set flow_reset 3s failed"
-ns_counter() { ip netns exec "$1" awk -v k="$2" '$1 == k {print $2}' /proc/net/hyperframe; }
 # recv_start TO PORT: a receiver of one 1000-byte message, ready; its
 # pid in RPID[PORT].
 declare -A RPID=()

@@ -14,7 +14,6 @@
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
-XFER=$HF_DIR/hf_xfer
 T=/sys/kernel/tracing
 LOGS=$(mktemp -d)
 defer rm -rf "$LOGS"
@@ -129,32 +128,10 @@ check_err $? "enabling the hyperframe events"
 counters "$LOGS/before"
 echo 1 >"$T/tracing_on"
 
-ip netns exec "$n1" "$XFER" recv 7500 2000000,1000,300000 3 >"$LOGS/recv1" 2>&1 &
-r1=$!
-ip netns exec "$n0" "$XFER" recv 7501 500000,64 3 >"$LOGS/recv0" 2>&1 &
-r0=$!
-busywait 10000 grep -q ready "$LOGS/recv1"
-busywait 10000 grep -q ready "$LOGS/recv0"
-ip netns exec "$n0" timeout 120 "$XFER" send eth0 "$(hf_node_mac 1)" 7500 \
-	2000000,1000,300000 3 >"$LOGS/send0" 2>&1 &
-s0=$!
-ip netns exec "$n1" timeout 120 "$XFER" send eth0 "$(hf_node_mac 0)" 7501 \
-	500000,64 3 >"$LOGS/send1" 2>&1
-check_err $? "node 1's sender: $(cat "$LOGS/send1")"
-wait "$s0"
-check_err $? "node 0's sender: $(cat "$LOGS/send0")"
-wait "$r1"
-check_err $? "node 1's receiver: $(cat "$LOGS/recv1")"
-wait "$r0"
-check_err $? "node 0's receiver: $(cat "$LOGS/recv0")"
-# The last ACKs leave after the last message's outcome: wait until the
-# counters stand still for half a second, then stop.
-for ((i = 0; i < 20; i++)); do
-	counters "$LOGS/q1"
-	sleep 0.5
-	counters "$LOGS/q2"
-	cmp -s "$LOGS/q1" "$LOGS/q2" && break
-done
+hf_exchange "$LOGS" 7500
+check_err $? "the exchange failed"
+# The last ACKs leave after the last outcome: stop once both stand still.
+hf_counters_settle "$n0" "$n1"
 
 echo 0 >"$T/tracing_on"
 echo 0 >"$T/events/hyperframe/enable"

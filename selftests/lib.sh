@@ -186,3 +186,51 @@ hf_node_mac()
 {
 	ip -n "${HF_NODES[$1]}" -br link show dev eth0 | awk '{print $3}'
 }
+
+# hf_exchange DIR PORT: messages both ways between nodes 0 and 1, as the
+# tracing tests count them: node 0 sends 2000000, 1000 and 300000 bytes to
+# node 1's PORT, node 1 500000 and 64 bytes to node 0's PORT+1, three
+# rounds each, at once. Logs in DIR/{send,recv}{0,1}; returns 1, saying
+# which end failed, unless all four succeed.
+hf_exchange()
+{
+	local dir=$1 port=$2
+	local r0 r1 s0 ret=0
+
+	ip netns exec "${HF_NODES[1]}" "$HF_DIR/hf_xfer" recv "$port" 2000000,1000,300000 3 \
+		>"$dir/recv1" 2>&1 &
+	r1=$!
+	ip netns exec "${HF_NODES[0]}" "$HF_DIR/hf_xfer" recv $((port + 1)) 500000,64 3 \
+		>"$dir/recv0" 2>&1 &
+	r0=$!
+	busywait 10000 grep -q ready "$dir/recv1"
+	busywait 10000 grep -q ready "$dir/recv0"
+	ip netns exec "${HF_NODES[0]}" timeout 120 "$HF_DIR/hf_xfer" send eth0 "$(hf_node_mac 1)" \
+		"$port" 2000000,1000,300000 3 >"$dir/send0" 2>&1 &
+	s0=$!
+	if ! ip netns exec "${HF_NODES[1]}" timeout 120 "$HF_DIR/hf_xfer" send eth0 \
+		"$(hf_node_mac 0)" $((port + 1)) 500000,64 3 >"$dir/send1" 2>&1; then
+		echo "# node 1's sender: $(cat "$dir/send1")"
+		ret=1
+	fi
+	wait "$s0" || { echo "# node 0's sender: $(cat "$dir/send0")"; ret=1; }
+	wait "$r1" || { echo "# node 1's receiver: $(cat "$dir/recv1")"; ret=1; }
+	wait "$r0" || { echo "# node 0's receiver: $(cat "$dir/recv0")"; ret=1; }
+	return $ret
+}
+
+# hf_counters_settle NS...: waits (up to 10 s) until the counters of every
+# NS stand still for half a second: the last ACKs leave after the last
+# message's outcome.
+hf_counters_settle()
+{
+	local i before after ns
+
+	for ((i = 0; i < 20; i++)); do
+		before=$(for ns in "$@"; do ip netns exec "$ns" cat /proc/net/hyperframe; done)
+		sleep 0.5
+		after=$(for ns in "$@"; do ip netns exec "$ns" cat /proc/net/hyperframe; done)
+		[[ $before == "$after" ]] && return 0
+	done
+	return 1
+}

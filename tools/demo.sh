@@ -4,11 +4,13 @@
 # network namespaces behind a bridge and opens an AF_HYPERFRAME socket on
 # every node, then says what it did. Later stages turn this into the
 # side-by-side all-to-all demo.
-# Usage: demo.sh [LINE]
+# Usage: demo.sh [LINE [GUEST-SCRIPT]] (default tools/demo/guest.sh;
+# tools/demo/observe.sh is "make observe")
 set -euo pipefail
 
 tree=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd -P)
 line=${1:-6.1}
+guest=${2:-tools/demo/guest.sh}
 cd "$tree"
 
 echo "demo: building hyperframe.ko for $line, the userspace tools and the selftests"
@@ -24,4 +26,4 @@ if ! { tools/build-module.sh "$line" &&
 fi
 
 echo "demo: booting a guest (QEMU, TCG) on $line; this takes a few seconds"
-exec tools/vm/run.sh --kernel "$line" --quiet --timeout 300 -- tools/demo/guest.sh
+exec tools/vm/run.sh --kernel "$line" --quiet --timeout 300 -- "$guest"

@@ -28,7 +28,10 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "hf_log2.bpf.h"
 #include "hf_probe.h"
+
+_Static_assert(HF_PROBE_BUCKETS == HF_LOG2_BUCKETS, "histograms as hf_log2.bpf.h makes them");
 
 #define HF_ETH_P_IP 0x0800
 #define HF_ETH_P_IPV6 0x86DD
@@ -56,30 +59,6 @@ struct hf_pkt {
 	__u32 segs;    /* wire packets */
 	__u32 seg_size;/* payload of each full segment (gso_size), 0: not GSO */
 };
-
-/*
- * The bucket of v. A global function, so the verifier checks it once and
- * sees an unknown bucket at each call: inlined, its branches would make
- * one path per bucket and per histogram, past the verifier's limit on 6.1.
- */
-__noinline int hf_probe_log2(__u64 v)
-{
-	int b = 0;
-
-	if (v >> 32) { v >>= 32; b += 32; }
-	if (v >> 16) { v >>= 16; b += 16; }
-	if (v >> 8) { v >>= 8; b += 8; }
-	if (v >> 4) { v >>= 4; b += 4; }
-	if (v >> 2) { v >>= 2; b += 2; }
-	if (v >> 1) { b += 1; }
-	return b < HF_PROBE_BUCKETS ? b : HF_PROBE_BUCKETS - 1;
-}
-
-static __always_inline void hist_add(__u64 *hist, __u64 v, __u64 n)
-{
-	/* Already below HF_PROBE_BUCKETS (a power of two); the mask says so. */
-	hist[hf_probe_log2(v) & (HF_PROBE_BUCKETS - 1)] += n;
-}
 
 static __always_inline bool dev_match(const struct net_device *dev)
 {
@@ -169,11 +148,11 @@ static __always_inline void account(__u32 dir, const struct hf_pkt *pkt)
 	d->bytes += pkt->len;
 	if (pkt->len > d->max_skb)
 		d->max_skb = pkt->len;
-	hist_add(d->skb_hist, pkt->len, 1);
+	hf_hist_add(d->skb_hist, pkt->len, 1);
 	d->packets += pkt->segs;
 	if (pkt->segs == 1) {
 		d->wire_bytes += pkt->len;
-		hist_add(d->packet_hist, pkt->len, 1);
+		hf_hist_add(d->packet_hist, pkt->len, 1);
 		return;
 	}
 	/* segs - 1 full segments, then what is left, each with the headers */
@@ -181,8 +160,8 @@ static __always_inline void account(__u32 dir, const struct hf_pkt *pkt)
 	full = pkt->seg_size + pkt->hdrlen;
 	last = pkt->len - (__u64)(pkt->segs - 1) * pkt->seg_size;
 	d->wire_bytes += (pkt->segs - 1) * full + last;
-	hist_add(d->packet_hist, full, pkt->segs - 1);
-	hist_add(d->packet_hist, last, 1);
+	hf_hist_add(d->packet_hist, full, pkt->segs - 1);
+	hf_hist_add(d->packet_hist, last, 1);
 }
 
 SEC("tp_btf/net_dev_start_xmit")
@@ -245,8 +224,8 @@ int BPF_PROG(hf_probe_qdisc, struct Qdisc *qdisc, const struct netdev_queue *txq
 		s->queue.max_backlog = backlog;
 	if (qlen > s->queue.max_qlen)
 		s->queue.max_qlen = qlen;
-	hist_add(s->queue.backlog_hist, backlog, 1);
-	hist_add(s->queue.qlen_hist, qlen, 1);
+	hf_hist_add(s->queue.backlog_hist, backlog, 1);
+	hf_hist_add(s->queue.qlen_hist, qlen, 1);
 	return 0;
 }
 

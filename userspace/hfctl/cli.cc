@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 
 #include "hyperframe/netns.h"
+#include "hyperframe/units.h"
 
 namespace hfctl {
 namespace {
@@ -295,6 +296,39 @@ Command parse(std::span<const std::string> args, ObjectTable table) {
   command.command_options = std::move(split.command_options);
   check_command_options(command);
   return command;
+}
+
+void parse_pairs(std::span<const std::string> args, std::string_view hint,
+                 const std::function<bool(const std::string&, const std::string&)>& take) {
+  std::vector<std::string_view> seen;
+  for (std::size_t i = 0; i < args.size(); i += 2) {
+    const std::string& key = args[i];
+    if (i + 1 >= args.size()) {
+      throw UsageError("\"" + key + "\" needs a value", std::string(hint));
+    }
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      throw UsageError("\"" + key + "\" given twice", std::string(hint));
+    }
+    if (!take(key, args[i + 1])) {
+      throw UsageError("unknown argument \"" + key + "\"", std::string(hint));
+    }
+    seen.emplace_back(key);
+  }
+}
+
+std::chrono::milliseconds parse_duration_arg(std::string_view text, std::string_view hint) {
+  const bool bare = !text.empty() && std::all_of(text.begin(), text.end(),
+                                                 [](char c) { return c >= '0' && c <= '9'; });
+  // A bare number is seconds, as timeout(1) takes it.
+  const std::optional<std::uint64_t> ms =
+      bare ? hf::parse_value(std::string(text) + "s", hf::Unit::msecs)
+           : hf::parse_value(text, hf::Unit::msecs);
+  constexpr std::uint64_t kMaxMs = 24ULL * 3600 * 1000;
+  if (!ms || *ms == 0 || *ms > kMaxMs) {
+    throw UsageError("invalid duration \"" + std::string(text) + "\" (5s, 500ms; at most 24h)",
+                     std::string(hint));
+  }
+  return std::chrono::milliseconds(static_cast<std::int64_t>(*ms));
 }
 
 }  // namespace hfctl

@@ -9,6 +9,7 @@
 // own (CommandSpec::options); either kind may appear anywhere before "--".
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <optional>
@@ -66,5 +67,16 @@ class UsageError : public std::runtime_error {
 // command help (of OBJECT, if one is named); -V/--version makes it
 // "version". Throws UsageError.
 [[nodiscard]] Command parse(std::span<const std::string> args, ObjectTable table = objects());
+
+// A command's "KEY VALUE ..." arguments: calls take(key, value) for each
+// pair; take returns false for a key it does not know. Throws UsageError
+// (with `hint`) for a key without a value, given twice, or unknown.
+void parse_pairs(std::span<const std::string> args, std::string_view hint,
+                 const std::function<bool(const std::string&, const std::string&)>& take);
+
+// A DURATION argument: "5s", "500ms", or a bare number of seconds, as
+// timeout(1) takes it; above 0, at most 24 h. Throws UsageError with `hint`.
+[[nodiscard]] std::chrono::milliseconds parse_duration_arg(std::string_view text,
+                                                           std::string_view hint);
 
 }  // namespace hfctl

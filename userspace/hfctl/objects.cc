@@ -11,9 +11,9 @@ namespace hfctl {
 ObjectTable objects() noexcept {
   // One entry per object, in the order help lists them.
   static constexpr std::array kObjects{
-      &kConfigObject, &kDevObject,     &kExporterObject, &kHelpObject,
-      &kModuleObject, &kMonitorObject, &kPeerObject,     &kProbeObject,
-      &kQdiscObject,  &kSocketObject,  &kStatsObject,    &kVersionObject,
+      &kConfigObject,  &kDevObject,   &kExporterObject, &kHelpObject,  &kModuleObject,
+      &kMonitorObject, &kPeerObject,  &kProbeObject,    &kQdiscObject, &kSocketObject,
+      &kStatsObject,   &kTraceObject, &kVersionObject,
   };
   return kObjects;
 }

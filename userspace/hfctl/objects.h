@@ -85,6 +85,7 @@ extern const ObjectSpec kProbeObject;
 extern const ObjectSpec kQdiscObject;
 extern const ObjectSpec kSocketObject;
 extern const ObjectSpec kStatsObject;
+extern const ObjectSpec kTraceObject;
 extern const ObjectSpec kVersionObject;
 
 // The name of interface `ifindex` in the current namespace; "" for 0 or

@@ -1,5 +1,5 @@
-// hfctl/probe.cc - "hfctl probe", its pure part: argument parsing,
-// histogram arithmetic, the verdict and the rendering of a ProbeResult.
+// hfctl/probe.cc - "hfctl probe", its pure part: argument parsing, the
+// verdict and the rendering of a ProbeResult.
 #include "probe.h"
 
 #include <netinet/in.h>
@@ -49,89 +49,6 @@ std::uint64_t parse_number(std::string_view name, std::string_view text, std::ui
   return value;
 }
 
-std::chrono::milliseconds parse_duration(std::string_view text) {
-  const bool bare = !text.empty() && std::all_of(text.begin(), text.end(),
-                                                 [](char c) { return c >= '0' && c <= '9'; });
-  // A bare number is seconds, as timeout(1) takes it.
-  const std::optional<std::uint64_t> ms =
-      bare ? hf::parse_value(std::string(text) + "s", hf::Unit::msecs)
-           : hf::parse_value(text, hf::Unit::msecs);
-  constexpr std::uint64_t kMaxMs = 24ULL * 3600 * 1000;
-  if (!ms || *ms == 0 || *ms > kMaxMs) {
-    usage("invalid duration \"" + std::string(text) + "\" (5s, 500ms; at most 24h)");
-  }
-  return std::chrono::milliseconds(static_cast<std::int64_t>(*ms));
-}
-
-// "1.4 KiB", "64 KiB", "512 B".
-std::string human_bytes(double bytes) {
-  constexpr std::array<std::string_view, 5> kUnits{"B", "KiB", "MiB", "GiB", "TiB"};
-  std::size_t unit = 0;
-  while (bytes >= kKiB && unit + 1 < kUnits.size()) {
-    bytes /= kKiB;
-    ++unit;
-  }
-  std::array<char, 32> text{};
-  const bool whole = unit == 0 || std::fabs(bytes - std::round(bytes)) < 0.05 || bytes >= 100;
-  static_cast<void>(std::snprintf(text.data(), text.size(), whole ? "%.0f %s" : "%.1f %s", bytes,
-                                  std::string(kUnits.at(unit)).c_str()));
-  return text.data();
-}
-
-// "950", "12.3k", "1.2M".
-std::string human_count(double count) {
-  std::array<char, 32> text{};
-  if (count < 1000) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.0f", count));
-  } else if (count < 1e6) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1fk", count / 1e3));
-  } else {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1fM", count / 1e6));
-  }
-  return text.data();
-}
-
-// A bucket bound as a compact power of two: "512", "2K", "64K", "1M".
-std::string bound(std::uint64_t value) {
-  constexpr std::uint64_t kK = 1024;
-  if (value >= kK * kK && value % (kK * kK) == 0) {
-    return std::to_string(value / (kK * kK)) + "M";
-  }
-  if (value >= kK && value % kK == 0) {
-    return std::to_string(value / kK) + "K";
-  }
-  return std::to_string(value);
-}
-
-double per_second(std::uint64_t count, double seconds) {
-  return seconds > 0 ? static_cast<double>(count) / seconds : 0.0;
-}
-
-double average(std::uint64_t total, std::uint64_t count) {
-  return count > 0 ? static_cast<double>(total) / static_cast<double>(count) : 0.0;
-}
-
-void render_hist_text(std::ostream& out, std::string_view title, const Log2Histogram& hist) {
-  const std::uint64_t most = *std::max_element(hist.begin(), hist.end());
-  if (most == 0) {
-    return;
-  }
-  constexpr std::uint64_t kBarWidth = 40;
-  out << title << ":\n";
-  for (std::size_t i = 0; i < hist.size(); ++i) {
-    if (hist.at(i) == 0) {
-      continue;
-    }
-    const std::string range = "[" + bound(bucket_low(i)) + ", " +
-                              (i + 1 < hist.size() ? bound(bucket_high(i) + 1) : "inf") + ")";
-    const auto bar = static_cast<std::size_t>((hist.at(i) * kBarWidth + most - 1) / most);
-    std::array<char, 48> line{};
-    static_cast<void>(std::snprintf(line.data(), line.size(), "  %-12s %12llu ", range.c_str(),
-                                    static_cast<unsigned long long>(hist.at(i))));
-    out << line.data() << std::string(bar, '#') << "\n";
-  }
-}
-
 void render_direction_text(std::ostream& out, std::string_view name, const DirectionCounts& dir,
                            double seconds) {
   out << name << ": " << dir.skbs << " skbs (" << human_count(per_second(dir.skbs, seconds))
@@ -140,21 +57,6 @@ void render_direction_text(std::ostream& out, std::string_view name, const Direc
       << dir.packets << " wire packets (" << human_count(per_second(dir.packets, seconds))
       << " pps), avg " << human_bytes(average(dir.wire_bytes, dir.packets)) << "; "
       << human_bytes(per_second(dir.wire_bytes, seconds)) << "/s\n";
-}
-
-void hist_json(hf::JsonWriter& json, std::string_view name, const Log2Histogram& hist) {
-  json.key(name).begin_array();
-  for (std::size_t i = 0; i < hist.size(); ++i) {
-    if (hist.at(i) == 0) {
-      continue;
-    }
-    json.begin_object()
-        .member("min", bucket_low(i))
-        .member("max", bucket_high(i))
-        .member("count", hist.at(i))
-        .end_object();
-  }
-  json.end_array();
 }
 
 void direction_json(hf::JsonWriter& json, std::string_view name, const DirectionCounts& dir,
@@ -184,7 +86,7 @@ bool take_arg(const std::string& key, const std::string& value, ProbeArgs& parse
     }
     parsed.dev = value;
   } else if (key == "duration") {
-    parsed.duration = parse_duration(value);
+    parsed.duration = parse_duration_arg(value, kHint);
   } else if (key == "ethertype") {
     constexpr std::uint64_t kMinEthertype = 0x600;  // below: an 802.3 length
     const std::uint64_t type = parse_number("ethertype", value, kMinEthertype, 0xffff);
@@ -207,21 +109,10 @@ bool take_arg(const std::string& key, const std::string& value, ProbeArgs& parse
 
 ProbeArgs parse_probe_args(std::span<const std::string> args) {
   ProbeArgs parsed;
-  std::vector<std::string> seen;
-  for (std::size_t i = 0; i < args.size(); i += 2) {
-    const std::string& key = args[i];
-    if (i + 1 >= args.size()) {
-      usage("\"" + key + "\" needs a value");
-    }
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-      usage("\"" + key + "\" given twice");
-    }
-    if (!take_arg(key, args[i + 1], parsed)) {
-      usage("unknown argument \"" + key + "\"");
-    }
-    seen.push_back(key);
-  }
-  if (std::find(seen.begin(), seen.end(), "dev") == seen.end()) {
+  parse_pairs(args, kHint, [&parsed](const std::string& key, const std::string& value) {
+    return take_arg(key, value, parsed);
+  });
+  if (parsed.dev.empty()) {
     usage("probe needs dev DEV");
   }
   if (parsed.port && !parsed.ip_proto) {
@@ -248,44 +139,6 @@ std::string describe_filter(const ProbeArgs& args) {
     text += " port " + std::to_string(*args.port);
   }
   return text;
-}
-
-std::uint64_t bucket_low(std::size_t i) noexcept {
-  return i == 0 ? 0 : std::uint64_t{1} << std::min<std::size_t>(i, 63);
-}
-
-std::uint64_t bucket_high(std::size_t i) noexcept {
-  if (i + 1 >= kProbeBuckets) {
-    return std::numeric_limits<std::uint64_t>::max();
-  }
-  return (std::uint64_t{1} << (i + 1)) - 1;
-}
-
-std::uint64_t hist_total(const Log2Histogram& hist) noexcept {
-  std::uint64_t total = 0;
-  for (const std::uint64_t count : hist) {
-    total += count;
-  }
-  return total;
-}
-
-std::uint64_t hist_quantile(const Log2Histogram& hist, double q) noexcept {
-  const std::uint64_t total = hist_total(hist);
-  if (total == 0) {
-    return 0;
-  }
-  q = std::clamp(q, 0.0, 1.0);
-  // The rank of the sample wanted, 1-based: at least the first.
-  const auto rank = std::max<std::uint64_t>(
-      1, static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(total))));
-  std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < hist.size(); ++i) {
-    seen += hist.at(i);
-    if (seen >= rank) {
-      return bucket_high(i);
-    }
-  }
-  return bucket_high(hist.size() - 1);
 }
 
 std::string probe_verdict(const ProbeResult& result) {

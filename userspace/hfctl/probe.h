@@ -1,7 +1,7 @@
 // hfctl/probe.h - "hfctl probe", its pure part: the command's arguments,
-// the counts the BPF programs gather as plain values, the arithmetic over
-// their log2 histograms, the plain-words verdict and the rendering (text
-// or JSON). No system calls; probe_bpf.h does the measuring.
+// the counts the BPF programs gather as plain values (their log2
+// histograms: histogram.h), the plain-words verdict and the rendering
+// (text or JSON). No system calls; probe_bpf.h does the measuring.
 #pragma once
 
 #include <array>
@@ -12,8 +12,10 @@
 #include <ostream>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "cli.h"
+#include "histogram.h"
 
 namespace hfctl {
 
@@ -35,19 +37,6 @@ struct ProbeArgs {
 // The filter in the words of the command line: "proto tcp port 5201",
 // "ethertype 0x88b5", "" for none.
 [[nodiscard]] std::string describe_filter(const ProbeArgs& args);
-
-// A log2 histogram: bucket 0 holds 0 and 1, bucket i holds [2^i, 2^(i+1)).
-inline constexpr std::size_t kProbeBuckets = 32;
-using Log2Histogram = std::array<std::uint64_t, kProbeBuckets>;
-
-// The smallest and largest value bucket `i` holds.
-[[nodiscard]] std::uint64_t bucket_low(std::size_t i) noexcept;
-[[nodiscard]] std::uint64_t bucket_high(std::size_t i) noexcept;
-// Samples in the histogram.
-[[nodiscard]] std::uint64_t hist_total(const Log2Histogram& hist) noexcept;
-// The upper bound of the bucket holding the q-th quantile (0 < q <= 1) of
-// the samples; 0 for an empty histogram.
-[[nodiscard]] std::uint64_t hist_quantile(const Log2Histogram& hist, double q) noexcept;
 
 // One direction of a device, as the programs counted it.
 struct DirectionCounts {

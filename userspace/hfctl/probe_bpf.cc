@@ -4,24 +4,18 @@
 // into messages, and the sum of the per-CPU statistics.
 #include "probe_bpf.h"
 
-#include <linux/capability.h>
 #include <poll.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
-#include <cstring>
-#include <deque>
 #include <memory>
 #include <span>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <system_error>
 #include <vector>
 
+#include "bpf_support.h"
 #include "hf_probe.h"
 #include "hf_probe_skel.h"
 #include "objects.h"
@@ -47,77 +41,16 @@ struct BtfDeleter {
 };
 using Btf = std::unique_ptr<btf, BtfDeleter>;
 
-// libbpf's last warnings (the verifier's verdict among them), for the
-// message when loading fails; its informational chatter is dropped.
-constexpr std::size_t kWarningsKept = 12;
-std::deque<std::string>& libbpf_warnings() {
-  thread_local std::deque<std::string> warnings;
-  return warnings;
-}
-
-int libbpf_print(libbpf_print_level level, const char* format, va_list args) {
-  if (level != LIBBPF_WARN) {
-    return 0;
-  }
-  // va_list is an array type: each use below decays it, as C intends.
-  va_list copy;
-  va_copy(copy, args);  // NOLINT(cppcoreguidelines-pro-bounds-array-to-pointer-decay)
-  const int n =
-      std::vsnprintf(nullptr, 0, format,
-                     copy);  // NOLINT(cppcoreguidelines-pro-bounds-array-to-pointer-decay)
-  va_end(copy);              // NOLINT(cppcoreguidelines-pro-bounds-array-to-pointer-decay)
-  if (n <= 0) {
-    return n;
-  }
-  std::string text(static_cast<std::size_t>(n) + 1, '\0');
-  static_cast<void>(
-      std::vsnprintf(text.data(), text.size(), format,
-                     args));  // NOLINT(cppcoreguidelines-pro-bounds-array-to-pointer-decay)
-  text.resize(static_cast<std::size_t>(n));
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    if (!line.empty()) {
-      libbpf_warnings().push_back(line);
-    }
-  }
-  while (libbpf_warnings().size() > kWarningsKept) {
-    libbpf_warnings().pop_front();
-  }
-  return n;
-}
-
-// Whether the effective capabilities allow loading and attaching tracing
-// programs: CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN (which implies both).
-bool privileged() {
-  __user_cap_header_struct header{.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
-  std::array<__user_cap_data_struct, _LINUX_CAPABILITY_U32S_3> data{};
-  if (syscall(SYS_capget, &header, data.data()) != 0) {
-    return geteuid() == 0;
-  }
-  const auto has = [&data](unsigned int cap) {
-    return (data.at(cap / 32).effective & (1U << (cap % 32))) != 0;
-  };
-  return has(CAP_SYS_ADMIN) || (has(CAP_BPF) && has(CAP_PERFMON));
-}
-
 // Whether the running kernel has tracepoint `name` as a BTF-typed one.
 bool has_tracepoint(const btf* types, const std::string& name) {
   return types != nullptr &&
          btf__find_by_name_kind(types, ("btf_trace_" + name).c_str(), BTF_KIND_TYPEDEF) >= 0;
 }
 
-std::uint32_t netns_inode() {
-  struct stat st {};
-  if (stat("/proc/self/ns/net", &st) != 0) {
-    throw std::system_error(errno, std::generic_category(), "/proc/self/ns/net");
-  }
-  return static_cast<std::uint32_t>(st.st_ino);
-}
+static_assert(HF_PROBE_BUCKETS == kLog2Buckets);
 
-void add(Log2Histogram& into, std::span<const __u64, HF_PROBE_BUCKETS> from) {
-  for (std::size_t i = 0; i < into.size(); ++i) {
-    into.at(i) += from[i];
-  }
+void add(Log2Histogram& into, std::span<const __u64, kLog2Buckets> from) {
+  add_buckets(into, from);
 }
 
 void add(DirectionCounts& into, const hf_probe_dir& from) {
@@ -139,18 +72,6 @@ void add(QueueCounts& into, const hf_probe_queue& from) {
   add(into.qlen_hist, from.qlen_hist);
 }
 
-std::string load_error(int error) {
-  if (error == EPERM) {
-    return std::string(kNeedPrivilege);
-  }
-  std::string message =
-      "cannot load the BPF programs of hfctl probe: " + std::system_category().message(error);
-  for (const std::string& line : libbpf_warnings()) {
-    message += "\n  " + line;
-  }
-  return message;
-}
-
 }  // namespace
 
 ProbeResult run_probe(const ProbeArgs& args, const std::filesystem::path& root) {
@@ -164,17 +85,16 @@ ProbeResult run_probe(const ProbeArgs& args, const std::filesystem::path& root) 
   if (ifindex == 0) {
     throw std::runtime_error(cannot_find_device(args.dev));
   }
-  if (!privileged()) {
+  if (!bpf_privileged()) {
     throw std::runtime_error(std::string(kNeedPrivilege));
   }
 
-  libbpf_warnings().clear();
-  libbpf_set_print(libbpf_print);
+  keep_libbpf_warnings();
   const Btf kernel_types(btf__load_vmlinux_btf());
   const bool have_qdisc = has_tracepoint(kernel_types.get(), "qdisc_dequeue");
 
   const hf_probe_config config{.ifindex = static_cast<__u32>(ifindex),
-                               .netns = netns_inode(),
+                               .netns = current_netns_inode(),
                                .ethertype = args.ethertype.value_or(0),
                                .ipproto = args.ip_proto.value_or(0),
                                .port = args.port.value_or(0),
@@ -182,14 +102,14 @@ ProbeResult run_probe(const ProbeArgs& args, const std::filesystem::path& root) 
   int error = 0;
   const Skeleton skeleton(hf_probe_skel_load(&config, &error));
   if (!skeleton) {
-    throw std::runtime_error(load_error(-error));
+    throw std::runtime_error(bpf_load_error("probe", -error, kNeedPrivilege));
   }
 
   // Signals first: a Ctrl-C once attached ends the probe early, with a report.
   const StopSignals stop("probe");
   error = hf_probe_skel_attach(skeleton.get());
   if (error != 0) {
-    throw std::runtime_error(load_error(-error));
+    throw std::runtime_error(bpf_load_error("probe", -error, kNeedPrivilege));
   }
   const auto start = std::chrono::steady_clock::now();
   const auto end = start + args.duration;

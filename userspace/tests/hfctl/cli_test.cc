@@ -117,7 +117,7 @@ TEST(ParseError, MissingObject) {
   EXPECT_TRUE(
       contains(error.what(),
                "missing OBJECT; valid objects: config, dev, exporter, help, module, monitor, "
-               "peer, probe, qdisc, socket, stats, version"))
+               "peer, probe, qdisc, socket, stats, trace, version"))
       << error.what();
   EXPECT_EQ(error.hint(), "hfctl help");
 }
@@ -126,7 +126,7 @@ TEST(ParseError, UnknownObjectIsNamedWithTheValidOnes) {
   const UsageError error = usage_error({"bogus"});
   EXPECT_EQ(std::string(error.what()),
             R"(unknown object "bogus"; valid objects: config, dev, exporter, help, module, )"
-            R"(monitor, peer, probe, qdisc, socket, stats, version)");
+            R"(monitor, peer, probe, qdisc, socket, stats, trace, version)");
   EXPECT_EQ(error.hint(), "hfctl help");
   EXPECT_TRUE(contains(usage_error({"help", "bogus"}).what(), R"("bogus")"));
   EXPECT_TRUE(contains(usage_error({"-h", "bogus"}).what(), R"("bogus")"));

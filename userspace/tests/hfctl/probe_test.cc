@@ -120,7 +120,7 @@ TEST(Buckets, PowersOfTwoFromZero) {
   EXPECT_EQ(hfctl::bucket_high(0), 1U);
   EXPECT_EQ(hfctl::bucket_low(10), 1024U);
   EXPECT_EQ(hfctl::bucket_high(10), 2047U);
-  EXPECT_EQ(hfctl::bucket_high(hfctl::kProbeBuckets - 1), UINT64_MAX);
+  EXPECT_EQ(hfctl::bucket_high(hfctl::kLog2Buckets - 1), UINT64_MAX);
 }
 
 TEST(HistQuantile, UpperBoundOfTheBucketHoldingTheRank) {

@@ -80,7 +80,7 @@ TEST(Run, UnknownObjectIsAUsageError) {
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err,
             "hfctl: unknown object \"bogus\"; valid objects: config, dev, exporter, help, "
-            "module, monitor, peer, probe, qdisc, socket, stats, version\n"
+            "module, monitor, peer, probe, qdisc, socket, stats, trace, version\n"
             "Try \"hfctl help\".\n");
 }
 
