@@ -21,11 +21,14 @@ namespace hfctl {
 inline constexpr std::size_t kLog2Buckets = 32;
 using Log2Histogram = std::array<std::uint64_t, kLog2Buckets>;
 
-// Adds a BPF program's buckets (of any unsigned 64-bit type) into `into`.
-template <typename Count>
-void add_buckets(Log2Histogram& into, std::span<const Count, kLog2Buckets> from) {
-  for (std::size_t i = 0; i < into.size(); ++i) {
-    into.at(i) += from[i];
+// Adds counts a BPF program filled in (a C array of any unsigned 64-bit
+// type: buckets, events, bands) into `into`, element by element.
+template <typename Count, std::size_t N>
+// NOLINTNEXTLINE(cppcoreguidelines-avoid-c-arrays,modernize-avoid-c-arrays): the BPF side's arrays
+void add_counts(std::array<std::uint64_t, N>& into, const Count (&from)[N]) {
+  const std::span<const Count, N> counts(from);
+  for (std::size_t i = 0; i < N; ++i) {
+    into.at(i) += counts[i];
   }
 }
 

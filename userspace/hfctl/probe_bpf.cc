@@ -49,10 +49,6 @@ bool has_tracepoint(const btf* types, const std::string& name) {
 
 static_assert(HF_PROBE_BUCKETS == kLog2Buckets);
 
-void add(Log2Histogram& into, std::span<const __u64, kLog2Buckets> from) {
-  add_buckets(into, from);
-}
-
 void add(DirectionCounts& into, const hf_probe_dir& from) {
   into.skbs += from.skbs;
   into.bytes += from.bytes;
@@ -60,16 +56,16 @@ void add(DirectionCounts& into, const hf_probe_dir& from) {
   into.packets += from.packets;
   into.wire_bytes += from.wire_bytes;
   into.max_skb = std::max<std::uint64_t>(into.max_skb, from.max_skb);
-  add(into.skb_hist, from.skb_hist);
-  add(into.packet_hist, from.packet_hist);
+  add_counts(into.skb_hist, from.skb_hist);
+  add_counts(into.packet_hist, from.packet_hist);
 }
 
 void add(QueueCounts& into, const hf_probe_queue& from) {
   into.samples += from.samples;
   into.max_backlog = std::max<std::uint64_t>(into.max_backlog, from.max_backlog);
   into.max_qlen = std::max<std::uint64_t>(into.max_qlen, from.max_qlen);
-  add(into.backlog_hist, from.backlog_hist);
-  add(into.qlen_hist, from.qlen_hist);
+  add_counts(into.backlog_hist, from.backlog_hist);
+  add_counts(into.qlen_hist, from.qlen_hist);
 }
 
 }  // namespace

@@ -119,15 +119,8 @@ std::size_t possible_cpus() {
   return static_cast<std::size_t>(cpus);
 }
 
-template <std::size_t N>
-void add(std::array<std::uint64_t, N>& into, std::span<const __u64, N> from) {
-  for (std::size_t i = 0; i < N; ++i) {
-    into.at(i) += from[i];
-  }
-}
-
 void add(TraceCounts& into, const hf_trace_stats& from) {
-  add<kTraceEvents>(into.events, from.events);
+  add_counts(into.events, from.events);
   into.xmit_segs += from.xmit_segs;
   into.xmit_bytes += from.xmit_bytes;
   into.recv_segs += from.recv_segs;
@@ -136,18 +129,18 @@ void add(TraceCounts& into, const hf_trace_stats& from) {
   into.stalls_zero_window += from.stalls_zero_window;
   into.frame_changes += from.frame_changes;
   into.rate_cuts += from.rate_cuts;
-  add<kSizeReasons.size()>(into.size_reasons, from.size_reasons);
-  add<kHfqBands.size()>(into.hfq_enqueued, from.hfq_enqueued);
-  add<kHfqBands.size()>(into.hfq_dequeued, from.hfq_dequeued);
+  add_counts(into.size_reasons, from.size_reasons);
+  add_counts(into.hfq_enqueued, from.hfq_enqueued);
+  add_counts(into.hfq_dequeued, from.hfq_dequeued);
   into.peers_untracked += from.peers_untracked;
-  add_buckets<__u64>(into.xmit_bytes_hist, from.xmit_bytes_hist);
-  add_buckets<__u64>(into.recv_bytes_hist, from.recv_bytes_hist);
+  add_counts(into.xmit_bytes_hist, from.xmit_bytes_hist);
+  add_counts(into.recv_bytes_hist, from.recv_bytes_hist);
   std::size_t band = 0;
   for (const auto& hist : from.sojourn_ns_hist) {
-    add_buckets<__u64>(into.sojourn_ns_hist.at(band++), hist);
+    add_counts(into.sojourn_ns_hist.at(band++), hist);
   }
-  add_buckets<__u64>(into.latency_ns_hist, from.latency_ns_hist);
-  add_buckets<__u64>(into.msg_bytes_hist, from.msg_bytes_hist);
+  add_counts(into.latency_ns_hist, from.latency_ns_hist);
+  add_counts(into.msg_bytes_hist, from.msg_bytes_hist);
 }
 
 // One peer's per-CPU counts added up; the frame size and rate of the CPU
