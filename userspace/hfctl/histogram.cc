@@ -10,6 +10,7 @@ namespace hfctl {
 namespace {
 
 constexpr double kKiB = 1024.0;
+constexpr double kBitsPerByte = 8.0;
 
 // A bucket bound in the histogram's unit.
 std::string label(std::uint64_t value, HistUnit unit) {
@@ -94,6 +95,21 @@ std::string human_count(double count) {
     static_cast<void>(std::snprintf(text.data(), text.size(), "%.1fk", count / 1e3));
   } else {
     static_cast<void>(std::snprintf(text.data(), text.size(), "%.1fM", count / 1e6));
+  }
+  return text.data();
+}
+
+std::string human_bitrate(double bytes_per_second) {
+  const double bits = bytes_per_second * kBitsPerByte;
+  std::array<char, 32> text{};
+  if (bits < 1e3) {
+    static_cast<void>(std::snprintf(text.data(), text.size(), "%.0f bit/s", bits));
+  } else if (bits < 1e6) {
+    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1f kbit/s", bits / 1e3));
+  } else if (bits < 1e9) {
+    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1f Mbit/s", bits / 1e6));
+  } else {
+    static_cast<void>(std::snprintf(text.data(), text.size(), "%.2f Gbit/s", bits / 1e9));
   }
   return text.data();
 }

@@ -51,6 +51,8 @@ void add_counts(std::array<std::uint64_t, N>& into, const Count (&from)[N]) {
 [[nodiscard]] std::string human_count(double count);
 // A time in nanoseconds: "850 ns", "12.3 us", "4.1 ms", "1.20 s".
 [[nodiscard]] std::string human_ns(double ns);
+// A rate in bytes per second, shown in bits: "950 bit/s", "12.3 Mbit/s".
+[[nodiscard]] std::string human_bitrate(double bytes_per_second);
 // A bucket bound as a compact power of two: "512", "2K", "64K", "1M".
 [[nodiscard]] std::string power_of_two(std::uint64_t value);
 

@@ -5,9 +5,7 @@
 #include <netinet/in.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <limits>
 #include <sstream>
 #include <string_view>
 #include <vector>

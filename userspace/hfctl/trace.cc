@@ -17,7 +17,6 @@ namespace hfctl {
 namespace {
 
 constexpr std::string_view kHint = "hfctl trace help";
-constexpr double kBitsPerByte = 8.0;
 constexpr double kRateScale = 1024.0;  // hf_frame_size's rates: 1/1024 of the pacing rate
 
 [[noreturn]] void usage(const std::string& message) {
@@ -87,22 +86,6 @@ std::optional<std::size_t> number_after(std::string_view line, std::string_view 
     return std::nullopt;
   }
   return value;
-}
-
-// "12.3 Mbit/s".
-std::string human_bitrate(double bytes_per_second) {
-  const double bits = bytes_per_second * kBitsPerByte;
-  std::array<char, 32> text{};
-  if (bits < 1e3) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.0f bit/s", bits));
-  } else if (bits < 1e6) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1f kbit/s", bits / 1e3));
-  } else if (bits < 1e9) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1f Mbit/s", bits / 1e6));
-  } else {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.2f Gbit/s", bits / 1e9));
-  }
-  return text.data();
 }
 
 // The peer in `counts` with the same link and address, if any.

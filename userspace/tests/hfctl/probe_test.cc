@@ -1,6 +1,6 @@
 // tests/hfctl/probe_test.cc - unit tests of hfctl/probe.cc: the arguments
-// of "hfctl probe", the log2 histogram arithmetic, the verdict and the
-// text and JSON it prints, from values alone (no BPF).
+// of "hfctl probe", the verdict and the text and JSON it prints, from
+// values alone (no BPF).
 #include "probe.h"
 
 #include <netinet/in.h>
@@ -16,7 +16,6 @@
 namespace {
 
 using hfctl::DirectionCounts;
-using hfctl::Log2Histogram;
 using hfctl::Options;
 using hfctl::ProbeArgs;
 using hfctl::ProbeResult;
@@ -113,27 +112,6 @@ TEST(DescribeFilter, SaysItAsTheCommandLineDoes) {
             "ethertype 0x88b5");
   EXPECT_EQ(hfctl::describe_filter(parse({"dev", "eth0", "proto", "udp", "port", "53"})),
             "proto udp port 53");
-}
-
-TEST(Buckets, PowersOfTwoFromZero) {
-  EXPECT_EQ(hfctl::bucket_low(0), 0U);
-  EXPECT_EQ(hfctl::bucket_high(0), 1U);
-  EXPECT_EQ(hfctl::bucket_low(10), 1024U);
-  EXPECT_EQ(hfctl::bucket_high(10), 2047U);
-  EXPECT_EQ(hfctl::bucket_high(hfctl::kLog2Buckets - 1), UINT64_MAX);
-}
-
-TEST(HistQuantile, UpperBoundOfTheBucketHoldingTheRank) {
-  Log2Histogram hist{};
-  EXPECT_EQ(hfctl::hist_quantile(hist, 0.5), 0U);
-  hist.at(6) = 3;   // [64, 128)
-  hist.at(10) = 1;  // [1024, 2048)
-  EXPECT_EQ(hfctl::hist_total(hist), 4U);
-  EXPECT_EQ(hfctl::hist_quantile(hist, 0.5), 127U);
-  EXPECT_EQ(hfctl::hist_quantile(hist, 0.75), 127U);
-  EXPECT_EQ(hfctl::hist_quantile(hist, 0.76), 2047U);
-  EXPECT_EQ(hfctl::hist_quantile(hist, 1.0), 2047U);
-  EXPECT_EQ(hfctl::hist_quantile(hist, 0.0), 127U);
 }
 
 TEST(ProbeVerdict, NothingMatched) {
