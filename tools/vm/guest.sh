@@ -80,7 +80,18 @@ fi
 cd "$HF_TREE" || exit 126
 marker "command start"
 set -o pipefail
-bash /run/hf/cmd 2>&1 | tee /run/hf/output.log
+# times.log: the seconds each kselftest program took, one "SECONDS NAME"
+# line per result, for the host to report where the suite's time goes.
+# The output also goes on to the console, as it comes.
+bash /run/hf/cmd 2>&1 | tee /run/hf/output.log | {
+	t0=$SECONDS
+	while IFS= read -r l || [[ -n $l ]]; do
+		printf '%s\n' "$l"
+		[[ $l =~ ^(not\ )?ok\ [0-9]+\ selftests:\ [^:]+:\ ([^ ]+) ]] || continue
+		echo "$((SECONDS - t0)) ${BASH_REMATCH[2]}" >&3
+		t0=$SECONDS
+	done 3> /run/hf/times.log
+}
 rc=$?
 set +o pipefail
 marker "command exit $rc"
