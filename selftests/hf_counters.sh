@@ -9,7 +9,8 @@
 # counters equal the namespace's when one device carries the traffic and
 # stay apart when two do; "stats prometheus" exports the histogram and the
 # device families and passes promtool; a device's counters go when it is
-# unregistered.
+# unregistered; past the 64 devices a namespace keeps apart, the rest share
+# one "other" entry and no count is lost, and a freed entry is taken again.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -166,7 +167,7 @@ sample()
 	awk -v n="$2" '$1 == n {print $2}' "$1"
 }
 
-ktap_plan 6
+ktap_plan 7
 
 command -v promtool >/dev/null || { echo "# promtool is missing (make deps)"; exit "$KSFT_FAIL"; }
 
@@ -287,5 +288,94 @@ check_eq "$devs" eth0 "devices after eth1 went ($n1)"
 check_eq "$("$HFCTL" -n "$n0" -j stats show | python3 -c 'import json,sys; print(json.load(sys.stdin)["tx_bytes"])')" \
 	869000 "namespace tx_bytes after eth1 went"
 log_test "counters: an unregistered device's counters go with it"
+
+# 7. More devices than a namespace keeps apart (HF_DEV_SLOTS, 64). eth0
+# holds one entry (eth1's was freed above), so of 66 new links x0..x65 the
+# first 63 take the rest, in the order of their first traffic, and x63,
+# x64, x65 share "other" (ifindex 0). One 1000-byte message on each.
+NLINKS=66
+for ((i = 0; i < NLINKS; i++)); do
+	echo "link add x$i netns $n0 type veth peer name x$i netns $n1"
+done | ip -batch -
+check_err $? "creating $NLINKS veth pairs"
+for ((i = 0; i < NLINKS; i++)); do echo "link set x$i up"; done | ip -n "$n0" -batch -
+for ((i = 0; i < NLINKS; i++)); do echo "link set x$i up"; done | ip -n "$n1" -batch -
+"$HFCTL" -n "$n0" -j stats show >"$LOGS/many.before.json"
+"$HFCTL" -n "$n0" -j dev show >"$LOGS/many.devs0.json"
+ip netns exec "$n1" "$XFER" recv 7402 1000 "$NLINKS" >"$LOGS/recv" 2>&1 &
+rpid=$!
+busywait 10000 grep -q ready "$LOGS/recv"
+check_err $? "receiver did not start: $(cat "$LOGS/recv")"
+# One process in the sender's namespace sends on every link in turn.
+ip -n "$n1" -br link show | awk '$1 ~ /^x[0-9]+@/ {sub(/@.*/, "", $1); print $1, $3}' |
+	sort -V >"$LOGS/macs"
+check_eq "$(wc -l <"$LOGS/macs")" "$NLINKS" "peer addresses read"
+ip netns exec "$n0" bash -c '
+	while read -r dev mac; do
+		timeout 60 "$1" send "$dev" "$mac" 7402 1000 || { echo "send on $dev failed"; exit 1; }
+	done <"$2"' sh "$XFER" "$LOGS/macs" >"$LOGS/send" 2>&1
+check_err $? "senders failed: $(tail -n 3 "$LOGS/send")"
+wait "$rpid"
+check_err $? "receiver failed: $(cat "$LOGS/recv")"
+hf_counters_settle "$n0" "$n1"
+"$HFCTL" -n "$n0" -j stats show >"$LOGS/many.after.json"
+"$HFCTL" -n "$n0" -j dev show >"$LOGS/many.tx.json"
+"$HFCTL" -n "$n1" -j dev show >"$LOGS/many.rx.json"
+python3 - "$LOGS" "$NLINKS" <<'PY'
+import json, sys
+logs, nlinks = sys.argv[1], int(sys.argv[2])
+bad = []
+for side, key in (("tx", "tx_bytes"), ("rx", "rx_bytes")):
+    rows = json.load(open(f"{logs}/many.{side}.json"))
+    by = {r["dev"]: r for r in rows}
+    named = sorted((d for d in by if d.startswith("x")), key=lambda d: int(d[1:]))
+    want = [f"x{i}" for i in range(63)]
+    if named != want:
+        bad.append(f"{side}: devices kept apart: {named}, want x0..x62")
+    if len(rows) != 65:
+        bad.append(f"{side}: {len(rows)} entries, want 64 devices and other")
+    other = by.get("other")
+    if not other or other["ifindex"] != 0 or other[key] != 3000:
+        bad.append(f"{side}: other: {other}, want ifindex 0 and {key} 3000")
+    for d in want:
+        if by.get(d, {}).get(key) != 1000:
+            bad.append(f"{side}: {d}: {by.get(d)}")
+    if side == "tx":
+        before = json.load(open(f"{logs}/many.before.json"))
+        after = json.load(open(f"{logs}/many.after.json"))
+        # eth0 carried nothing here (and eth1's bytes left with it): the
+        # new entries hold all the namespace counted in this case.
+        eth0 = {r["dev"]: r for r in json.load(open(f"{logs}/many.devs0.json"))}["eth0"]
+        if by.get("eth0") != eth0:
+            bad.append(f"eth0 moved: {eth0} -> {by.get('eth0')}")
+        for k in ("tx_bytes", "tx_segs", "tx_frames"):
+            moved = sum(r[k] for r in rows if r["dev"] != "eth0")
+            if moved != after[k] - before[k]:
+                bad.append(f"new entries' {k} add up to {moved}, "
+                           f"the namespace's moved {after[k] - before[k]}")
+        if after["tx_bytes"] - before["tx_bytes"] != 1000 * nlinks:
+            bad.append(f"namespace tx_bytes moved {after['tx_bytes'] - before['tx_bytes']}")
+for b in bad:
+    print("# " + b)
+sys.exit(1 if bad else 0)
+PY
+check_err $? "devices past the 64th"
+# The links go: their entries are freed, "other" keeps what it counted,
+# and a new device takes a freed entry with its own, fresh counters.
+for ((i = 0; i < NLINKS; i++)); do echo "link del x$i"; done | ip -n "$n0" -batch -
+check_err $? "deleting the links"
+ip link add y0 netns "$n0" type veth peer name y0 netns "$n1"
+ip -n "$n0" link set y0 up && ip -n "$n1" link set y0 up
+xfer 0 1 y0 7403 5000
+"$HFCTL" -n "$n0" -j dev show >"$LOGS/reuse.json"
+entries=$(python3 - "$LOGS/reuse.json" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))
+print(" ".join(f"{r['dev']}:{r['tx_bytes']}" for r in rows if r["dev"] != "eth0"))
+PY
+)
+check_eq "$entries" \
+	"y0:5000 other:3000" "entries after the links went and y0 came"
+log_test "counters: past 64 devices the rest share \"other\", nothing lost; freed entries are reused"
 
 exit "$(ktap_exit)"

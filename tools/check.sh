@@ -144,7 +144,7 @@ for line in "${lines[@]}"; do
 	cat "$logs/vm-$line.failures"
 	# Where the guest's time went, slowest program first.
 	[[ -s $out/times.log ]] && sort -rn "$out/times.log" |
-		awk '{ printf "%s%s %ss", NR > 1 ? ", " : "time per program: ", $2, $1 } END { print "" }'
+		awk '{ printf "%s%s %ss", (NR > 1 ? ", " : "time per program: "), $2, $1 } END { print "" }'
 	stage "selftests, kernel $line ($(cat "$tree/build/vm/check-$line/env" | sed -n "s/^export HF_RELEASE=//p"))" \
 		"${pass:-0}" "${fail:-1}" $((SECONDS - t0))
 done
