@@ -298,8 +298,10 @@ for ((i = 0; i < NLINKS; i++)); do
 	echo "link add x$i netns $n0 type veth peer name x$i netns $n1"
 done | ip -batch -
 check_err $? "creating $NLINKS veth pairs"
-for ((i = 0; i < NLINKS; i++)); do echo "link set x$i up"; done | ip -n "$n0" -batch -
-for ((i = 0; i < NLINKS; i++)); do echo "link set x$i up"; done | ip -n "$n1" -batch -
+for ns in "$n0" "$n1"; do
+	for ((i = 0; i < NLINKS; i++)); do echo "link set x$i up"; done | ip -n "$ns" -batch -
+	check_err $? "links up in $ns"
+done
 "$HFCTL" -n "$n0" -j stats show >"$LOGS/many.before.json"
 "$HFCTL" -n "$n0" -j dev show >"$LOGS/many.devs0.json"
 ip netns exec "$n1" "$XFER" recv 7402 1000 "$NLINKS" >"$LOGS/recv" 2>&1 &
@@ -364,8 +366,9 @@ check_err $? "devices past the 64th"
 # and a new device takes a freed entry with its own, fresh counters.
 for ((i = 0; i < NLINKS; i++)); do echo "link del x$i"; done | ip -n "$n0" -batch -
 check_err $? "deleting the links"
-ip link add y0 netns "$n0" type veth peer name y0 netns "$n1"
-ip -n "$n0" link set y0 up && ip -n "$n1" link set y0 up
+ip link add y0 netns "$n0" type veth peer name y0 netns "$n1" &&
+	ip -n "$n0" link set y0 up && ip -n "$n1" link set y0 up
+check_err $? "link y0"
 xfer 0 1 y0 7403 5000
 "$HFCTL" -n "$n0" -j dev show >"$LOGS/reuse.json"
 entries=$(python3 - "$LOGS/reuse.json" <<'PY'

@@ -127,6 +127,8 @@ for opt in record-cmd record-tgid; do
 	defer "echo $(cat "$T/options/$opt") >$T/options/$opt"
 	echo 0 >"$T/options/$opt"
 done
+# On an early exit the events go off before the options come back.
+defer "echo 0 >$T/events/hyperframe/enable"
 echo 0 >"$T/tracing_on"
 echo 0 >"$T/events/enable"
 echo 16384 >"$T/buffer_size_kb"

@@ -87,7 +87,7 @@ fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd -P)
 rm -f "$out/rc" "$out/console.log" "$out/console-boot-crash.log" "$out/kmemleak.log" \
-	"$out/console-stale-int3.log" "$out/output-stale-int3.log" "$out/times.log"
+	"$out"/console-*.log "$out"/output-*.log "$out"/kmemleak-*.log "$out/times.log"
 
 {
 	printf 'export HF_TREE=%q\n' "$tree"
@@ -103,7 +103,7 @@ append="console=ttyS0 panic=-1 oops=panic mitigations=off quiet loglevel=4"
 append+=" hf.tree=$tree"
 # How the guest caches the host root (tools/vm/init). loose keeps what it
 # read, so an exec no longer reads its binary and libraries over 9p again:
-# the stock suite ran 2.4 times faster. 6.12 stays uncached: its two full
+# 6.1's suite ran 2.4 to 2.8 times faster. 6.12 stays uncached: its two full
 # runs with loose each ended in a kernel report (an int3 on a byte memory
 # no longer held, a double fault in the slab fast path) where every run
 # without had been clean, and 6.12's 9p caches through netfs, which 6.1's
@@ -178,6 +178,7 @@ if [[ -n $reports ]]; then
 	if [[ -n $why ]]; then
 		mv "$out/console.log" "$out/console-$kept.log"
 		[[ ! -e $out/output.log ]] || mv "$out/output.log" "$out/output-$kept.log"
+		[[ ! -e $out/kmemleak.log ]] || mv "$out/kmemleak.log" "$out/kmemleak-$kept.log"
 		rm -f "$out/rc" "$out/times.log"
 		echo "run.sh: $why ($out/console-$kept.log): booting once more" >&2
 		: > "$out/console.log"
