@@ -116,7 +116,7 @@ for line in "${lines[@]}"; do
 	out=$tree/build/vm/check-$line
 	rm -rf "$out"
 	# KASAN, lockdep and kmemleak under TCG: boot ~65 s, the suite far slower.
-	# 6.12's guest reads the host root uncached: about 2300 s (run.sh).
+	# 6.12's guest reads the host root uncached: 1500 to 2200 s (run.sh).
 	vm_timeout=3600
 	if [[ $line == debug ]]; then
 		# Each test several times slower: hf_hfctl.sh alone passed the
