@@ -12,6 +12,22 @@ namespace {
 constexpr double kKiB = 1024.0;
 constexpr double kBitsPerByte = 8.0;
 
+// `value` printed with formats[i], after division by 1000^i, for the
+// first i at which it stays below 1000 (the last format takes the rest):
+// the ladder of decimal units every human_* below climbs.
+template <std::size_t N>
+std::string decimal_units(double value, const std::array<const char*, N>& formats) {
+  double scale = 1.0;
+  std::size_t step = 0;
+  while (step + 1 < N && value >= scale * 1e3) {
+    scale *= 1e3;
+    ++step;
+  }
+  std::array<char, 32> text{};
+  static_cast<void>(std::snprintf(text.data(), text.size(), formats.at(step), value / scale));
+  return text.data();
+}
+
 // A bucket bound in the histogram's unit.
 std::string label(std::uint64_t value, HistUnit unit) {
   switch (unit) {
@@ -88,44 +104,16 @@ std::string human_bytes(double bytes) {
 }
 
 std::string human_count(double count) {
-  std::array<char, 32> text{};
-  if (count < 1000) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.0f", count));
-  } else if (count < 1e6) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1fk", count / 1e3));
-  } else {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1fM", count / 1e6));
-  }
-  return text.data();
+  return decimal_units(count, std::array{"%.0f", "%.1fk", "%.1fM"});
 }
 
 std::string human_bitrate(double bytes_per_second) {
-  const double bits = bytes_per_second * kBitsPerByte;
-  std::array<char, 32> text{};
-  if (bits < 1e3) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.0f bit/s", bits));
-  } else if (bits < 1e6) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1f kbit/s", bits / 1e3));
-  } else if (bits < 1e9) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1f Mbit/s", bits / 1e6));
-  } else {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.2f Gbit/s", bits / 1e9));
-  }
-  return text.data();
+  return decimal_units(bytes_per_second * kBitsPerByte,
+                       std::array{"%.0f bit/s", "%.1f kbit/s", "%.1f Mbit/s", "%.2f Gbit/s"});
 }
 
 std::string human_ns(double ns) {
-  std::array<char, 32> text{};
-  if (ns < 1e3) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.0f ns", ns));
-  } else if (ns < 1e6) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1f us", ns / 1e3));
-  } else if (ns < 1e9) {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.1f ms", ns / 1e6));
-  } else {
-    static_cast<void>(std::snprintf(text.data(), text.size(), "%.2f s", ns / 1e9));
-  }
-  return text.data();
+  return decimal_units(ns, std::array{"%.0f ns", "%.1f us", "%.1f ms", "%.2f s"});
 }
 
 std::string power_of_two(std::uint64_t value) {
