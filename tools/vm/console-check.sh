@@ -5,8 +5,9 @@
 # --stale-int3 asks instead whether the first report is the emulator
 # fault run.sh boots again for, and exits 0 if it is: an int3 trap
 # ("Oops: int3: 0000 [#1]" on 6.12, "int3: 0000 [#1]" on 6.1) whose Code:
-# line shows that the byte before the trapping RIP is no longer 0xcc. The kernel patches code (static keys, static calls) by
-# writing int3 over an instruction's first byte and restoring it after;
+# line shows that the byte before the trapping RIP is no longer 0xcc.
+# The kernel patches code (static keys, static calls) by writing int3
+# over an instruction's first byte and restoring it after;
 # a CPU that traps on an int3 its memory does not hold ran a stale
 # translation of that code, which TCG has been seen to do under load.
 set -u

@@ -86,8 +86,8 @@ if [[ -z $out ]]; then
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd -P)
-rm -f "$out/rc" "$out/console.log" "$out/console-boot-crash.log" "$out/kmemleak.log" \
-	"$out"/console-*.log "$out"/output-*.log "$out"/kmemleak-*.log "$out/times.log"
+# What a run leaves, a first boot's kept logs (console-KEPT.log ...) too.
+rm -f "$out/rc" "$out/times.log" "$out"/console*.log "$out"/output-*.log "$out"/kmemleak*.log
 
 {
 	printf 'export HF_TREE=%q\n' "$tree"
