@@ -94,6 +94,15 @@ static struct netlink_range_validation hf_range_max_inflight = {
 	.min = 1, .max = HF_WIN_SEGS,
 };
 
+/* hf_params_check()'s bounds: below the credit's wire span. */
+static struct netlink_range_validation hf_range_credit_initial = {
+	.min = 0, .max = HF_CREDIT_DEFAULT_MAX_AHEAD,
+};
+
+static struct netlink_range_validation hf_range_credit_budget = {
+	.min = 1, .max = HF_CREDIT_DEFAULT_MAX_AHEAD,
+};
+
 static struct netlink_range_validation hf_range_rto_us = {
 	.min = 1, .max = HF_US_MAX,
 };
@@ -120,6 +129,8 @@ static const struct nla_policy hf_config_policy[HF_CONFIG_A_MAX + 1] = {
 	[HF_CONFIG_A_FLOW_RESET_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_ms),
 	[HF_CONFIG_A_ACK_DELAY_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_ack_delay),
 	[HF_CONFIG_A_MAX_INFLIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_max_inflight),
+	[HF_CONFIG_A_CREDIT_INITIAL] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_credit_initial),
+	[HF_CONFIG_A_CREDIT_BUDGET] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_credit_budget),
 	[HF_CONFIG_A_RTO_MIN_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_rto_us),
 	[HF_CONFIG_A_RTO_MAX_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_rto_us),
 	[HF_CONFIG_A_RTO_INITIAL_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_rto_us),
@@ -177,7 +188,11 @@ static int hf_config_fill(struct sk_buff *skb)
 	    nla_put_u32(skb, HF_CONFIG_A_FRAME_DELAY_PCT,
 			READ_ONCE(hf_params.frame_delay_pct)) ||
 	    nla_put_u64_64bit(skb, HF_CONFIG_A_PACING_RATE, pacing_rate,
-			      HF_CONFIG_A_PAD))
+			      HF_CONFIG_A_PAD) ||
+	    nla_put_u32(skb, HF_CONFIG_A_CREDIT_INITIAL,
+			READ_ONCE(hf_params.credit_initial)) ||
+	    nla_put_u32(skb, HF_CONFIG_A_CREDIT_BUDGET,
+			READ_ONCE(hf_params.credit_budget)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -224,6 +239,8 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	hf_genl_u32_opt(tb, HF_CONFIG_A_FLOW_RESET_MS, &p.flow_reset_ms);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_ACK_DELAY_US, &p.ack_delay_us);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_MAX_INFLIGHT, &p.max_inflight);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_CREDIT_INITIAL, &p.credit_initial);
+	hf_genl_u32_opt(tb, HF_CONFIG_A_CREDIT_BUDGET, &p.credit_budget);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_RTO_MIN_US, &p.rto.min_us);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_RTO_MAX_US, &p.rto.max_us);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_RTO_INITIAL_US, &p.rto.initial_us);
@@ -258,6 +275,9 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	WRITE_ONCE(hf_params.flow_reset_ms, p.flow_reset_ms);
 	WRITE_ONCE(hf_params.ack_delay_us, p.ack_delay_us);
 	WRITE_ONCE(hf_params.max_inflight, p.max_inflight);
+	/* Read at each epoch's start (initial) and each grant (budget). */
+	WRITE_ONCE(hf_params.credit_initial, p.credit_initial);
+	WRITE_ONCE(hf_params.credit_budget, p.credit_budget);
 	write_seqlock_bh(&hf_params_seq);
 	hf_params.rto = p.rto;
 	write_sequnlock_bh(&hf_params_seq);
@@ -443,6 +463,14 @@ static int hf_peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u64_64bit(skb, HF_PEER_A_TX_MSGS_FAILED,
 			      hi->hfi_tx_msgs_failed, HF_PEER_A_PAD) ||
 	    nla_put_u64_64bit(skb, HF_PEER_A_RX_MSGS, hi->hfi_rx_msgs,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_CREDIT_BYTES,
+			      hi->hfi_credit_bytes, HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_CREDIT_STALL_US,
+			      hi->hfi_credit_stall_us, HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_RX_CREDIT, hi->hfi_rx_credit,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_RX_UNREAD, hi->hfi_rx_unread,
 			      HF_PEER_A_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;

@@ -51,6 +51,8 @@
 
 #define HF_PER_CHUNK	(PAGE_SIZE / sizeof(struct sk_buff *))
 #define HF_ACK_EVERY	16
+/* The least credit share, in segments: a new flow's first frame. */
+#define HF_CREDIT_MIN_SEGS	4
 
 static struct sk_buff **seg_slot(struct hf_rx_msg *m, u32 index, bool alloc)
 {
@@ -130,6 +132,89 @@ static bool rx_sock_full(const struct sock *sk)
 {
 	return atomic_read(&sk->sk_rmem_alloc) -
 	       atomic_read(&hf_sk(sk)->rx_reasm) >= READ_ONCE(sk->sk_rcvbuf);
+}
+
+/*
+ * Credit we grant the sender (core/hf_credit.c): the bytes it may have
+ * sent beyond what our programs have read is its share of credit_budget,
+ * split evenly among the peers whose bytes are not all read yet (this one
+ * counted), and never more than one source may reserve (rx_msg_new()),
+ * plus what its messages in reassembly hold. Those were paid for when
+ * they were admitted (the whole message is reserved then), and a message
+ * larger than the share could never complete if they counted; once
+ * delivered, their bytes count until read.
+ */
+static bool rx_credit_busy(const struct hf_credit_rx *c)
+{
+	return c->received != c->consumed;
+}
+
+/*
+ * The peer's share of the budget, reassembly not included; never below a
+ * few segments, or a sender with nothing in flight could send only
+ * persist probes.
+ */
+static u64 rx_credit_share_base(const struct hf_peer *peer)
+{
+	struct hf_net *hn = hf_net(peer->net);
+	u32 nactive = max(atomic_read(&hn->rx_credit_active), 0);
+	u64 floor = (u64)HF_CREDIT_MIN_SEGS *
+		    hf_seg_size(READ_ONCE(peer->dev->mtu));
+	u64 share;
+
+	if (!rx_credit_busy(&peer->rx_credit))
+		nactive++;
+	share = min_t(u64, hf_credit_share(READ_ONCE(hf_params.credit_budget),
+					   nactive, 0),
+		      READ_ONCE(hf_params.mem_limit) / 4);
+	return max(share, floor);
+}
+
+static u64 rx_credit_share(const struct hf_peer *peer)
+{
+	return rx_credit_share_base(peer) + peer->rx_credit_reasm;
+}
+
+/*
+ * @bytes of new payload arrived, counted once per sequence number: held in
+ * reassembly until their message is delivered or dropped.
+ */
+static void rx_credit_data(struct hf_peer *peer, u32 bytes)
+{
+	struct hf_credit_rx *c = &peer->rx_credit;
+	struct hf_net *hn = hf_net(peer->net);
+	bool idle = !rx_credit_busy(c);
+	u64 over = c->over;
+
+	peer->rx_credit_reasm += bytes;
+	hf_credit_rx_on_data(c, bytes);
+	/* Kept: every byte is bounded by the socket and namespace limits. */
+	if (c->over != over)
+		hf_stat_add(&hn->stats, HF_STAT_RX_CREDIT_OVER, c->over - over);
+	if (idle && rx_credit_busy(c))
+		atomic_inc(&hn->rx_credit_active);
+}
+
+/* @bytes were read, or dropped after they arrived. */
+static void rx_credit_release(struct hf_peer *peer, u64 bytes)
+{
+	struct hf_credit_rx *c = &peer->rx_credit;
+	bool busy = rx_credit_busy(c);
+
+	hf_credit_rx_on_consume(c, bytes);
+	if (busy && !rx_credit_busy(c))
+		atomic_dec(&hf_net(peer->net)->rx_credit_active);
+}
+
+/* A new incarnation of the flow, or none: both counts start at 0. */
+static void rx_credit_reset(struct hf_peer *peer)
+{
+	struct hf_credit_params cp;
+
+	peer->rx_credit_reasm = 0;
+	if (rx_credit_busy(&peer->rx_credit))
+		atomic_dec(&hf_net(peer->net)->rx_credit_active);
+	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(&cp));
 }
 
 /* Start reassembly of the message @d announces; NULL when it cannot be held now. */
@@ -228,6 +313,7 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct sk_buff *head = m->head, **link;
 	struct sock *sk = m->sk;
+	unsigned long flags;
 	u32 i;
 
 	if (sock_flag(sk, SOCK_DEAD))
@@ -245,14 +331,36 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 		link = &seg->next;
 	}
 	*link = NULL;
-	m->head = NULL;
 
 	HF_SKB_CB(head)->sport = m->sport;
+	BUILD_BUG_ON(sizeof(struct hf_skb_cb) > sizeof_field(struct sk_buff, cb));
+	HF_SKB_CB(head)->epoch = peer->rx_epoch;
+	HF_SKB_CB(head)->rx_state = peer->rx_state;
 	HF_SKB_CB(head)->ifindex = peer->dev->ifindex;
 	ether_addr_copy(HF_SKB_CB(head)->addr, peer->addr);
+	/*
+	 * Checked again under the queue's lock, which hf_release() takes
+	 * after marking the socket dead to return the credit of what is
+	 * queued: nothing may be queued after that (its credit would be
+	 * lost). Refused here, the chain is freed with @m; a later call
+	 * returns at the first check, the socket being dead for good.
+	 */
+	spin_lock_irqsave(&sk->sk_receive_queue.lock, flags);
+	if (sock_flag(sk, SOCK_DEAD)) {
+		spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
+		return false;
+	}
+	m->head = NULL;
 	skb_set_owner_r(head, sk);
-	skb_queue_tail(&sk->sk_receive_queue, head);
+	__skb_queue_tail(&sk->sk_receive_queue, head);
+	spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
+	/*
+	 * Under the peer's lock: a kernel user must not read from its
+	 * data_ready callback (recvmsg() takes the lock to return credit).
+	 */
 	sk->sk_data_ready(sk);
+	/* Out of reassembly: its bytes count against the share until read. */
+	peer->rx_credit_reasm -= min(m->credited, peer->rx_credit_reasm);
 
 	hf_stat_inc(stats, HF_STAT_RX_MSGS);
 	hf_stat_add(stats, HF_STAT_RX_BYTES, m->len);
@@ -325,6 +433,12 @@ static bool rx_resolve(struct hf_peer *peer)
 			hf_stat_inc(stats, HF_STAT_RX_MSGS_NO_PORT);
 		else if (status == HF_STATUS_TOO_BIG)
 			hf_stat_inc(stats, HF_STAT_RX_MSGS_TOO_BIG);
+		/* A delivered message's bytes come back as it is read. */
+		if (status != HF_STATUS_DELIVERED) {
+			peer->rx_credit_reasm -= min(m->credited,
+						     peer->rx_credit_reasm);
+			rx_credit_release(peer, m->credited);
+		}
 		peer->rx_msg_status = peer->rx_msg_status << 2 | status;
 		peer->rx_msg_done++;
 		rx_msg_free(peer, m);
@@ -354,17 +468,32 @@ static bool rx_window_closed(struct hf_peer *peer)
 	return full;
 }
 
+/*
+ * The credit limit an ACK carries: raised to the sender's share beyond
+ * what was read, unless a socket's full buffer closed the window (the
+ * ACK says CLOSED then; the limit never goes back).
+ */
+static u32 rx_credit_limit(struct hf_peer *peer, bool closed)
+{
+	struct hf_credit_params cp;
+
+	if (!closed)
+		hf_credit_rx_grant(&peer->rx_credit, hf_credit_params_read(&cp),
+				   rx_credit_share(peer));
+	peer->rx_credit.advertised = peer->rx_credit.limit;
+	return hf_credit_to_wire(peer->rx_credit.limit);
+}
+
 static void rx_send_ack(struct hf_peer *peer, u8 flags)
 {
 	struct net_device *dev = peer->dev;
+	bool closed = rx_window_closed(peer);
 	struct hf_hdr h = {
 		.type = HF_TYPE_ACK,
-		.flags = flags,
+		.flags = flags | (closed ? HF_AF_CLOSED : 0),
 		.ack = {
 			.cum_seq = hf_rxwin_cum(&peer->rxw),
-			/* None while a socket's buffer refuses: zero window. */
-			.credit = hf_rxwin_cum(&peer->rxw) +
-				  (rx_window_closed(peer) ? 0 : HF_WIN_SEGS),
+			.credit = rx_credit_limit(peer, closed),
 			.msg_done = peer->rx_msg_done,
 			.msg_status = peer->rx_msg_status,
 			.epoch = peer->rx_epoch,
@@ -392,7 +521,7 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 	csum = csum_fold(csum_partial(hdr, hlen, 0));
 	memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_ACKS);
-	trace_hf_credit_grant(peer, h.ack.cum_seq, h.ack.credit, flags);
+	trace_hf_credit_grant(peer, h.ack.cum_seq, h.flags);
 	hf_xmit(peer, skb, TC_PRIO_CONTROL);
 }
 
@@ -525,6 +654,8 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	if (hf_seq_after(d->seq, m->last_seq))
 		m->last_seq = d->seq;
 	m->received++;
+	rx_credit_data(peer, d->seg_len);
+	m->credited += d->seg_len;
 	hf_stat_inc(stats, HF_STAT_RX_SEGS);
 	peer->rx_segs++;
 	peer->rx_bytes += d->seg_len;
@@ -835,12 +966,71 @@ void hf_input_window_open(struct net *net)
 }
 
 /**
+ * hf_input_read() - a delivered message was read, or dropped unread:
+ * return its bytes to the credit of the flow it came by
+ * @net: the socket's namespace
+ * @cb: where the message came from (a copy of its skb's, which may be
+ *	freed already: the socket's buffer must not count it any more)
+ * @len: its length
+ *
+ * Process context, no locks held. A message of an incarnation of the
+ * flow other than the current one (another epoch, or our state for it
+ * lost and started again), or of a peer gone, returns nothing: that
+ * flow's credit went with it. The grant goes out on an ACK of its own
+ * once it grew by a quarter of the share, or at once when the sender
+ * cannot send a segment with what it was told; otherwise the next ACK
+ * carries it.
+ */
+void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len)
+{
+	struct hf_peer *peer = NULL;
+	struct net_device *dev;
+	u32 wire;
+	int err;
+
+	rcu_read_lock();
+	dev = dev_get_by_index_rcu(net, cb->ifindex);
+	if (dev)
+		peer = hf_peer_get(net, dev, cb->addr, false, &err);
+	rcu_read_unlock();
+	if (!peer)
+		return;
+	spin_lock_bh(&peer->lock);
+	if (!peer->dead && peer->rx_epoch && peer->rx_epoch == cb->epoch &&
+	    peer->rx_state == cb->rx_state) {
+		struct hf_credit_rx *c = &peer->rx_credit;
+		u64 seg = hf_seg_size(READ_ONCE(peer->dev->mtu));
+		struct hf_credit_params cp;
+		u64 step;
+
+		rx_credit_release(peer, len);
+		step = max_t(u64, rx_credit_share_base(peer) / 4, 1);
+		if (c->advertised < c->received + seg)
+			step = 0;
+		if (!rx_window_closed(peer)) {
+			hf_credit_rx_grant(c, hf_credit_params_read(&cp),
+					   rx_credit_share(peer));
+			if (hf_credit_rx_advertise(c, step, &wire)) {
+				/* Its sender counts the ACK as the flow alive. */
+				peer->last_active = jiffies;
+				rx_send_ack(peer, 0);
+			}
+		}
+	}
+	spin_unlock_bh(&peer->lock);
+	hf_peer_put(peer);
+}
+
+/**
  * hf_input_init() - set up the receiving side of a new peer
  * @peer: the peer, not yet visible to anyone
  */
 void hf_input_init(struct hf_peer *peer)
 {
+	struct hf_credit_params cp;
+
 	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
+	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(&cp));
 	timer_setup(&peer->ack_timer, rx_ack_timer, 0);
 }
 
@@ -859,6 +1049,7 @@ void hf_input_reset(struct hf_peer *peer)
 		}
 	}
 	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
+	rx_credit_reset(peer);
 	peer->rx_epoch = 0;
 	peer->rx_state = 0;
 	peer->rx_msg_done = 0;

@@ -16,5 +16,6 @@ void hf_input_init(struct hf_peer *peer);
 void hf_input_reset(struct hf_peer *peer);
 void hf_input_stop(struct hf_peer *peer);
 void hf_input_window_open(struct net *net);
+void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len);
 
 #endif /* _HF_INPUT_H */

@@ -44,6 +44,8 @@ struct hf_params hf_params = {
 	.flow_reset_ms	= 2000,
 	.ack_delay_us	= 1000,
 	.max_inflight	= 128,
+	.credit_initial	= HF_CREDIT_DEFAULT_INITIAL,
+	.credit_budget	= 16 << 20,
 };
 
 static int hf_family = AF_HYPERFRAME;
@@ -79,6 +81,12 @@ MODULE_PARM_DESC(mem_limit, "bytes of reassembly a namespace may hold (default 5
 
 module_param_named(max_inflight, hf_params.max_inflight, uint, 0444);
 MODULE_PARM_DESC(max_inflight, "wire segments in flight per peer (default 128, at most 4096)");
+
+module_param_named(credit_initial, hf_params.credit_initial, uint, 0444);
+MODULE_PARM_DESC(credit_initial, "bytes a sender may send before its first grant; the same on every node (default 64 KiB)");
+
+module_param_named(credit_budget, hf_params.credit_budget, uint, 0444);
+MODULE_PARM_DESC(credit_budget, "bytes a namespace grants its active senders together beyond what was read (default 16 MiB)");
 
 static unsigned int hf_retry_limit = 8;
 module_param_named(retry_limit, hf_retry_limit, uint, 0444);
@@ -148,6 +156,14 @@ static int __init hf_params_check(void)
 	if (hf_params.mem_limit > INT_MAX / 2) {
 		pr_err("mem_limit=%llu is above %d\n", hf_params.mem_limit,
 		       INT_MAX / 2);
+		return -EINVAL;
+	}
+	if (hf_params.credit_initial > HF_CREDIT_DEFAULT_MAX_AHEAD ||
+	    !hf_params.credit_budget ||
+	    hf_params.credit_budget > HF_CREDIT_DEFAULT_MAX_AHEAD) {
+		pr_err("credit_initial=%u credit_budget=%u: want credit_initial <= %u and 1 <= credit_budget <= %u\n",
+		       hf_params.credit_initial, hf_params.credit_budget,
+		       HF_CREDIT_DEFAULT_MAX_AHEAD, HF_CREDIT_DEFAULT_MAX_AHEAD);
 		return -EINVAL;
 	}
 	if (!hf_params.max_peers) {

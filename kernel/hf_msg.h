@@ -75,6 +75,8 @@ struct hf_tx_msg {
  * @nchunks: entries in @chunks
  * @chunks: the segments by index, in page-sized tables of skb pointers
  *	    allocated as segments arrive; NULL for a refused message
+ * @credited: payload bytes of its segments counted against the flow's
+ *	      credit (hf_input.c), given back exactly
  * @first_ns: when its first segment arrived (the delivery tracepoint's
  *	      latency)
  */
@@ -95,12 +97,18 @@ struct hf_rx_msg {
 	struct sk_buff *head;
 	u32 nchunks;
 	struct sk_buff ***chunks;
+	u64 credited;
 	u64 first_ns;
 };
 
-/* Where a received message came from; in the delivered skb's cb. */
+/*
+ * Where a received message came from, in the delivered skb's cb: the
+ * source, and the flow incarnation whose credit its reading returns.
+ */
 struct hf_skb_cb {
 	u16 sport;
+	u16 epoch;
+	u16 rx_state;
 	int ifindex;
 	u8 addr[6];
 };

@@ -34,6 +34,8 @@
  * @rx_mem: bytes of reassembly held for peers (skb truesize)
  * @rx_reserved: bytes reserved by the messages being reassembled; a new
  *		 message is admitted only while this stays within mem_limit
+ * @rx_credit_active: peers whose sent bytes our programs have not all
+ *		      read yet: the credit budget is shared among them
  * @gc: reclaims idle peers
  * @stats: counters
  * @devs_lock: serialises the allocation of @devs and their users
@@ -50,6 +52,7 @@ struct hf_net {
 	u32 npeers;
 	atomic64_t rx_mem;
 	atomic64_t rx_reserved;
+	atomic_t rx_credit_active;
 	struct delayed_work gc;
 	struct hf_stats stats;
 	spinlock_t devs_lock;

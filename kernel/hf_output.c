@@ -50,6 +50,9 @@
 #define HF_PICK_SCAN		64
 /* Segments from una a look for lost repairs walks, per ACK. */
 #define HF_REPAIR_SCAN		256
+/* The persist timer's backoff: at most 2^6 RTOs, and never above 1 s. */
+#define HF_PROBE_SHIFT_MAX	6
+#define HF_PROBE_MAX_US		USEC_PER_SEC
 
 /**
  * hf_tx_msg_alloc() - copy a message from the user and charge its socket
@@ -321,13 +324,75 @@ static void tx_loss_sign(struct hf_peer *peer, u32 seq)
 						   HF_FSIZE_LOSS, seq));
 }
 
-/* The controller of a new flow: the device's segment stride. */
+/*
+ * The controller of a new flow: the device's segment stride. The flow's
+ * credit starts again too, at the initial window (both sides count from
+ * 0 in each epoch).
+ */
 static void tx_fsize_init(struct hf_peer *peer)
 {
+	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
 
 	hf_fsize_init(&peer->fsize, hf_fsize_params_read(&fp),
 		      hf_seg_size(READ_ONCE(peer->dev->mtu)));
+	hf_credit_tx_init(&peer->tx_credit, hf_credit_params_read(&cp));
+	peer->tx_probe_shift = 0;
+}
+
+/*
+ * Whether a hyperframe of @msg may start at segment @index: its bytes must
+ * fit in the credit left, so that credit never cuts a frame in pieces.
+ * Sized by the frame size now, which the controller's idle decay
+ * (hf_fsize_prepare(), next) can only lower. When the frame does not fit
+ * and nothing is in flight, no ACK will come to raise the limit before the
+ * program reads: what fits, at least a segment, goes as a shorter frame;
+ * and when not even a segment fits, the persist timer's probe may send one
+ * (hf_credit_probe()).
+ *
+ * Return: the most segments the frame may have; 0 to wait for credit.
+ */
+static u32 tx_credit_frame(struct hf_peer *peer, const struct hf_tx_msg *msg,
+			   u32 index, const struct hf_fsize_params *fp)
+{
+	u64 rest = msg->len - (u64)index * msg->seg_size;
+	u64 avail = hf_credit_avail(&peer->tx_credit);
+	u64 need = min_t(u64, rest, (u64)hf_fsize_segs(&peer->fsize, fp) *
+				    msg->seg_size);
+	bool idle = !hf_txwin_inflight(&peer->txw);
+	u64 now = ktime_get_ns();
+	u32 segs = U32_MAX;
+
+	if (avail < need) {
+		if (idle && avail >= msg->seg_size) {
+			segs = div_u64(avail, msg->seg_size);
+		} else if (idle && peer->tx_probing) {
+			segs = 1;
+		} else {
+			hf_credit_stall(&peer->tx_credit, need, now);
+			return 0;
+		}
+	}
+	hf_credit_stall_end(&peer->tx_credit, now);
+	return segs;
+}
+
+/*
+ * A credit stall with nothing in flight: no ACK is due, and the grant a
+ * read sent may have been lost. The persist timer (the RTO timer, its
+ * timeout doubled per probe without a grant, up to 2^HF_PROBE_SHIFT_MAX)
+ * sends a probe.
+ */
+static void tx_probe_arm(struct hf_peer *peer)
+{
+	struct hf_rto_params rp;
+	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(&rp));
+
+	peer->reo_armed = false;
+	peer->tx_persist_armed = true;
+	mod_timer(&peer->rto_timer,
+		  jiffies + usecs_to_jiffies(min_t(u64, us << peer->tx_probe_shift,
+						   HF_PROBE_MAX_US)) + 1);
 }
 
 static void rto_arm(struct hf_peer *peer)
@@ -337,6 +402,7 @@ static void rto_arm(struct hf_peer *peer)
 
 	/* One jiffy more: jiffies + 1 may be due within microseconds. */
 	peer->reo_armed = false;
+	peer->tx_persist_armed = false;
 	mod_timer(&peer->rto_timer, jiffies + usecs_to_jiffies(us) + 1);
 }
 
@@ -346,6 +412,7 @@ static void reorder_arm(struct hf_peer *peer, u64 wait_ns)
 	if (peer->reo_armed)
 		return;
 	peer->reo_armed = true;
+	peer->tx_persist_armed = false;
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_REORDER_WAITS);
 	mod_timer(&peer->rto_timer, jiffies + nsecs_to_jiffies(wait_ns) + 1);
 }
@@ -545,6 +612,7 @@ static void tx_push(struct hf_peer *peer)
 	struct hf_fsize_params fp;
 	struct hf_rto_params rp;
 	bool stalled = false, sent = false;
+	u32 credit_segs = U32_MAX;
 
 	hf_fsize_params_read(&fp);
 
@@ -558,9 +626,21 @@ static void tx_push(struct hf_peer *peer)
 		msg = peer->frame_left ? peer->frame_msg : tx_pick(peer);
 		if (!msg)
 			break;
+		/* Below max_inflight, the scoreboard always has room. */
 		if (peer->tx_zero_window ||
-		    hf_txwin_inflight(&peer->txw) >= READ_ONCE(hf_params.max_inflight) ||
-		    hf_txwin_send(&peer->txw, &seq)) {
+		    hf_txwin_inflight(&peer->txw) >= READ_ONCE(hf_params.max_inflight)) {
+			stalled = true;
+			break;
+		}
+		if (!peer->frame_left) {
+			credit_segs = tx_credit_frame(peer, msg, msg->next_seg,
+						      &fp);
+			if (!credit_segs) {
+				stalled = true;
+				break;
+			}
+		}
+		if (hf_txwin_send(&peer->txw, &seq)) {
 			stalled = true;
 			break;
 		}
@@ -583,8 +663,8 @@ static void tx_push(struct hf_peer *peer)
 			peer->frame_msg = msg;
 			msg->turn = ++peer->frame_turns;
 			peer->frame_seq = seq;
-			peer->frame_segs = min(hf_fsize_segs(&peer->fsize, &fp),
-					       msg->nsegs - index);
+			peer->frame_segs = min3(hf_fsize_segs(&peer->fsize, &fp),
+						msg->nsegs - index, credit_segs);
 			peer->frame_left = peer->frame_segs;
 			hf_fsize_on_send(&peer->fsize, &fp, seq, peer->frame_segs,
 					 now);
@@ -598,6 +678,15 @@ static void tx_push(struct hf_peer *peer)
 		}
 		if (!--peer->frame_left)
 			flags |= HF_DF_FRAME_END;
+		/* Fails only for a persist probe: its frame did not fit. */
+		if (hf_credit_consume(&peer->tx_credit,
+				      min(msg->len - off, msg->seg_size))) {
+			hf_credit_probe(&peer->tx_credit,
+					min(msg->len - off, msg->seg_size));
+			hf_stat_inc(stats, HF_STAT_TX_CREDIT_PROBES);
+			if (peer->tx_probe_shift < HF_PROBE_SHIFT_MAX)
+				peer->tx_probe_shift++;
+		}
 
 		slot = tx_slot(peer, seq);
 		refcount_inc(&msg->refs);
@@ -637,9 +726,18 @@ static void tx_push(struct hf_peer *peer)
 				      peer->tx_zero_window);
 	}
 	peer->tx_stalled = stalled;
-	/* Whatever is in flight, even a segment we failed to build, is timed. */
-	if (hf_txwin_inflight(&peer->txw) && !timer_pending(&peer->rto_timer))
-		rto_arm(peer);
+	/*
+	 * Whatever is in flight, even a segment we failed to build, is timed,
+	 * by the RTO: a persist timer set while nothing was in flight gives
+	 * way to it.
+	 */
+	if (hf_txwin_inflight(&peer->txw)) {
+		if (!timer_pending(&peer->rto_timer) || peer->tx_persist_armed)
+			rto_arm(peer);
+	} else if (peer->tx_credit.stalled && !peer->tx_zero_window &&
+		   !timer_pending(&peer->rto_timer)) {
+		tx_probe_arm(peer);
+	}
 }
 
 /* Send again the segment at @seq, alone in its frame. */
@@ -987,7 +1085,11 @@ static void tx_rto_verdict(struct hf_peer *peer, bool early)
 static void tx_persist(struct hf_peer *peer)
 {
 	if (!peer->tx_zero_window) {
-		del_timer(&peer->rto_timer);
+		/* Or a credit stall: a probe after the persist timeout. */
+		if (peer->tx_credit.stalled)
+			tx_probe_arm(peer);
+		else
+			del_timer(&peer->rto_timer);
 	} else if (!list_empty(&peer->tx_queue) ||
 		   !list_empty(&peer->tx_active)) {
 		rto_arm(peer);
@@ -1020,6 +1122,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	u32 old_high = peer->txw.high_sacked;
 	u64 now = ktime_get_ns();
 	u64 sample = 0, sent_ns = 0, wait;
+	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
 	u32 sample_seq = 0;
 	bool repaired = false, early = false, took;
@@ -1172,12 +1275,25 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	tx_outcomes(peer, a);
 
 	/*
-	 * Credit: a receiver that refused a message for a full socket buffer
-	 * grants none (credit == cum_seq) until its program reads; sending
-	 * meanwhile only makes it refuse more. Acks in the flow's order are
-	 * not guaranteed, so a stale closing ack costs at most a probe.
+	 * Credit: the largest limit granted counts (a late ACK's is stale).
+	 * A receiver that refused a message for a full socket buffer says
+	 * CLOSED until its program reads; sending meanwhile only makes it
+	 * refuse more. Acks in the flow's order are not guaranteed, so a
+	 * stale closing ack costs at most a probe.
 	 */
-	peer->tx_zero_window = !hf_seq_after(a->credit, a->cum_seq);
+	switch (hf_credit_grant_wire(&peer->tx_credit,
+				     hf_credit_params_read(&cp), a->credit,
+				     now)) {
+	case HF_CREDIT_NEW:
+		peer->tx_probe_shift = 0;
+		break;
+	case HF_CREDIT_INVALID:
+		hf_stat_inc(stats, HF_STAT_TX_CREDIT_INVALID);
+		break;
+	case HF_CREDIT_STALE:
+		break;
+	}
+	peer->tx_zero_window = h->flags & HF_AF_CLOSED;
 	/*
 	 * What is in flight now may be refused: its loss is flow control,
 	 * not congestion, for the frame-size controller (tx_loss_sign()).
@@ -1221,6 +1337,7 @@ static void tx_rto_expired(struct timer_list *t)
 	spin_lock_bh(&peer->lock);
 	if (peer->dead)
 		goto out;
+	peer->tx_persist_armed = false;
 	if (!hf_txwin_inflight(&peer->txw)) {
 		/*
 		 * A zero window with nothing in flight to probe it: new data
@@ -1229,6 +1346,11 @@ static void tx_rto_expired(struct timer_list *t)
 		if (peer->tx_zero_window) {
 			peer->tx_zero_window = false;
 			tx_push(peer);
+		} else if (peer->tx_credit.stalled) {
+			/* Credit stalled: one segment goes as a probe. */
+			peer->tx_probing = true;
+			tx_push(peer);
+			peer->tx_probing = false;
 		}
 		goto out;
 	}
@@ -1322,6 +1444,9 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 	peer->next_msg_id = 0;
 	peer->tx_msg_done = 0;
 	peer->frame_left = 0;
+	/* Nothing waits for credit any more; the next epoch starts it anew. */
+	hf_credit_stall_end(&peer->tx_credit, ktime_get_ns());
+	peer->tx_persist_armed = false;
 	peer->rto_phase = HF_RTO_IDLE;
 	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
 	del_timer(&peer->rto_timer);
@@ -1408,4 +1533,11 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 	info->hfi_tx_msgs_delivered = peer->tx_msgs_delivered;
 	info->hfi_tx_msgs_failed = peer->tx_msgs_failed;
 	info->hfi_rx_msgs = peer->rx_delivered;
+	info->hfi_credit_bytes = hf_credit_avail(&peer->tx_credit);
+	info->hfi_credit_stall_us =
+		div_u64(hf_credit_stall_total_ns(&peer->tx_credit,
+						 ktime_get_ns()), NSEC_PER_USEC);
+	info->hfi_rx_credit = peer->rx_credit.limit > peer->rx_credit.received ?
+			      peer->rx_credit.limit - peer->rx_credit.received : 0;
+	info->hfi_rx_unread = peer->rx_credit.received - peer->rx_credit.consumed;
 }

@@ -12,6 +12,7 @@
 #include <linux/types.h>
 
 #include "core/hf_fsize.h"
+#include "core/hf_credit.h"
 #include "core/hf_rto.h"
 #include "core/hf_wire.h"
 
@@ -34,6 +35,11 @@
  * @ack_delay_us: longest an ACK waits for company
  * @max_inflight: segments in flight per peer; stays below the receiver's
  *		  backlog (netdev_max_backlog, 1000) until credits pace it
+ * @credit_initial: bytes a sender may send a receiver before its first
+ *		    grant (the unscheduled window); the same on both sides
+ * @credit_budget: bytes a namespace grants its active senders together,
+ *		   beyond what its programs have read: each gets an equal
+ *		   share (core/hf_credit.c)
  * @rto: retransmission timer settings
  */
 struct hf_params {
@@ -50,6 +56,8 @@ struct hf_params {
 	u32 flow_reset_ms;
 	u32 ack_delay_us;
 	u32 max_inflight;
+	u32 credit_initial;
+	u32 credit_budget;
 	struct hf_rto_params rto;
 };
 
@@ -94,6 +102,23 @@ hf_fsize_params_read(struct hf_fsize_params *p)
 	p->min_segs = min(READ_ONCE(hf_params.frame_min_segs), p->initial_segs);
 	p->max_bytes = READ_ONCE(hf_params.frame_max_bytes);
 	p->delay_pct = READ_ONCE(hf_params.frame_delay_pct);
+	return p;
+}
+
+/**
+ * hf_credit_params_read() - the credit settings now
+ * @p: filled from hf_params (CONFIG_SET may change them: the initial
+ *     window counts from the next epoch, the budget at the next grant)
+ *
+ * Any context.
+ *
+ * Return: @p.
+ */
+static inline const struct hf_credit_params *
+hf_credit_params_read(struct hf_credit_params *p)
+{
+	hf_credit_params_default(p);
+	p->initial_window = READ_ONCE(hf_params.credit_initial);
 	return p;
 }
 

@@ -11,6 +11,7 @@
 #include <linux/rculist.h>
 #include <linux/timer.h>
 
+#include "core/hf_credit.h"
 #include "core/hf_fsize.h"
 #include "core/hf_reorder.h"
 #include "core/hf_rto.h"
@@ -102,9 +103,17 @@ enum hf_rto_phase {
  * @tx_refused_mark: @tx_refused_end is valid
  * @tx_refused_end: next-to-send when a zero window last closed: losses
  *		    below it are refusals, no congestion sign
- * @tx_zero_window: the receiver's last ACK granted no credit (a socket's
- *		    buffer is full): nothing is sent but the timer's probe
- *		    until an ACK grants credit again
+ * @tx_zero_window: the receiver's last ACK was CLOSED (a socket's buffer
+ *		    is full): nothing is sent but the timer's probe until
+ *		    an ACK without it
+ * @tx_credit: byte credit the receiver granted us (core/hf_credit.h); a
+ *	       hyperframe starts only when its bytes fit
+ * @tx_probing: the persist timer fired on a credit stall with nothing in
+ *		flight: the push may send one segment beyond the credit
+ * @tx_probe_shift: doublings of the persist timeout, one per probe
+ *		    without a grant
+ * @tx_persist_armed: @rto_timer is set as that persist timer; data sent
+ *		      meanwhile sets it as the RTO instead
  * @recover: nxt when the recovery began
  * @rto_phase: where the sender is after a timeout (enum hf_rto_phase)
  * @rto_nxt: nxt when the timer last expired
@@ -129,7 +138,11 @@ enum hf_rto_phase {
  * @rx_refused: segments were refused for a full socket buffer; the next
  *	       read sends a WINDOW ack
  * @rx_refused_port: the port of the socket that refused last; while it
- *		    is full, ACKs grant no credit
+ *		    is full, ACKs are CLOSED and raise no credit
+ * @rx_credit: byte credit we grant the sender: its bytes received, and
+ *	       consumed as programs read them (or they are dropped)
+ * @rx_credit_reasm: bytes of @rx_credit.received still in reassembly:
+ *		     granted beyond the share (hf_input.c says why)
  * @ack_owed: segments received since the last ACK
  * @ack_timer: sends an ACK that waited ack_delay_us
  * @rx_segs: segments accepted (for HF_INFO)
@@ -177,6 +190,10 @@ struct hf_peer {
 	bool recovering;
 	bool tx_zero_window;
 	bool tx_stalled;
+	struct hf_credit_tx tx_credit;
+	bool tx_probing;
+	bool tx_persist_armed;
+	u8 tx_probe_shift;
 	bool tx_refused_mark;
 	u32 tx_refused_end;
 	struct hf_fsize fsize;
@@ -202,6 +219,8 @@ struct hf_peer {
 	u64 rx_msg_status;
 	bool rx_refused;
 	u16 rx_refused_port;
+	struct hf_credit_rx rx_credit;
+	u64 rx_credit_reasm;
 	u32 ack_owed;
 	struct timer_list ack_timer;
 	u64 rx_segs;

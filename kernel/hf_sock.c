@@ -406,8 +406,10 @@ static int hf_recvmsg(struct socket *sock, struct msghdr *m, size_t len,
 {
 	DECLARE_SOCKADDR(struct sockaddr_hf *, src, m->msg_name);
 	struct sock *sk = sock->sk;
+	struct hf_skb_cb cb;
 	struct sk_buff *skb;
 	size_t copied;
+	u32 msg_len;
 	int err;
 
 	if (flags & ~(MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC | MSG_ERRQUEUE |
@@ -439,7 +441,15 @@ static int hf_recvmsg(struct socket *sock, struct msghdr *m, size_t len,
 		}
 		err = flags & MSG_TRUNC ? skb->len : copied;
 	}
+	/*
+	 * Taken off the queue, read or not: its bytes are its sender's again,
+	 * once the buffer no longer counts them.
+	 */
+	cb = *HF_SKB_CB(skb);
+	msg_len = skb->len;
 	skb_free_datagram(sk, skb);
+	if (!(flags & MSG_PEEK))
+		hf_input_read(sock_net(sk), &cb, msg_len);
 	if (READ_ONCE(hf_sk(sk)->rx_refused) && !(flags & MSG_PEEK)) {
 		WRITE_ONCE(hf_sk(sk)->rx_refused, false);
 		hf_input_window_open(sock_net(sk));
@@ -580,6 +590,30 @@ static void hf_sock_destruct(struct sock *sk)
 	skb_queue_purge(&sk->sk_error_queue);
 }
 
+/*
+ * Messages delivered and never read: dropped, their bytes returned to
+ * their flows' credit. Dead now, the socket takes no more (rx_deliver()
+ * checks under the queue's lock), so none is left for the destructor.
+ */
+static void hf_release_unread(struct sock *sk)
+{
+	struct sk_buff_head unread;
+	struct sk_buff *skb;
+	unsigned long flags;
+
+	__skb_queue_head_init(&unread);
+	spin_lock_irqsave(&sk->sk_receive_queue.lock, flags);
+	skb_queue_splice_init(&sk->sk_receive_queue, &unread);
+	spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
+	while ((skb = __skb_dequeue(&unread))) {
+		struct hf_skb_cb cb = *HF_SKB_CB(skb);
+		u32 len = skb->len;
+
+		kfree_skb(skb);
+		hf_input_read(sock_net(sk), &cb, len);
+	}
+}
+
 /**
  * hf_release() - close a socket
  * @sock: the socket being closed; called once, in process context
@@ -597,6 +631,7 @@ static int hf_release(struct socket *sock)
 	hf_port_unbind(sk);
 	sock_orphan(sk);
 	release_sock(sk);
+	hf_release_unread(sk);
 	/*
 	 * A peer refused for this socket's full buffer is told no credit
 	 * until a read; none will come. Unbound, its messages now resolve

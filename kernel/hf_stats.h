@@ -38,6 +38,8 @@ enum hf_stat {
 	HF_STAT_TX_RATE_CUTS,		/* rate scale cut on a congestion sign */
 	HF_STAT_TX_CREDIT_STALLS,	/* window or credit closed on waiting data */
 	HF_STAT_TX_PACING_DELAYS,	/* skbs pacing held past their build time */
+	HF_STAT_TX_CREDIT_INVALID,	/* grants beyond max_ahead, refused */
+	HF_STAT_TX_CREDIT_PROBES,	/* segments sent beyond the credit: persist probes */
 	HF_STAT_RX_SEGS,		/* DATA segments accepted */
 	HF_STAT_RX_DATA_SKBS,		/* skbs of DATA that arrived: a train once */
 	HF_STAT_RX_LINEARIZED_TRAINS,	/* trains that arrived in one buffer, cut here */
@@ -49,6 +51,7 @@ enum hf_stat {
 	HF_STAT_RX_MSGS_NO_PORT,	/* messages for a port nobody bound */
 	HF_STAT_RX_MSGS_TOO_BIG,	/* messages above the size limit */
 	HF_STAT_RX_MSGS_NO_MEMORY,	/* of those too big: refused for memory */
+	HF_STAT_RX_CREDIT_OVER,		/* payload bytes beyond the credit granted */
 	/* drops, by reason */
 	HF_STAT_DROP_MALFORMED,		/* failed hf_hdr_decode(); by reason below */
 	HF_STAT_DROP_CSUM,		/* checksum did not verify */

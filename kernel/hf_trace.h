@@ -116,29 +116,31 @@ TRACE_EVENT(hf_retransmit,
 );
 
 /*
- * tx_acks: an ACK left, granting credit up to @credit (segments beyond
- * @cum_seq; none is a zero window).
+ * tx_acks: an ACK left. @ahead: bytes its credit limit grants beyond
+ * what has arrived; @flags: CLOSED for a closed window (wire-format.md).
  */
 TRACE_EVENT(hf_credit_grant,
-	TP_PROTO(const struct hf_peer *peer, u32 cum_seq, u32 credit, u8 flags),
-	TP_ARGS(peer, cum_seq, credit, flags),
+	TP_PROTO(const struct hf_peer *peer, u32 cum_seq, u8 flags),
+	TP_ARGS(peer, cum_seq, flags),
 	TP_STRUCT__entry(
 		HF_TP_PEER_FIELDS
 		__field(u16, epoch)
 		__field(u32, cum_seq)
-		__field(u32, window)
+		__field(u32, ahead)
 		__field(u8, flags)
 	),
 	TP_fast_assign(
 		HF_TP_PEER_ASSIGN(peer);
 		__entry->epoch = peer->rx_epoch;
 		__entry->cum_seq = cum_seq;
-		__entry->window = credit - cum_seq;
+		__entry->ahead = peer->rx_credit.limit > peer->rx_credit.received ?
+			min_t(u64, peer->rx_credit.limit -
+				   peer->rx_credit.received, U32_MAX) : 0;
 		__entry->flags = flags;
 	),
-	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u cum_seq=%u window=%u flags=%#x",
+	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u cum_seq=%u ahead=%u flags=%#x",
 		  __entry->netns, __entry->ifindex, __entry->addr, __entry->epoch,
-		  __entry->cum_seq, __entry->window, __entry->flags)
+		  __entry->cum_seq, __entry->ahead, __entry->flags)
 );
 
 /* tx_credit_stalls: data waits, the window (or a zero window) closed on it. */

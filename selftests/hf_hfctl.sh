@@ -113,6 +113,8 @@ keys=(
 	"flow_reset 1500ms flow_reset_ms 1500"
 	"ack_delay 500us ack_delay_us 500"
 	"max_inflight 64 max_inflight 64"
+	"credit_initial 128k credit_initial 131072"
+	"credit_budget 4m credit_budget 4194304"
 	"rto_min 1ms rto_min_us 1000"
 	"rto_max 1s rto_max_us 1000000"
 	"rto_initial 30ms rto_initial_us 30000"
@@ -166,6 +168,8 @@ refused ack_delay 2s "0us..1s"
 refused max_msg 2g "1..1g"
 refused retry_limit 256 "0..255"
 refused rto_max_backoff 33 "0..32"
+refused credit_initial 2g "0..1g"
+refused credit_budget 0 "1..1g"
 # All or nothing: a good key with a bad one changes neither.
 err=$("$HFCTL" config set max_peers 77 max_inflight 0 2>&1)
 check_eq $? 1 "exit status of a half-bad config set"

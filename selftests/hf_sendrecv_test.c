@@ -5,7 +5,8 @@
  * non-blocking and timed calls, poll and epoll, sendmmsg/recvmmsg,
  * connect()'s default destination, buffer limits in both directions, the
  * errno of every refused send, failures reported through SO_ERROR and
- * the error queue, and the HF_INFO socket option.
+ * the error queue, byte credit holding a sender to what its reader frees,
+ * and the HF_INFO socket option.
  *
  * Each test runs in a network namespace of its own with a veth pair
  * hfa <-> hfb: the sender sends through hfa to hfb's address, the receiver
@@ -458,6 +459,112 @@ TEST_F(pair, hf_info_reports_the_socket_and_the_peer)
 	ASSERT_EQ(0, get_info(self->tx, &info, &len));
 	EXPECT_EQ(HF_INFO_PEER, info.hfi_flags & HF_INFO_PEER);
 	EXPECT_EQ(0, memcmp(self->dst.shf_addr, info.hfi_peer.shf_addr, 6));
+}
+
+/* A counter of this namespace's /proc/net/hyperframe; -1 when missing. */
+static long long hf_counter(const char *name)
+{
+	char key[64];
+	long long val, found = -1;
+	FILE *f = fopen("/proc/net/hyperframe", "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &val) == 2)
+		if (!strcmp(key, name))
+			found = val;
+	fclose(f);
+	return found;
+}
+
+/* HF_INFO of @fd about the peer at @ifindex, @mac; 0 or -1. */
+static int peer_info(int fd, int family, int ifindex, const unsigned char *mac,
+		     struct hf_info *info)
+{
+	socklen_t len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	info->hfi_peer.shf_family = family;
+	info->hfi_peer.shf_ifindex = ifindex;
+	memcpy(info->hfi_peer.shf_addr, mac, 6);
+	if (get_info(fd, info, &len) || !(info->hfi_flags & HF_INFO_PEER))
+		return -1;
+	return 0;
+}
+
+/*
+ * Byte credit (docs/wire-format.md): a receiver whose program does not
+ * read grants its budget (credit_budget, 16 MiB by default, one active
+ * sender) beyond what was read, and no more; the sender waits with the
+ * rest queued, nothing refused or lost, and goes on as the program reads.
+ * A message larger than the budget still passes: what reassembly holds
+ * was reserved when the message was admitted and is granted on top.
+ */
+TEST_F(pair, credit_holds_the_sender_to_what_the_reader_frees)
+{
+	enum { MIB = 1 << 20, N = 24, BUDGET = 16 * MIB };
+	int big = 64 * MIB, i, tries;
+	long long refused, probes;
+	struct hf_info tx, rx;
+	char *buf, *in;
+
+	buf = malloc(3 * BUDGET / 2);
+	in = malloc(3 * BUDGET / 2);
+	ASSERT_TRUE(buf && in);
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof(big)));
+	ASSERT_EQ(0, setsockopt(self->tx, SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big)));
+	refused = hf_counter("drop_rcvbuf");
+	ASSERT_LE(0, refused) TH_LOG("no drop_rcvbuf in /proc/net/hyperframe");
+	for (i = 0; i < N; i++) {
+		memset(buf, i, MIB);
+		ASSERT_EQ(MIB, send_to(self, buf, MIB, 0));
+	}
+	/* Until the sender stalls with nothing in flight, at most 10 s. */
+	for (tries = 0; tries < 1000; tries++) {
+		ASSERT_EQ(0, peer_info(self->tx, self->family, self->ifindex_a,
+				       self->dst.shf_addr, &tx));
+		if (tx.hfi_credit_stall_us && !tx.hfi_inflight && tx.hfi_tx_queued_msgs)
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(0, peer_info(self->rx, self->family, self->ifindex_b, self->mac_a, &rx));
+	probes = hf_counter("tx_credit_probes");
+	TH_LOG("stalled: %llu B of credit left, %u msgs queued, %llu B unread at the receiver, "
+	       "%lld probes", (unsigned long long)tx.hfi_credit_bytes, tx.hfi_tx_queued_msgs,
+	       (unsigned long long)rx.hfi_rx_unread, probes);
+	ASSERT_LT(0, tx.hfi_credit_stall_us) TH_LOG("never waited for credit");
+	EXPECT_EQ(0, tx.hfi_inflight);
+	EXPECT_LT(0, tx.hfi_tx_queued_msgs) TH_LOG("all sent: credit did not hold");
+	EXPECT_GT(1500, tx.hfi_credit_bytes) TH_LOG("idle with a segment's credit left");
+	/*
+	 * The budget, less a segment; at most the budget plus the message
+	 * that was in reassembly when it filled, and a segment per probe.
+	 */
+	EXPECT_LE(BUDGET - 1500, rx.hfi_rx_unread);
+	EXPECT_GE(BUDGET + MIB + probes * 1464, rx.hfi_rx_unread);
+	EXPECT_EQ(refused, hf_counter("drop_rcvbuf")) TH_LOG("refused for a full buffer");
+	EXPECT_GE(probes * 1464, hf_counter("rx_credit_over")) TH_LOG("bytes beyond the credit");
+
+	for (i = 0; i < N; i++) {
+		ASSERT_EQ(MIB, recv(self->rx, in, MIB, 0));
+		ASSERT_EQ((char)i, in[0]) TH_LOG("message %d out of order", i);
+		ASSERT_EQ((char)i, in[MIB - 1]);
+	}
+	ASSERT_EQ(0, drain(self->tx));
+	ASSERT_EQ(0, peer_info(self->rx, self->family, self->ifindex_b, self->mac_a, &rx));
+	EXPECT_EQ(0, rx.hfi_rx_unread);
+	EXPECT_LE(BUDGET, rx.hfi_rx_credit) TH_LOG("all read: the whole budget is granted");
+
+	/* One message half as large again as the budget. */
+	for (i = 0; i < 3 * BUDGET / 2; i++)
+		buf[i] = (char)(i * 13);
+	ASSERT_EQ(3 * BUDGET / 2, send_to(self, buf, 3 * BUDGET / 2, 0));
+	ASSERT_EQ(3 * BUDGET / 2, recv(self->rx, in, 3 * BUDGET / 2, 0));
+	EXPECT_EQ(0, memcmp(buf, in, 3 * BUDGET / 2));
+	ASSERT_EQ(0, drain(self->tx));
+	EXPECT_EQ(refused, hf_counter("drop_rcvbuf"));
+	free(buf);
+	free(in);
 }
 
 TEST_F(pair, hf_info_checks_its_input)

@@ -12,11 +12,13 @@
  *    active senders), later grants simply do not move until the
  *    application has read past the old limit.
  * 2. The grant is L = consumed + min(share, max_ahead), where share is
- *    the peer's part of the receive budget (hf_credit_share()): the bytes
- *    the receiver holds for a peer never exceed its share, and they come
- *    back as the application reads (consumed grows). The receiver also
- *    counts bytes that arrive beyond L (@over), so a sender that breaks
- *    its credit is visible.
+ *    what the receiver can hold for the peer now: its part of the
+ *    receive budget (hf_credit_share()), plus whatever the caller holds
+ *    on other terms (the kernel adds messages in reassembly, reserved
+ *    when admitted). The bytes held beyond those never exceed the share,
+ *    and they come back as the application reads (consumed grows). The
+ *    receiver also counts bytes that arrive beyond L (@over), so a
+ *    sender that breaks its credit, or probes, is visible.
  * 3. The wire carries L's low 32 bits. The sender restores L as the
  *    64-bit value nearest its own bytes sent: exact for any L within
  *    2^31 of it. A valid new grant is at most max_ahead (below 2^31) above
@@ -301,6 +303,26 @@ int hf_credit_consume(struct hf_credit_tx *tx, u64 bytes)
 		return -ENOSPC;
 	tx->sent += bytes;
 	return 0;
+}
+
+/**
+ * hf_credit_probe() - new data leaves beyond the credit, as a probe
+ * @tx: sender state
+ * @bytes: its payload (one segment)
+ *
+ * A grant rides on an ACK, and a lost ACK is not sent again by itself:
+ * a sender that waits for credit with nothing in flight would wait for
+ * good. After a persist timeout it sends one segment anyway; the ACK it
+ * draws carries the limit (as TCP's zero-window probe). The limit rises
+ * with the bytes sent, so that limit - sent stays the credit left (none);
+ * the receiver counts the probe's bytes over its limit.
+ */
+void hf_credit_probe(struct hf_credit_tx *tx, u64 bytes)
+{
+	tx->sent += bytes;
+	if (tx->limit < tx->sent)
+		tx->limit = tx->sent;
+	tx->probes++;
 }
 
 /**

@@ -74,6 +74,7 @@ struct hf_credit_rx {
  * @grants: grants that raised the limit
  * @stale: grants at or below the limit (late, duplicated, reordered)
  * @invalid: grants beyond max_ahead above @sent, refused
+ * @probes: segments sent beyond the credit as persist probes
  */
 struct hf_credit_tx {
 	u64 sent;
@@ -86,6 +87,7 @@ struct hf_credit_tx {
 	u64 grants;
 	u64 stale;
 	u64 invalid;
+	u64 probes;
 };
 
 /**
@@ -122,6 +124,7 @@ void hf_credit_tx_init(struct hf_credit_tx *tx,
 u64 hf_credit_avail(const struct hf_credit_tx *tx);
 bool hf_credit_may_send(const struct hf_credit_tx *tx, u64 bytes);
 int hf_credit_consume(struct hf_credit_tx *tx, u64 bytes);
+void hf_credit_probe(struct hf_credit_tx *tx, u64 bytes);
 void hf_credit_stall(struct hf_credit_tx *tx, u32 bytes, u64 now_ns);
 void hf_credit_stall_end(struct hf_credit_tx *tx, u64 now_ns);
 u64 hf_credit_stall_total_ns(const struct hf_credit_tx *tx, u64 now_ns);

@@ -13,7 +13,7 @@
 
 #include "hf_core.h"
 
-#define HF_WIRE_VERSION		2
+#define HF_WIRE_VERSION		3
 
 /* Frame types (low nibble of byte 0). Others are malformed. */
 enum hf_type {
@@ -40,7 +40,8 @@ enum hf_type {
 #define HF_AF_ECHO		0x01	/* answers an HF_DF_ACK_NOW */
 #define HF_AF_WINDOW		0x02	/* room again: resend what was refused */
 #define HF_AF_DUP		0x04	/* answers a segment that arrived twice */
-#define HF_AF_ALL		0x07
+#define HF_AF_CLOSED		0x08	/* window closed: send nothing new */
+#define HF_AF_ALL		0x0f
 
 /*
  * Outcome of a message at the receiver, two bits each in an ACK's
@@ -94,7 +95,7 @@ struct hf_data_hdr {
 
 struct hf_ack_hdr {
 	u32 cum_seq;		/* every segment before this one arrived */
-	u32 credit;		/* sender may send while seq is before this */
+	u32 credit;		/* byte credit limit, low 32 bits (hf_credit.h) */
 	u32 rate_kbps;		/* receiver's rate hint, 0 = none */
 	u32 msg_done;		/* every message before this one is resolved */
 	u64 msg_status;		/* 2 bits per message msg_done - 1 - i */

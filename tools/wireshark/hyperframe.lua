@@ -1,11 +1,14 @@
 -- SPDX-License-Identifier: GPL-2.0
 --
 -- hyperframe.lua - Wireshark/tshark dissector for the hyperframe wire
--- format, version 2 (docs/wire-format.md; reference code
--- kernel/core/hf_wire.c). Frames of any other version, version 1 (the
--- 36-byte ACK before rx_state) included, are shown as malformed
--- ("version") with only their common header decoded, as the kernel drops
--- them.
+-- format, version 3 (docs/wire-format.md; reference code
+-- kernel/core/hf_wire.c). Frames of any other version, versions 1 (the
+-- 36-byte ACK before rx_state) and 2 (credit as a sequence number, the
+-- layout unchanged) included, are shown as malformed ("version") with
+-- only their common header decoded, as the kernel drops them. The ACK's
+-- credit is shown as it travels, the low 32 bits of a byte limit: its
+-- 64-bit value depends on the sender's count of bytes sent, which no
+-- frame carries.
 --
 -- Usage:
 --   tshark -X lua_script:tools/wireshark/hyperframe.lua -r capture.pcap
@@ -32,17 +35,18 @@
 local hf = Proto("hyperframe", "Hyperframe Transport")
 
 -- Wire constants (hf_wire.h).
-local VERSION = 2
+local VERSION = 3
 local TYPE_DATA, TYPE_ACK = 1, 2
 local COMMON_LEN, DATA_HLEN, ACK_HLEN = 8, 36, 40
 local SACK_BLOCK_LEN, SACK_MAX = 8, 16
 local STATUS_WINDOW = 32
 local WIRE_MSG_MAX = 2 ^ 30
 local DF_FRAME_START, DF_FRAME_END, DF_RETRANSMIT, DF_ACK_NOW = 1, 2, 4, 8
-local DF_ALL, AF_ALL = 0x0f, 0x07
+local DF_ALL, AF_ALL = 0x0f, 0x0f
 local AF_ECHO = 1
 local AF_WINDOW = 2
 local AF_DUP = 4
+local AF_CLOSED = 8
 local DEFAULT_ETHERTYPE = 0x88B5
 local TWO32, TWO31 = 2 ^ 32, 2 ^ 31
 
@@ -81,6 +85,7 @@ local f = {
 	fl_echo    = ProtoField.bool("hyperframe.flags.echo", "ECHO (answers an ACK_NOW)", 8, nil, AF_ECHO),
 	fl_window  = ProtoField.bool("hyperframe.flags.window", "WINDOW (room again: resend what was refused)", 8, nil, AF_WINDOW),
 	fl_dup     = ProtoField.bool("hyperframe.flags.dup", "DUP (answers a segment that had already arrived: spurious retransmission)", 8, nil, AF_DUP),
+	fl_closed  = ProtoField.bool("hyperframe.flags.closed", "CLOSED (window closed: send nothing new)", 8, nil, AF_CLOSED),
 	fl_undef   = ProtoField.uint8("hyperframe.flags.undefined", "Undefined flag bits", base.HEX),
 	sport      = ProtoField.uint16("hyperframe.sport", "Source port", base.DEC),
 	dport      = ProtoField.uint16("hyperframe.dport", "Destination port", base.DEC),
@@ -103,7 +108,7 @@ local f = {
 	epoch      = ProtoField.uint16("hyperframe.epoch", "Epoch", base.DEC),
 	-- ACK
 	cum_seq    = ProtoField.uint32("hyperframe.cum_seq", "Cumulative ack", base.DEC),
-	credit     = ProtoField.uint32("hyperframe.credit", "Credit", base.DEC),
+	credit     = ProtoField.uint32("hyperframe.credit", "Credit limit (bytes of the epoch, low 32 bits)", base.DEC),
 	rate_kbps  = ProtoField.uint32("hyperframe.rate_kbps", "Rate hint", base.UNIT_STRING, { " kbit/s" }),
 	msg_done   = ProtoField.uint32("hyperframe.msg_done", "Messages done", base.DEC),
 	msg_status = ProtoField.uint64("hyperframe.msg_status", "Message outcomes", base.HEX),
@@ -202,6 +207,7 @@ local function flag_names(ftype, flags)
 		if has_flag(flags, AF_ECHO) then names[#names + 1] = "ECHO" end
 		if has_flag(flags, AF_WINDOW) then names[#names + 1] = "WINDOW" end
 		if has_flag(flags, AF_DUP) then names[#names + 1] = "DUP" end
+		if has_flag(flags, AF_CLOSED) then names[#names + 1] = "CLOSED" end
 	end
 	if type_names[ftype] and undefined_bits(ftype, flags) ~= 0 then
 		names[#names + 1] = string.format("undefined 0x%02x", undefined_bits(ftype, flags))
@@ -536,6 +542,7 @@ function hf.dissector(tvb, pinfo, tree)
 		fi:add(f.fl_echo, tvb(1, 1))
 		fi:add(f.fl_window, tvb(1, 1))
 		fi:add(f.fl_dup, tvb(1, 1))
+		fi:add(f.fl_closed, tvb(1, 1))
 	end
 	if type_names[ftype] and undefined_bits(ftype, flags) ~= 0 then
 		fi:add(f.fl_undef, tvb(1, 1), undefined_bits(ftype, flags))

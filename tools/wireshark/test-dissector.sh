@@ -87,7 +87,7 @@ FIELDS = [
     "hyperframe.flags.frame_start", "hyperframe.flags.frame_end",
     "hyperframe.flags.retransmit", "hyperframe.flags.ack_now",
     "hyperframe.flags.echo", "hyperframe.flags.window", "hyperframe.flags.dup",
-    "hyperframe.flags.undefined",
+    "hyperframe.flags.closed", "hyperframe.flags.undefined",
     "hyperframe.sport", "hyperframe.dport", "hyperframe.port",
     "hyperframe.csum", "hyperframe.csum.status", "hyperframe.csum.calculated",
     "hyperframe.hlen",
@@ -105,7 +105,7 @@ FIELDS = [
     "_ws.col.Info",
     "data.len", "data.data",
 ]
-VERSION = 2                 # HF_WIRE_VERSION; any other version is malformed
+VERSION = 3                 # HF_WIRE_VERSION; any other version is malformed
 REASONS = ["short", "version", "type", "flags", "length", "offset", "frame",
            "sack", "status", "csum"]
 OUTCOME_NAMES = {1: "no_port", 2: "too_big", 3: "reserved"}
@@ -212,33 +212,42 @@ FRAMES = [
                                    seg_size=1024, flags=0x02, msg_id=0xFFFFFFFF,
                                    epoch=0xFFFF, sport=65535, dport=1), None, b""),
     ("data_csum_stored_ffff", None, None, b""),          # filled in below
-    ("ack_example", ack(cum=75, credit=200, done=6,
+    # credit is the low 32 bits of a byte limit, unrelated to cum_seq: the
+    # initial window, a limit below cum_seq, one that wrapped, 0.
+    ("ack_example", ack(cum=75, credit=65536, done=6,
                         blocks=[(80, 90), (100, 101)]), None, b""),
-    ("ack_echo_outcomes", ack(cum=1000, credit=4096, rate=1000000, done=100,
+    ("ack_echo_outcomes", ack(cum=1000, credit=300, rate=1000000, done=100,
                               status=status_bits(i0=1, i2=2, i17=1, i31=2),
                               flags=0x01), None, b""),
     ("ack_16_sacks_wrap_reserved", ack(
-        cum=W - 20, credit=100, rate=1, done=3, reserved=0x5A, epoch=0xFFFF,
+        cum=W - 20, credit=0x0000A000, rate=1, done=3, reserved=0x5A, epoch=0xFFFF,
         rx_state=0xFFFF, reserved2=0xA5C3,
         blocks=[(W - 19 + 3 * i, W - 17 + 3 * i) for i in range(16)]),
      None, b""),
     ("ack_low_done_padded", ack(cum=0, done=2, status=status_bits(i1=2)),
      None, b"\0" * 10),
-    ("ack_dup", ack(cum=300, credit=500, done=9, rx_state=0x0001, flags=0x04,
+    ("ack_dup", ack(cum=300, credit=W - 1, done=9, rx_state=0x0001, flags=0x04,
                     blocks=[(302, 303)]), None, b""),
-    ("ack_echo_window_dup_reserved2", ack(cum=7, credit=70, rx_state=0x8000,
+    ("ack_echo_window_dup_reserved2", ack(cum=7, credit=70000, rx_state=0x8000,
                                           reserved2=0x0001, flags=0x07),
+     None, b""),
+    # CLOSED replaces version 2's zero window (credit == cum_seq): credit
+    # keeps its limit, which never goes back.
+    ("ack_closed", ack(cum=40, credit=131072, done=4, flags=0x08,
+                       blocks=[(42, 45)]), None, b""),
+    ("ack_closed_credit_eq_cum", ack(cum=40, credit=40, flags=0x08), None, b""),
+    ("ack_all_flags", ack(cum=9, credit=0, rx_state=0x0002, flags=0x0F),
      None, b""),
     # rx_state is chosen non-zero, but the decoder does not check it: 0 is
     # well-formed.
     ("ack_rx_state_0", ack(cum=5, rx_state=0), None, b""),
-    # A version 2 ACK in the 36-byte layout of version 1, padded by
+    # A current ACK in the 36-byte layout of version 1, padded by
     # Ethernet: the zero padding reads as rx_state 0 and reserved 0, and
     # adds nothing to the checksum, so it decodes as a well-formed ACK.
     ("ack_v1_layout_padded", old_ack(cum=40, credit=90, done=4,
                                      version=VERSION), None, b"\0" * 10),
     # ---- short
-    ("short_common", raw(0x21, n=8)[:5], "short", b""),
+    ("short_common", raw(0x31, n=8)[:5], "short", b""),
     ("short_data", data(msg_len=100, flags=0x03)[:20], "short", b""),
     ("short_ack", ack(cum=5)[:30], "short", b""),
     ("short_ack_36_v1_layout", old_ack(cum=5, version=VERSION), "short", b""),
@@ -250,7 +259,8 @@ FRAMES = [
                                             version=VERSION), "short", b""),
     # ---- version: version 1 frames, as a peer running the module before
     # rx_state sends them, are dropped before their layout is looked at,
-    # whatever their length; so are versions never defined.
+    # whatever their length; so are version 2 frames (the same layout as
+    # version 3, credit a sequence number), and versions never defined.
     ("version_1_data", data(msg_len=100, flags=0x03, vt=0x11), "version", b""),
     ("version_1_data_example", data(seq=12, msg_id=3, msg_len=100000,
                                     offset=17568, frame_segs=4, frame_seq=10,
@@ -263,17 +273,24 @@ FRAMES = [
                                        blocks=[(80, 90)], vt=0x12),
      "version", b""),
     ("version_1_short", raw(0x12, n=8), "version", b""),
+    ("version_2_data", data(msg_len=100, flags=0x03, vt=0x21), "version", b""),
+    ("version_2_ack", ack(cum=75, credit=4171, done=6, blocks=[(80, 90)],
+                          vt=0x22), "version", b""),
+    ("version_2_zero_window", ack(cum=40, credit=40, flags=0x02, vt=0x22),
+     "version", b""),
+    ("version_2_short", raw(0x22, n=8), "version", b""),
     ("version_0", raw(0x02, n=40), "version", b""),
-    ("version_3", data(msg_len=100, vt=0x31), "version", b""),
+    ("version_4", data(msg_len=100, vt=0x41), "version", b""),
     # ---- type
-    ("type_0", raw(0x20), "type", b""),
-    ("type_3", raw(0x23, flags=0x01), "type", b""),
-    ("type_15", raw(0x2F, n=8), "type", b""),
+    ("type_0", raw(0x30), "type", b""),
+    ("type_3", raw(0x33, flags=0x01), "type", b""),
+    ("type_15", raw(0x3F, n=8), "type", b""),
     # ---- flags
     ("flags_data_0x10", data(msg_len=100, flags=0x13), "flags", b""),
     ("flags_data_0x80", data(msg_len=100, flags=0x80), "flags", b""),
-    ("flags_ack_0x08", ack(cum=5, flags=0x0F), "flags", b""),
-    ("flags_ack_0x08_alone", ack(cum=5, flags=0x08), "flags", b""),
+    ("flags_ack_0x10", ack(cum=5, flags=0x1F), "flags", b""),
+    ("flags_ack_0x10_alone", ack(cum=5, flags=0x10), "flags", b""),
+    ("flags_ack_0x40_closed", ack(cum=5, flags=0x48), "flags", b""),
     ("flags_ack_0x80_dup", ack(cum=5, flags=0x84), "flags", b""),
     # ---- length
     ("length_beyond_frame", data(msg_len=100, present=50), "length", b""),
@@ -377,7 +394,7 @@ def verdict(frame):
     if t == 2:
         if fl < 40:
             return "short"
-        if flags & ~0x07:
+        if flags & ~0x0F:
             return "flags"
         cum, status, nsack = struct.unpack("!I12xQB", frame[8:33])
         if any((status >> 2 * i) & 3 == 3 for i in range(32)):
@@ -428,15 +445,18 @@ def expect(body, pad):
         e["hyperframe.flags.echo"] = int(bool(flags & 1))
         e["hyperframe.flags.window"] = int(bool(flags & 2))
         e["hyperframe.flags.dup"] = int(bool(flags & 4))
+        e["hyperframe.flags.closed"] = int(bool(flags & 8))
         if flags & 1:
             names.append("ECHO")
         if flags & 2:
             names.append("WINDOW")
         if flags & 4:
             names.append("DUP")
-        if flags & 0xF8:
-            e["hyperframe.flags.undefined"] = "0x%02x" % (flags & 0xF8)
-            names.append("undefined 0x%02x" % (flags & 0xF8))
+        if flags & 8:
+            names.append("CLOSED")
+        if flags & 0xF0:
+            e["hyperframe.flags.undefined"] = "0x%02x" % (flags & 0xF0)
+            names.append("undefined 0x%02x" % (flags & 0xF0))
     else:
         reason, info, data_from = "type", "version %d type %d" % (VERSION, t), 8
 

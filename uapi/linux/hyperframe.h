@@ -102,7 +102,8 @@ struct sockaddr_hf {
  *		     and SO_MAX_PACING_RATE, after the frame-size controller's
  *		     cut on congestion; 0 = unpaced. Pacing needs an EDT
  *		     qdisc on the device: hfq or fq
- * @hfi_credit: segments the flow may still put in flight now
+ * @hfi_credit: segments the flow may still put in flight now (its
+ *		segment window; the byte credit is @hfi_credit_bytes)
  * @hfi_inflight: segments in flight (sent, not cumulatively acked)
  * @hfi_srtt_us: smoothed round trip; 0 before the first sample
  * @hfi_rttvar_us: round-trip variation
@@ -124,6 +125,16 @@ struct sockaddr_hf {
  * @hfi_tx_msgs_delivered: of those, confirmed by the peer
  * @hfi_tx_msgs_failed: of those, reported failed to their socket
  * @hfi_rx_msgs: messages from the peer delivered to sockets
+ * @hfi_credit_bytes: bytes of new data the peer's grants let the flow
+ *		      send now (limit - sent, docs/wire-format.md)
+ * @hfi_credit_stall_us: time the flow waited for credit, the current
+ *			 stall included
+ * @hfi_rx_credit: bytes we grant the peer beyond what it has sent us
+ * @hfi_rx_unread: bytes the peer sent us that programs have not read yet,
+ *		   reassembly included
+ *
+ * The four credit fields count within a flow's epoch: a new epoch starts
+ * them at 0 (the initial window for @hfi_credit_bytes).
  */
 struct hf_info {
 	__u32			hfi_version;
@@ -168,6 +179,10 @@ struct hf_info {
 	__u64			hfi_tx_msgs_delivered;
 	__u64			hfi_tx_msgs_failed;
 	__u64			hfi_rx_msgs;
+	__u64			hfi_credit_bytes;
+	__u64			hfi_credit_stall_us;
+	__u64			hfi_rx_credit;
+	__u64			hfi_rx_unread;
 };
 
 /*
@@ -244,6 +259,12 @@ enum hf_config_attr {
 	HF_CONFIG_A_FRAME_MAX_BYTES,	/* largest hyperframe, payload bytes */
 	HF_CONFIG_A_FRAME_DELAY_PCT,	/* RTT inflation that is congestion; 0: none */
 	HF_CONFIG_A_PACING_RATE,	/* u64 bytes/s, every socket's pacing cap; 0: none */
+	HF_CONFIG_A_CREDIT_INITIAL,	/* bytes sent before a first grant;
+					 * the same on every node; new epochs
+					 */
+	HF_CONFIG_A_CREDIT_BUDGET,	/* bytes granted all active senders
+					 * beyond what was read
+					 */
 
 	__HF_CONFIG_A_MAX,
 	HF_CONFIG_A_MAX = __HF_CONFIG_A_MAX - 1
@@ -332,6 +353,10 @@ enum hf_peer_attr {
 					 * comes to after the frame-size
 					 * controller's cut; 0: unpaced
 					 */
+	HF_PEER_A_CREDIT_BYTES,		/* u64, bytes of credit left */
+	HF_PEER_A_CREDIT_STALL_US,	/* u64, time spent waiting for credit */
+	HF_PEER_A_RX_CREDIT,		/* u64, bytes granted beyond received */
+	HF_PEER_A_RX_UNREAD,		/* u64, bytes received, not read yet */
 
 	__HF_PEER_A_MAX,
 	HF_PEER_A_MAX = __HF_PEER_A_MAX - 1

@@ -69,7 +69,7 @@ struct hf_tp_credit_grant {
 	__u8 addr[HF_TP_ADDR_LEN];
 	__u16 epoch;
 	__u32 cum_seq;
-	__u32 window;
+	__u32 ahead;
 	__u8 flags;
 };
 

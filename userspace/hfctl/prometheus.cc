@@ -67,6 +67,10 @@ constexpr std::array kKnownCounters{
                  "Times the window or credit closed on a sender with data waiting."},
     KnownCounter{"tx_pacing_delays", MetricType::counter,
                  "Socket buffers pacing held past the time they were built."},
+    KnownCounter{"tx_credit_invalid", MetricType::counter,
+                 "Credit grants refused: more than max_ahead beyond the bytes sent."},
+    KnownCounter{"tx_credit_probes", MetricType::counter,
+                 "Segments sent beyond the credit as persist probes, nothing being in flight."},
     KnownCounter{"rx_segs", MetricType::counter, "DATA segments accepted."},
     KnownCounter{"rx_data_skbs", MetricType::counter,
                  "Socket buffers of DATA that arrived; a train of segments counts once."},
@@ -83,6 +87,9 @@ constexpr std::array kKnownCounters{
     KnownCounter{"rx_msgs_no_memory", MetricType::counter,
                  "Messages refused as too big for the namespace's memory limit (also counted "
                  "in hyperframe_rx_msgs_too_big_total)."},
+    KnownCounter{"rx_credit_over", MetricType::counter,
+                 "Payload bytes received beyond the credit granted (persist probes, or a "
+                 "sender that broke its credit)."},
     KnownCounter{"events_dropped", MetricType::counter,
                  "Events (hfctl monitor) lost for want of memory to build them."},
     KnownCounter{"peers", MetricType::gauge, "Peers the network namespace holds state for."},

@@ -397,6 +397,10 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
           .member("tx_msgs_delivered", peer.tx_msgs_delivered)
           .member("tx_msgs_failed", peer.tx_msgs_failed)
           .member("rx_msgs", peer.rx_msgs)
+          .member("credit_bytes", peer.credit_bytes)
+          .member("credit_stall_us", peer.credit_stall_us)
+          .member("rx_credit", peer.rx_credit)
+          .member("rx_unread", peer.rx_unread)
           .end_object();
     }
     json.end_array();
@@ -420,6 +424,10 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
           << peer.tx_msgs << " delivered " << peer.tx_msgs_delivered << " failed "
           << peer.tx_msgs_failed << " rx_bytes " << peer.rx_bytes << " rx_msgs " << peer.rx_msgs
           << '\n';
+      out << "    credit_bytes " << hf::format_value(peer.credit_bytes, hf::Unit::bytes)
+          << " credit_stalled " << hf::format_value(peer.credit_stall_us, hf::Unit::usecs)
+          << " rx_credit " << hf::format_value(peer.rx_credit, hf::Unit::bytes) << " rx_unread "
+          << hf::format_value(peer.rx_unread, hf::Unit::bytes) << '\n';
     }
   }
 }

@@ -52,6 +52,10 @@ constexpr std::array kConfigKeys{
               "longest an ACK waits for company"},
     ConfigKey{"max_inflight", "max_inflight", HF_CONFIG_A_MAX_INFLIGHT, Unit::count, true,
               "wire segments in flight per peer"},
+    ConfigKey{"credit_initial", "credit_initial", HF_CONFIG_A_CREDIT_INITIAL, Unit::bytes, true,
+              "bytes a sender sends before its first grant; the same on every node"},
+    ConfigKey{"credit_budget", "credit_budget", HF_CONFIG_A_CREDIT_BUDGET, Unit::bytes, true,
+              "bytes granted all active senders together beyond what programs read"},
     ConfigKey{"rto_min", "rto_min_us", HF_CONFIG_A_RTO_MIN_US, Unit::usecs, true,
               "least retransmission timeout"},
     ConfigKey{"rto_max", "rto_max_us", HF_CONFIG_A_RTO_MAX_US, Unit::usecs, true,
@@ -217,7 +221,11 @@ std::vector<PeerInfo> Control::peers() {
                       .tx_msgs = get_u64(tb, HF_PEER_A_TX_MSGS),
                       .tx_msgs_delivered = get_u64(tb, HF_PEER_A_TX_MSGS_DELIVERED),
                       .tx_msgs_failed = get_u64(tb, HF_PEER_A_TX_MSGS_FAILED),
-                      .rx_msgs = get_u64(tb, HF_PEER_A_RX_MSGS)};
+                      .rx_msgs = get_u64(tb, HF_PEER_A_RX_MSGS),
+                      .credit_bytes = get_u64(tb, HF_PEER_A_CREDIT_BYTES),
+                      .credit_stall_us = get_u64(tb, HF_PEER_A_CREDIT_STALL_US),
+                      .rx_credit = get_u64(tb, HF_PEER_A_RX_CREDIT),
+                      .rx_unread = get_u64(tb, HF_PEER_A_RX_UNREAD)};
         nlattr* addr = v.at(HF_PEER_A_ADDR);
         if (addr != nullptr && nla_len(addr) == static_cast<int>(peer.address.size())) {
           std::memcpy(peer.address.data(), nla_data(addr), peer.address.size());

@@ -81,6 +81,13 @@ struct PeerInfo {
   std::uint64_t tx_msgs_delivered = 0;
   std::uint64_t tx_msgs_failed = 0;
   std::uint64_t rx_msgs = 0;  // delivered to sockets
+  // Byte credit (docs/wire-format.md): what the peer's grants let us
+  // send now, the time spent waiting for it, what we grant the peer
+  // beyond what it sent, and what it sent that programs have not read.
+  std::uint64_t credit_bytes = 0;
+  std::uint64_t credit_stall_us = 0;
+  std::uint64_t rx_credit = 0;
+  std::uint64_t rx_unread = 0;
 };
 
 // One bucket of a histogram: the values at most `le` and above the

@@ -166,6 +166,25 @@ TEST(hf_credit_tx, never_exceeds_the_credit) {
   EXPECT_FALSE(hf_credit_may_send(&tx, UINT64_MAX));
 }
 
+TEST(hf_credit_tx, a_probe_goes_beyond_the_credit_and_keeps_limit_above_sent) {
+  const hf_credit_params p = defaults();
+  hf_credit_tx tx = sender(p);
+  ASSERT_EQ(0, hf_credit_consume(&tx, 64 * kKiB - 100));
+  hf_credit_probe(&tx, 1464);  // 100 bytes of credit left, a segment goes
+  EXPECT_EQ(64 * kKiB + 1364, tx.sent);
+  EXPECT_EQ(tx.sent, tx.limit);
+  EXPECT_EQ(0U, hf_credit_avail(&tx));
+  EXPECT_EQ(1U, tx.probes);
+  // A grant computed before the probe arrived is stale now; a later one opens.
+  EXPECT_EQ(HF_CREDIT_STALE, hf_credit_grant(&tx, &p, 64 * kKiB + 1000, 0));
+  EXPECT_EQ(HF_CREDIT_NEW, hf_credit_grant(&tx, &p, 64 * kKiB + 5000, 0));
+  EXPECT_EQ(5000U - 1364U, hf_credit_avail(&tx));
+  // Within the credit, a probe is only a send.
+  hf_credit_probe(&tx, 1000);
+  EXPECT_EQ(64 * kKiB + 5000, tx.limit);
+  EXPECT_EQ(2U, tx.probes);
+}
+
 TEST(hf_credit_grant, stale_duplicate_and_reordered_grants_are_harmless) {
   const hf_credit_params p = defaults();
   hf_credit_tx tx = sender(p);

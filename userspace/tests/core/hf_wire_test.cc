@@ -90,7 +90,7 @@ TEST(hf_hdr_encode, data_layout_is_big_endian) {
   std::array<u8, HF_DATA_HLEN> buf{};
   ASSERT_EQ(HF_DATA_HLEN, hf_hdr_encode(&h, buf.data(), buf.size()));
   const std::array<u8, HF_DATA_HLEN> want = {
-      0x21, 0x01, 0x0f, 0xa0, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
+      0x31, 0x01, 0x0f, 0xa0, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
       0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0x00, 0x07,  // seq msg_id
       0x00, 0x00, 0x27, 0x10, 0x00, 0x00, 0x05, 0xbc,  // msg_len offset
       0x05, 0xbc, 0x00, 0x04, 0x00, 0x00, 0x03, 0xe8,  // seg_len frame_segs frame_seq
@@ -101,7 +101,7 @@ TEST(hf_hdr_encode, data_layout_is_big_endian) {
 
 TEST(hf_hdr_encode, ack_layout_is_big_endian) {
   hf_hdr h = ack_hdr(1);
-  h.flags = HF_AF_ECHO | HF_AF_DUP;
+  h.flags = HF_AF_ECHO | HF_AF_DUP | HF_AF_CLOSED;
   h.dport = 5001;
   h.csum = 0xbeef;
   h.ack.msg_done = 0x01020304;
@@ -111,7 +111,7 @@ TEST(hf_hdr_encode, ack_layout_is_big_endian) {
   buf.fill(0xee);  // the encoder writes every byte, reserved ones as zero
   ASSERT_EQ(kLen, hf_hdr_encode(&h, buf.data(), buf.size()));
   const std::array<u8, kLen> want = {
-      0x22, 0x05, 0x00, 0x00, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
+      0x32, 0x0d, 0x00, 0x00, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
       0xff, 0xff, 0xff, 0xf0, 0x12, 0x34, 0x56, 0x78,  // cum_seq credit
       0x00, 0x98, 0x96, 0x80, 0x01, 0x02, 0x03, 0x04,  // rate_kbps msg_done
       0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,  // msg_status
@@ -186,8 +186,8 @@ TEST(hf_hdr_decode, short_frames) {
     f.resize(len);
     EXPECT_EQ(HF_WERR_SHORT, decode(f, &out)) << "len " << len;
   }
-  // A version 2 ACK shorter than its 40-byte header, the 36 bytes of the
-  // version 1 layout included.
+  // An ACK shorter than its 40-byte header, the 36 bytes of the version 1
+  // layout included.
   for (size_t len = 0; len < HF_ACK_HLEN; len++) {
     std::vector<u8> a = frame(ack_hdr(0), 0);
     a.resize(len);
@@ -205,8 +205,8 @@ TEST(hf_hdr_decode, short_frames) {
 TEST(hf_hdr_decode, bad_version_and_type) {
   hf_hdr out{};
   std::vector<u8> f = frame(data_hdr(), 1468);
-  ASSERT_EQ(0x21, f[0]);  // version 2, DATA
-  for (u8 v : {0, 1, 3, 15}) {
+  ASSERT_EQ(0x31, f[0]);  // version 3, DATA
+  for (u8 v : {0, 1, 2, 4, 15}) {
     f[0] = static_cast<u8>(v << 4 | HF_TYPE_DATA);
     EXPECT_EQ(HF_WERR_VERSION, decode(f, &out)) << "version " << int(v);
     EXPECT_EQ(v, out.version);
@@ -217,9 +217,10 @@ TEST(hf_hdr_decode, bad_version_and_type) {
   }
 }
 
-// Version 1, the layout before rx_state: a peer running the older module
-// sends these, and they are refused on the version before anything else.
-TEST(hf_hdr_decode, version_1_refused) {
+// Versions 1 (the layout before rx_state) and 2 (segment credit): a peer
+// running an older module sends these, and they are refused on the version
+// before anything else.
+TEST(hf_hdr_decode, older_versions_refused) {
   hf_hdr out{};
   std::vector<u8> f = frame(data_hdr(), 1468);
   f[0] = 0x11;  // a version 1 DATA: same layout, still refused
@@ -240,6 +241,14 @@ TEST(hf_hdr_decode, version_1_refused) {
   a[0] = 0x12;
   a.resize(36 + HF_SACK_BLOCK_LEN);
   EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
+  // Version 2: the layout of today, but its credit counted segments, not
+  // bytes (docs/wire-format.md). Refused, however well-formed.
+  a = frame(ack_hdr(1), 0);
+  a[0] = 0x22;
+  EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
+  EXPECT_EQ(2, out.version);
+  f[0] = 0x21;
+  EXPECT_EQ(HF_WERR_VERSION, decode(f, &out));
   // The version is checked first: even a frame too short for its type.
   a.resize(HF_COMMON_LEN);
   EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
@@ -254,7 +263,7 @@ TEST(hf_hdr_decode, undefined_flags) {
   h.flags = 0x40;
   EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 1468), &out));
   h = ack_hdr(0);
-  for (unsigned int bit = 0x08; bit <= 0x80; bit <<= 1) {
+  for (unsigned int bit = 0x10; bit <= 0x80; bit <<= 1) {
     h.flags = static_cast<u8>(bit);
     EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 0), &out)) << "flag " << bit;
     h.flags = static_cast<u8>(bit | HF_AF_ALL);
@@ -263,8 +272,9 @@ TEST(hf_hdr_decode, undefined_flags) {
 }
 
 TEST(hf_hdr_decode, ack_defined_flags) {
-  EXPECT_EQ(HF_AF_ECHO | HF_AF_WINDOW | HF_AF_DUP, HF_AF_ALL);
+  EXPECT_EQ(HF_AF_ECHO | HF_AF_WINDOW | HF_AF_DUP | HF_AF_CLOSED, HF_AF_ALL);
   EXPECT_EQ(0x04, HF_AF_DUP);
+  EXPECT_EQ(0x08, HF_AF_CLOSED);
   hf_hdr h = ack_hdr(1);
   for (unsigned int flags = 0; flags <= HF_AF_ALL; flags++) {
     h.flags = static_cast<u8>(flags);

@@ -252,6 +252,10 @@ TEST(RenderPeerShow, MoreStatisticsWithS) {
   peer.tx_msgs_failed = 1;
   peer.rx_bytes = 500;
   peer.rx_msgs = 1;
+  peer.credit_bytes = 16U << 20;
+  peer.credit_stall_us = 2500;
+  peer.rx_credit = 65536;
+  peer.rx_unread = 3000;
   std::vector<hfctl::PeerRow> rows{{"eth0", peer}};
   Options more = text();
   more.stats = 1;
@@ -259,13 +263,16 @@ TEST(RenderPeerShow, MoreStatisticsWithS) {
       rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, more); });
   EXPECT_NE(out.find(" frame_segs 0 rate unpaced queued_msgs "), std::string::npos) << out;
   EXPECT_NE(out.find("\n    tx_bytes 3000 tx_frames 2 tx_msgs 3 delivered 2 failed 1 "
-                     "rx_bytes 500 rx_msgs 1\n"),
+                     "rx_bytes 500 rx_msgs 1\n"
+                     "    credit_bytes 16m credit_stalled 2500us rx_credit 64k rx_unread 3000\n"),
             std::string::npos)
       << out;
   const std::string js =
       rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, json()); });
   EXPECT_NE(js.find(R"("rx_segs":0,"tx_bytes":3000,"rx_bytes":500,"tx_frames":2,"tx_msgs":3,)"
-                    R"("tx_msgs_delivered":2,"tx_msgs_failed":1,"rx_msgs":1})"),
+                    R"("tx_msgs_delivered":2,"tx_msgs_failed":1,"rx_msgs":1,)"
+                    R"("credit_bytes":16777216,"credit_stall_us":2500,"rx_credit":65536,)"
+                    R"("rx_unread":3000})"),
             std::string::npos)
       << js;
   rows[0].info.pacing_rate = 12500000;
