@@ -471,6 +471,8 @@ static int hf_peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u64_64bit(skb, HF_PEER_A_RX_CREDIT, hi->hfi_rx_credit,
 			      HF_PEER_A_PAD) ||
 	    nla_put_u64_64bit(skb, HF_PEER_A_RX_UNREAD, hi->hfi_rx_unread,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_RATE_HINT, hi->hfi_rate_hint,
 			      HF_PEER_A_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;

@@ -569,6 +569,27 @@ struct Qdisc *hf_hfq_root(struct net_device *dev)
 }
 
 /**
+ * hf_hfq_rate() - the rate an hfq root paces a device to
+ * @dev: the device
+ *
+ * Any context: the root qdisc is read under RCU.
+ *
+ * Return: bytes per second; 0 when the root is not hfq or paces nothing.
+ */
+u64 hf_hfq_rate(struct net_device *dev)
+{
+	struct Qdisc *sch;
+	u64 rate = 0;
+
+	rcu_read_lock();
+	sch = rcu_dereference(dev->qdisc);
+	if (sch && sch->ops == &hfq_qdisc_ops)
+		rate = READ_ONCE(((struct hfq_sched *)qdisc_priv(sch))->cfg.rate);
+	rcu_read_unlock();
+	return rate;
+}
+
+/**
  * hf_hfq_read() - a consistent snapshot of an hfq instance
  * @sch: the qdisc, from hf_hfq_root()
  * @st: filled

@@ -41,6 +41,7 @@
 #include <net/checksum.h>
 #include <net/sock.h>
 
+#include "hf_hfq.h"
 #include "hf_input.h"
 #include "hf_net.h"
 #include "hf_offload.h"
@@ -154,16 +155,22 @@ static bool rx_credit_busy(const struct hf_credit_rx *c)
  * few segments, or a sender with nothing in flight could send only
  * persist probes.
  */
+/* Peers sending to this namespace: those whose bytes are not all read. */
+static u32 rx_credit_nactive(const struct hf_peer *peer)
+{
+	u32 nactive = max(atomic_read(&hf_net(peer->net)->rx_credit_active), 0);
+
+	/* This one counts, busy or not: it is asking. */
+	return rx_credit_busy(&peer->rx_credit) ? max(nactive, 1U) : nactive + 1;
+}
+
 static u64 rx_credit_share_base(const struct hf_peer *peer)
 {
-	struct hf_net *hn = hf_net(peer->net);
-	u32 nactive = max(atomic_read(&hn->rx_credit_active), 0);
+	u32 nactive = rx_credit_nactive(peer);
 	u64 floor = (u64)HF_CREDIT_MIN_SEGS *
 		    hf_seg_size(READ_ONCE(peer->dev->mtu));
 	u64 share;
 
-	if (!rx_credit_busy(&peer->rx_credit))
-		nactive++;
 	share = min_t(u64, hf_credit_share(READ_ONCE(hf_params.credit_budget),
 					   nactive, 0),
 		      READ_ONCE(hf_params.mem_limit) / 4);
@@ -484,6 +491,23 @@ static u32 rx_credit_limit(struct hf_peer *peer, bool closed)
 	return hf_credit_to_wire(peer->rx_credit.limit);
 }
 
+/*
+ * The rate hint an ACK carries, in kbit/s: the rate of the link the data
+ * comes in by, split evenly among the peers sending to us (incast: 1/N
+ * each). The link's rate is the one hfq paces the device to, taken as
+ * the link's both ways; without hfq or a rate, 0: no hint.
+ */
+static u32 rx_rate_hint(const struct hf_peer *peer)
+{
+	u64 link = hf_hfq_rate(peer->dev);
+	u64 hint;
+
+	if (!link)
+		return 0;
+	hint = hf_credit_rate_hint(0, link, rx_credit_nactive(peer));
+	return min_t(u64, DIV_ROUND_UP_ULL(hint * 8, 1000), U32_MAX);
+}
+
 static void rx_send_ack(struct hf_peer *peer, u8 flags)
 {
 	struct net_device *dev = peer->dev;
@@ -494,6 +518,7 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 		.ack = {
 			.cum_seq = hf_rxwin_cum(&peer->rxw),
 			.credit = rx_credit_limit(peer, closed),
+			.rate_kbps = rx_rate_hint(peer),
 			.msg_done = peer->rx_msg_done,
 			.msg_status = peer->rx_msg_status,
 			.epoch = peer->rx_epoch,

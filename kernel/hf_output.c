@@ -338,6 +338,7 @@ static void tx_fsize_init(struct hf_peer *peer)
 		      hf_seg_size(READ_ONCE(peer->dev->mtu)));
 	hf_credit_tx_init(&peer->tx_credit, hf_credit_params_read(&cp));
 	peer->tx_probe_shift = 0;
+	peer->tx_rate_hint = 0;
 }
 
 /*
@@ -429,10 +430,28 @@ static u64 tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
 
 	if (cap && cap != ~0UL)
 		rate = rate ? min_t(u64, rate, cap) : cap;
+	/* The receiver's share of its link for us, when it gives one. */
+	if (peer->tx_rate_hint)
+		rate = rate ? min(rate, peer->tx_rate_hint) : peer->tx_rate_hint;
 	if (!rate)
 		return 0;
 	/* After congestion the frame-size controller cuts the rate first. */
 	return max_t(u64, hf_fsize_rate(&peer->fsize, rate), 1);
+}
+
+/*
+ * The receiver's rate hint, kbit/s on the wire (0: none), as the latest
+ * ACK gives it: it follows the senders active there within a round trip.
+ */
+static void tx_rate_hint(struct hf_peer *peer, u32 kbps)
+{
+	u64 rate = div_u64((u64)kbps * 1000, 8);
+
+	if (rate == peer->tx_rate_hint)
+		return;
+	trace_hf_rate_hint(peer, peer->tx_rate_hint, rate);
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RATE_HINTS);
+	peer->tx_rate_hint = rate;
 }
 
 /*
@@ -1294,6 +1313,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		break;
 	}
 	peer->tx_zero_window = h->flags & HF_AF_CLOSED;
+	tx_rate_hint(peer, a->rate_kbps);
 	/*
 	 * What is in flight now may be refused: its loss is flow control,
 	 * not congestion, for the frame-size controller (tx_loss_sign()).
@@ -1540,4 +1560,5 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 	info->hfi_rx_credit = peer->rx_credit.limit > peer->rx_credit.received ?
 			      peer->rx_credit.limit - peer->rx_credit.received : 0;
 	info->hfi_rx_unread = peer->rx_credit.received - peer->rx_credit.consumed;
+	info->hfi_rate_hint = peer->tx_rate_hint;
 }

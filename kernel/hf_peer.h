@@ -114,6 +114,8 @@ enum hf_rto_phase {
  *		    without a grant
  * @tx_persist_armed: @rto_timer is set as that persist timer; data sent
  *		      meanwhile sets it as the RTO instead
+ * @tx_rate_hint: the receiver's rate hint, bytes per second; 0: none.
+ *		  Caps the pacing rate (tx_pacing_rate())
  * @recover: nxt when the recovery began
  * @rto_phase: where the sender is after a timeout (enum hf_rto_phase)
  * @rto_nxt: nxt when the timer last expired
@@ -194,6 +196,7 @@ struct hf_peer {
 	bool tx_probing;
 	bool tx_persist_armed;
 	u8 tx_probe_shift;
+	u64 tx_rate_hint;
 	bool tx_refused_mark;
 	u32 tx_refused_end;
 	struct hf_fsize fsize;

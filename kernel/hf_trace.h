@@ -116,8 +116,9 @@ TRACE_EVENT(hf_retransmit,
 );
 
 /*
- * tx_acks: an ACK left. @ahead: bytes its credit limit grants beyond
- * what has arrived; @flags: CLOSED for a closed window (wire-format.md).
+ * tx_acks: an ACK left. @window: segments beyond @cum_seq the receiver
+ * takes (its whole window, or 0 when the ACK says CLOSED); @ahead: bytes
+ * its credit limit grants beyond what has arrived.
  */
 TRACE_EVENT(hf_credit_grant,
 	TP_PROTO(const struct hf_peer *peer, u32 cum_seq, u8 flags),
@@ -126,21 +127,24 @@ TRACE_EVENT(hf_credit_grant,
 		HF_TP_PEER_FIELDS
 		__field(u16, epoch)
 		__field(u32, cum_seq)
-		__field(u32, ahead)
+		__field(u32, window)
 		__field(u8, flags)
+		__field(u32, ahead)
 	),
 	TP_fast_assign(
 		HF_TP_PEER_ASSIGN(peer);
 		__entry->epoch = peer->rx_epoch;
 		__entry->cum_seq = cum_seq;
+		__entry->window = flags & HF_AF_CLOSED ? 0 : HF_WIN_SEGS;
+		__entry->flags = flags;
 		__entry->ahead = peer->rx_credit.limit > peer->rx_credit.received ?
 			min_t(u64, peer->rx_credit.limit -
 				   peer->rx_credit.received, U32_MAX) : 0;
-		__entry->flags = flags;
 	),
-	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u cum_seq=%u ahead=%u flags=%#x",
+	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u cum_seq=%u window=%u flags=%#x ahead=%u",
 		  __entry->netns, __entry->ifindex, __entry->addr, __entry->epoch,
-		  __entry->cum_seq, __entry->ahead, __entry->flags)
+		  __entry->cum_seq, __entry->window, __entry->flags,
+		  __entry->ahead)
 );
 
 /* tx_credit_stalls: data waits, the window (or a zero window) closed on it. */
@@ -195,6 +199,30 @@ TRACE_EVENT(hf_frame_size,
 		  __entry->netns, __entry->ifindex, __entry->addr, __entry->epoch,
 		  __entry->old_segs, __entry->new_segs, __entry->old_rate,
 		  __entry->new_rate, __entry->reason)
+);
+
+/*
+ * tx_rate_hints: the receiver's rate hint for the flow changed (bytes
+ * per second, 0: none); it caps the flow's pacing rate.
+ */
+TRACE_EVENT(hf_rate_hint,
+	TP_PROTO(const struct hf_peer *peer, u64 old_rate, u64 new_rate),
+	TP_ARGS(peer, old_rate, new_rate),
+	TP_STRUCT__entry(
+		HF_TP_PEER_FIELDS
+		__field(u16, epoch)
+		__field(u64, old_rate)
+		__field(u64, new_rate)
+	),
+	TP_fast_assign(
+		HF_TP_PEER_ASSIGN(peer);
+		__entry->epoch = peer->tx_epoch;
+		__entry->old_rate = old_rate;
+		__entry->new_rate = new_rate;
+	),
+	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u old_rate=%llu new_rate=%llu",
+		  __entry->netns, __entry->ifindex, __entry->addr, __entry->epoch,
+		  __entry->old_rate, __entry->new_rate)
 );
 
 /* hfq took @skb into @band (0 control, 1 data, 2 other). */

@@ -8,7 +8,8 @@
 # under hfq and under fq (at most 10 % above the rate, at most 25 % below
 # it); the module's pacing_rate paces too (likewise, a lower socket cap
 # winning); a
-# small ping-pong beside bulk TCP
+# receiver's hfq rate reaches its sender as a rate hint (1/N of it for N
+# senders) that caps its pacing; a small ping-pong beside bulk TCP
 # sees a lower p99 over hyperframe with hfq than over TCP through a tbf
 # FIFO of the same rate (beside bulk hyperframe to the same peer its p99
 # is printed); other traffic keeps flowing;
@@ -125,6 +126,16 @@ paced_rate()
 	echo "$got"
 }
 
+# hfq_sw NAME: counter NAME of hfq on the switch's port p0.
+hfq_sw()
+{
+	"$HFCTL" -n "$HF_SWITCH" -j qdisc show dev p0 |
+		python3 -c 'import json, sys
+v = json.load(sys.stdin)
+v = v[0] if isinstance(v, list) else v
+print(v["counters"][sys.argv[1]])' "$1"
+}
+
 # drained: every message node 0 sent has its outcome (closed senders'
 # messages still go out after they exit).
 drained()
@@ -167,7 +178,7 @@ check_rate()
 	check_err 1 "$what: $want B/s wanted, $got B/s received: 3 times below"
 }
 
-ktap_plan 11
+ktap_plan 13
 
 hf_topo_create 2 1500
 M1=$(hf_node_mac 1)
@@ -394,14 +405,53 @@ check_rate "socket cap under fq" 12500000 12500000
 on 0 tc qdisc replace dev eth0 root hfq
 log_test "SO_MAX_PACING_RATE paces a socket under fq: at most 10 % above, 75 % at least"
 
-# 10. The module is pinned while hfq is attached.
+# 10. The receiver's rate hint: node 1's hfq rate, taken as its link's
+# both ways, split among the peers sending to it (node 0 alone), caps the
+# pacing of node 0, which has no rate of its own; without a rate node 1
+# hints nothing.
+"$HFCTL" -n "${HF_NODES[1]}" qdisc set dev eth0 rate 40mbit
+check_err $? "qdisc set rate 40mbit on node 1"
+hints=$(stat 0 tx_rate_hints)
+check_rate "rate hint of node 1" 5000000 0
+(($(stat 0 tx_rate_hints) > hints))
+check_err $? "tx_rate_hints did not move"
+# peer_hint: node 0's peer's rate_hint and pacing_rate during a transfer.
+peer_hint()
+{
+	local bulk peers
+
+	bg 0 "$LOGS/bulk-hint" "$PP" bulk hf eth0 "$M1" 7001 65536 2 0 $((4 << 20))
+	bulk=$BG
+	sleep 1
+	peers=$("$HFCTL" -n "${HF_NODES[0]}" -j peer show)
+	wait "$bulk"
+	check_err $? "bulk sender (rate hint): $(cat "$LOGS/bulk-hint")"
+	python3 -c '
+import json, sys
+p = json.loads(sys.argv[1])[0]
+print(p["rate_hint"], p["pacing_rate"])' "$peers"
+}
+read -r hint paced <<<"$(peer_hint)"
+check_eq "$hint" 5000000 "rate_hint in peer show (40 Mbit/s, one sender)"
+((paced > 0 && paced <= 5000000))
+check_err $? "pacing_rate $paced: want 1..5000000 under the hint"
+drain
+"$HFCTL" -n "${HF_NODES[1]}" qdisc set dev eth0 rate 0
+check_err $? "qdisc set rate 0 on node 1"
+read -r hint paced <<<"$(peer_hint)"
+check_eq "$hint" 0 "rate_hint in peer show once node 1 has no rate"
+check_eq "$paced" 0 "pacing_rate with neither a hint nor a cap"
+drain
+log_test "a receiver's hfq rate reaches its sender as a rate hint that paces it"
+
+# 11. The module is pinned while hfq is attached.
 rmmod hyperframe 2>/dev/null
 check_fail $? "rmmod succeeded with hfq attached"
 hf_module_loaded
 check_err $? "module gone with hfq attached"
 log_test "the module stays while an hfq qdisc exists"
 
-# 11. A device deleted with data held in hfq.
+# 12. A device deleted with data held in hfq.
 drain
 "$HFCTL" -n "${HF_NODES[0]}" qdisc set dev eth0 rate 1mbit
 bg 0 "$LOGS/bulk-del" "$PP" bulk hf eth0 "$M1" 7001 1048576 30
@@ -416,6 +466,79 @@ timeout 60 tail --pid="$bulk" -f /dev/null
 check_err $? "the sender did not stop after its device went away"
 wait "$bulk"
 log_test "a device deleted with data queued in hfq"
+
+# 13. Incast, 3 to 1 behind a switch: node 0's port is the bottleneck (hfq
+# at 24 Mbit/s on the switch's side, no more room than its limit), and
+# node 0's own hfq says the same rate, which its ACKs hint to the three
+# senders, a third each. Each sender's bytes received over seconds 1 to
+# 5, the Jain index of the three (1: equal; want at least 0.9), and no
+# drop at the bottleneck.
+hf_topo_create 4 1500
+M0=$(hf_node_mac 0)
+"$HFCTL" -n "$HF_SWITCH" qdisc attach dev p0 rate 24mbit
+check_err $? "hfq at the bottleneck port"
+for n in 0 1 2 3; do
+	on "$n" sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
+	on "$n" tc qdisc replace dev eth0 root hfq
+done
+"$HFCTL" -n "${HF_NODES[0]}" qdisc set dev eth0 rate 24mbit
+check_err $? "node 0's rate"
+start_server 0 sink-incast sink hf 7002
+pids=()
+for n in 1 2 3; do
+	bg "$n" "$LOGS/incast-$n" "$PP" bulk hf eth0 "$M0" 7002 1048576 7 0 $((16 << 20))
+	pids+=("$BG")
+done
+# per_peer: "MAC RX_BYTES" for each peer of node 0.
+per_peer()
+{
+	"$HFCTL" -n "${HF_NODES[0]}" -j peer show |
+		python3 -c 'import json, sys
+for p in json.load(sys.stdin):
+	print(p["address"], p["rx_bytes"])'
+}
+# hint_of NODE: the rate hint NODE has from node 0.
+hint_of()
+{
+	"$HFCTL" -n "${HF_NODES[$1]}" -j peer show |
+		python3 -c 'import json, sys
+print(sum(p["rate_hint"] for p in json.load(sys.stdin) if p["address"] == sys.argv[1]))' "$M0"
+}
+sleep 1
+per_peer >"$LOGS/incast-a"
+t0=$(date +%s%N)
+sleep 4
+per_peer >"$LOGS/incast-b"
+t1=$(date +%s%N)
+hints=$(for n in 1 2 3; do hint_of "$n"; done | paste -sd,)
+for pid in "${pids[@]}"; do
+	wait "$pid"
+	check_err $? "incast sender: $(cat "$LOGS"/incast-*)"
+done
+read -r jain total < <(python3 -c '
+import sys
+a = {l.split()[0]: int(l.split()[1]) for l in open(sys.argv[1])}
+b = {l.split()[0]: int(l.split()[1]) for l in open(sys.argv[2])}
+secs = (int(sys.argv[4]) - int(sys.argv[3])) / 1e9
+x = [(b[m] - a.get(m, 0)) / secs for m in b]
+jain = sum(x) ** 2 / (len(x) * sum(v * v for v in x)) if len(x) == 3 and any(x) else 0
+print("%.3f %d" % (jain, sum(x)))
+print("# incast: " + ", ".join("%.0f B/s" % v for v in x), file=sys.stderr)
+' "$LOGS/incast-a" "$LOGS/incast-b" "$t0" "$t1")
+echo "# incast 3 to 1 at 24 Mbit/s (3000000 B/s): $total B/s in all," \
+	"Jain index $jain, hints $hints B/s," \
+	"bottleneck drops $(hfq_sw drop_limit) limit, $(hfq_sw drop_flow_limit) flow limit"
+python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 0.9 else 1)' "$jain"
+check_err $? "Jain index $jain below 0.9"
+# Each sender was told its part: a third (a half while another had
+# nothing unread at the moment of an ACK), never the whole link.
+for h in ${hints//,/ }; do
+	((h > 0 && h <= 1500000))
+	check_err $? "rate hints $hints B/s: want each 1..1500000 (3000000 / N, N >= 2)"
+done
+check_eq "$(hfq_sw drop_limit)" 0 "drops at the bottleneck (limit)"
+check_eq "$(hfq_sw drop_flow_limit)" 0 "drops at the bottleneck (flow limit)"
+log_test "incast 3 to 1: rate hints share the bottleneck fairly, no drop there"
 
 defer_run
 exit "$(ktap_exit)"

@@ -23,9 +23,10 @@ declare -A FIELDS=(
 	[hf_frame_xmit]="netns ifindex addr epoch msg_id seq segs bytes"
 	[hf_frame_recv]="netns ifindex addr segs bytes"
 	[hf_retransmit]="netns ifindex addr epoch seq msg_id index"
-	[hf_credit_grant]="netns ifindex addr epoch cum_seq ahead flags"
+	[hf_credit_grant]="netns ifindex addr epoch cum_seq window flags ahead"
 	[hf_credit_stall]="netns ifindex addr epoch inflight zero_window"
 	[hf_frame_size]="netns ifindex addr epoch old_segs new_segs old_rate new_rate reason"
+	[hf_rate_hint]="netns ifindex addr epoch old_rate new_rate"
 	[hfq_enqueue]="netns ifindex len band qlen"
 	[hfq_dequeue]="netns ifindex len band sojourn_ns"
 	[hf_msg_deliver]="netns ifindex addr epoch msg_id sport dport len latency_ns"
@@ -103,7 +104,7 @@ for ev in "${!FIELDS[@]}"; do
 	done
 done
 check_eq "${missing:-none}" none "tracepoints or fields missing"
-log_test "trace: nine tracepoints with their documented fields"
+log_test "trace: ten tracepoints with their documented fields"
 
 # 2. A traced run: the events against the counters.
 hf_topo_create 2
@@ -168,6 +169,7 @@ compare "hf_frame_size (frame changed) vs tx_frame_grows + tx_frame_shrinks" \
 	"$(($(delta tx_frame_grows) + $(delta tx_frame_shrinks)))"
 compare "hf_frame_size (rate cut) vs tx_rate_cuts" \
 	"$(events hf_frame_size 'f["new_rate"] + 0 < f["old_rate"] + 0')" "$(delta tx_rate_cuts)"
+compare "hf_rate_hint vs tx_rate_hints" "$(events hf_rate_hint)" "$(delta tx_rate_hints)"
 compare "hf_msg_deliver vs rx_msgs" "$(events hf_msg_deliver)" "$(delta rx_msgs)"
 compare "hf_msg_deliver len (sum) vs rx_bytes" "$(sum hf_msg_deliver len)" "$(delta rx_bytes)"
 # Each node's frames name its own namespace.

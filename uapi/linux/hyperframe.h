@@ -98,9 +98,10 @@ struct sockaddr_hf {
  * @hfi_frame_segs: segments per hyperframe now
  * @hfi_frame_bytes: hyperframe size now, bytes of payload
  * @hfi_pacing_rate: bytes per second (wire frames) the socket is paced at
- *		     towards the peer: the lower of the module's pacing_rate
- *		     and SO_MAX_PACING_RATE, after the frame-size controller's
- *		     cut on congestion; 0 = unpaced. Pacing needs an EDT
+ *		     towards the peer: the lowest of the module's
+ *		     pacing_rate, SO_MAX_PACING_RATE and the peer's rate
+ *		     hint, after the frame-size controller's cut on
+ *		     congestion; 0 = unpaced. Pacing needs an EDT
  *		     qdisc on the device: hfq or fq
  * @hfi_credit: segments the flow may still put in flight now (its
  *		segment window; the byte credit is @hfi_credit_bytes)
@@ -132,6 +133,8 @@ struct sockaddr_hf {
  * @hfi_rx_credit: bytes we grant the peer beyond what it has sent us
  * @hfi_rx_unread: bytes the peer sent us that programs have not read yet,
  *		   reassembly included
+ * @hfi_rate_hint: the peer's rate hint for us, bytes per second (0: none);
+ *		   it caps @hfi_pacing_rate
  *
  * The four credit fields count within a flow's epoch: a new epoch starts
  * them at 0 (the initial window for @hfi_credit_bytes).
@@ -183,6 +186,7 @@ struct hf_info {
 	__u64			hfi_credit_stall_us;
 	__u64			hfi_rx_credit;
 	__u64			hfi_rx_unread;
+	__u64			hfi_rate_hint;
 };
 
 /*
@@ -350,13 +354,15 @@ enum hf_peer_attr {
 	HF_PEER_A_RX_MSGS,		/* u64, messages delivered to sockets */
 	HF_PEER_A_FRAME_SEGS,		/* u32, segments per hyperframe now */
 	HF_PEER_A_PACING_RATE,		/* u64, bytes/s the module's pacing_rate
-					 * comes to after the frame-size
-					 * controller's cut; 0: unpaced
+					 * and the peer's rate hint come to
+					 * after the frame-size controller's
+					 * cut; 0: unpaced
 					 */
 	HF_PEER_A_CREDIT_BYTES,		/* u64, bytes of credit left */
 	HF_PEER_A_CREDIT_STALL_US,	/* u64, time spent waiting for credit */
 	HF_PEER_A_RX_CREDIT,		/* u64, bytes granted beyond received */
 	HF_PEER_A_RX_UNREAD,		/* u64, bytes received, not read yet */
+	HF_PEER_A_RATE_HINT,		/* u64, bytes/s the peer hints; 0: none */
 
 	__HF_PEER_A_MAX,
 	HF_PEER_A_MAX = __HF_PEER_A_MAX - 1

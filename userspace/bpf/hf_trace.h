@@ -69,8 +69,9 @@ struct hf_tp_credit_grant {
 	__u8 addr[HF_TP_ADDR_LEN];
 	__u16 epoch;
 	__u32 cum_seq;
-	__u32 ahead;
+	__u32 window;
 	__u8 flags;
+	__u32 ahead;
 };
 
 struct hf_tp_credit_stall {
@@ -145,6 +146,7 @@ HF_TP_ASSERT(hf_tp_frame_xmit, bytes, 36);
 HF_TP_ASSERT(hf_tp_frame_recv, segs, 24);
 HF_TP_ASSERT(hf_tp_retransmit, index, 32);
 HF_TP_ASSERT(hf_tp_credit_grant, flags, 32);
+HF_TP_ASSERT(hf_tp_credit_grant, ahead, 36);
 HF_TP_ASSERT(hf_tp_credit_stall, zero_window, 28);
 HF_TP_ASSERT(hf_tp_frame_size, new_rate, 34);
 HF_TP_ASSERT(hf_tp_frame_size, reason, 36);

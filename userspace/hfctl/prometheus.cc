@@ -71,6 +71,8 @@ constexpr std::array kKnownCounters{
                  "Credit grants refused: more than max_ahead beyond the bytes sent."},
     KnownCounter{"tx_credit_probes", MetricType::counter,
                  "Segments sent beyond the credit as persist probes, nothing being in flight."},
+    KnownCounter{"tx_rate_hints", MetricType::counter,
+                 "Changes of a receiver's rate hint, which caps the flow's pacing rate."},
     KnownCounter{"rx_segs", MetricType::counter, "DATA segments accepted."},
     KnownCounter{"rx_data_skbs", MetricType::counter,
                  "Socket buffers of DATA that arrived; a train of segments counts once."},

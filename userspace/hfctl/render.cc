@@ -401,6 +401,7 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
           .member("credit_stall_us", peer.credit_stall_us)
           .member("rx_credit", peer.rx_credit)
           .member("rx_unread", peer.rx_unread)
+          .member("rate_hint", peer.rate_hint)
           .end_object();
     }
     json.end_array();
@@ -427,7 +428,10 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
       out << "    credit_bytes " << hf::format_value(peer.credit_bytes, hf::Unit::bytes)
           << " credit_stalled " << hf::format_value(peer.credit_stall_us, hf::Unit::usecs)
           << " rx_credit " << hf::format_value(peer.rx_credit, hf::Unit::bytes) << " rx_unread "
-          << hf::format_value(peer.rx_unread, hf::Unit::bytes) << '\n';
+          << hf::format_value(peer.rx_unread, hf::Unit::bytes) << " rate_hint "
+          << (peer.rate_hint != 0 ? hf::format_value(peer.rate_hint, hf::Unit::bytes_per_s)
+                                  : std::string("none"))
+          << '\n';
     }
   }
 }

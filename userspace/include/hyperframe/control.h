@@ -57,9 +57,9 @@ struct PeerInfo {
   std::uint32_t epoch = 0;
   std::uint32_t seg_size = 0;
   std::uint32_t frame_segs = 0;  // the frame-size controller's frame now
-  // Bytes per second the module's pacing_rate comes to towards the peer
-  // after the frame-size controller's cut (a socket's own cap not
-  // included); 0: unpaced.
+  // Bytes per second the module's pacing_rate and the peer's rate hint
+  // come to towards the peer after the frame-size controller's cut (a
+  // socket's own cap not included); 0: unpaced.
   std::uint64_t pacing_rate = 0;
   std::uint32_t credit = 0;
   std::uint32_t inflight = 0;
@@ -88,6 +88,9 @@ struct PeerInfo {
   std::uint64_t credit_stall_us = 0;
   std::uint64_t rx_credit = 0;
   std::uint64_t rx_unread = 0;
+  // The peer's rate hint for us, bytes per second (0: none); it caps
+  // pacing_rate.
+  std::uint64_t rate_hint = 0;
 };
 
 // One bucket of a histogram: the values at most `le` and above the

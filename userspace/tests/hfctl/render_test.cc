@@ -264,7 +264,8 @@ TEST(RenderPeerShow, MoreStatisticsWithS) {
   EXPECT_NE(out.find(" frame_segs 0 rate unpaced queued_msgs "), std::string::npos) << out;
   EXPECT_NE(out.find("\n    tx_bytes 3000 tx_frames 2 tx_msgs 3 delivered 2 failed 1 "
                      "rx_bytes 500 rx_msgs 1\n"
-                     "    credit_bytes 16m credit_stalled 2500us rx_credit 64k rx_unread 3000\n"),
+                     "    credit_bytes 16m credit_stalled 2500us rx_credit 64k rx_unread 3000 "
+                     "rate_hint none\n"),
             std::string::npos)
       << out;
   const std::string js =
@@ -272,13 +273,18 @@ TEST(RenderPeerShow, MoreStatisticsWithS) {
   EXPECT_NE(js.find(R"("rx_segs":0,"tx_bytes":3000,"rx_bytes":500,"tx_frames":2,"tx_msgs":3,)"
                     R"("tx_msgs_delivered":2,"tx_msgs_failed":1,"rx_msgs":1,)"
                     R"("credit_bytes":16777216,"credit_stall_us":2500,"rx_credit":65536,)"
-                    R"("rx_unread":3000})"),
+                    R"("rx_unread":3000,"rate_hint":0})"),
             std::string::npos)
       << js;
   rows[0].info.pacing_rate = 12500000;
   const std::string paced =
       rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, more); });
   EXPECT_NE(paced.find(" rate 100Mbit queued_msgs "), std::string::npos) << paced;
+  rows[0].info.rate_hint = 5000000;
+  const std::string hinted =
+      rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, more); });
+  EXPECT_NE(hinted.find(" rate_hint 40Mbit\n"), std::string::npos) << hinted;
+  rows[0].info.rate_hint = 0;
   const std::string paced_js =
       rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, json()); });
   EXPECT_NE(paced_js.find(R"("frame_segs":0,"pacing_rate":12500000,"credit":0,)"),
