@@ -446,7 +446,7 @@ receiver_took_all 7503
 case_done "lifecycle: a closed socket's messages that a stopped receiver refuses end at the retry limit, nothing held after"
 
 # 12. A reader that pauses: its full socket refuses, and from then on
-# its ACKs grant no credit (a zero window, wire-format.md), so the sender
+# its ACKs say CLOSED (a closed window, wire-format.md), so the sender
 # stops sending into refusals: over 3 s held it sends only its timer's
 # probes, one per backed-off timeout, never the window again and again.
 # Nothing fails for the pause (a refusing receiver is alive), and all is
