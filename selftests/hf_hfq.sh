@@ -136,6 +136,22 @@ v = v[0] if isinstance(v, list) else v
 print(v["counters"][sys.argv[1]])' "$1"
 }
 
+# peers_during_bulk NAME SECONDS: node 0's "hfctl -j peer show", taken one
+# second into a bulk transfer of SECONDS to node 1's port 7001, in PEERS;
+# the sender (its output in LOGS/bulk-NAME) must succeed. Not in a
+# command substitution: check_err's verdict must reach the test.
+peers_during_bulk()
+{
+	local bulk
+
+	bg 0 "$LOGS/bulk-$1" "$PP" bulk hf eth0 "$M1" 7001 65536 "$2" 0 $((4 << 20))
+	bulk=$BG
+	sleep 1
+	PEERS=$("$HFCTL" -n "${HF_NODES[0]}" -j peer show)
+	wait "$bulk"
+	check_err $? "bulk sender ($1): $(cat "$LOGS/bulk-$1")"
+}
+
 # drained: every message node 0 sent has its outcome (closed senders'
 # messages still go out after they exit).
 drained()
@@ -391,12 +407,8 @@ check_rate "module pacing_rate under hfq" 12500000 0 $((4 << 20)) 25
 (($(stat 0 tx_pacing_delays) > delays))
 check_err $? "tx_pacing_delays did not move under a pacing rate"
 # The peer dump shows the rate pacing_rate comes to (at most 100 Mbit/s).
-bg 0 "$LOGS/bulk-peer" "$PP" bulk hf eth0 "$M1" 7001 65536 3 0 $((4 << 20))
-bulk=$BG
-sleep 1
-peers=$("$HFCTL" -n "${HF_NODES[0]}" -j peer show)
-wait "$bulk"
-check_err $? "bulk sender (peer show): $(cat "$LOGS/bulk-peer")"
+peers_during_bulk peer 3
+peers=$PEERS
 python3 -c '
 import json, sys
 p = json.loads(sys.argv[1])
@@ -425,22 +437,15 @@ hints=$(stat 0 tx_rate_hints)
 check_rate "rate hint of node 1" 5000000 0
 (($(stat 0 tx_rate_hints) > hints))
 check_err $? "tx_rate_hints did not move"
-# peer_hint: node 0's peer's rate_hint and pacing_rate during a transfer.
+# peer_hint: node 0's peer's "RATE_HINT PACING_RATE" in PEERS.
 peer_hint()
 {
-	local bulk peers
-
-	bg 0 "$LOGS/bulk-hint" "$PP" bulk hf eth0 "$M1" 7001 65536 2 0 $((4 << 20))
-	bulk=$BG
-	sleep 1
-	peers=$("$HFCTL" -n "${HF_NODES[0]}" -j peer show)
-	wait "$bulk"
-	check_err $? "bulk sender (rate hint): $(cat "$LOGS/bulk-hint")"
 	python3 -c '
 import json, sys
 p = json.loads(sys.argv[1])[0]
-print(p["rate_hint"], p["pacing_rate"])' "$peers"
+print(p["rate_hint"], p["pacing_rate"])' "$PEERS"
 }
+peers_during_bulk hint 2
 read -r hint paced <<<"$(peer_hint)"
 check_eq "$hint" 5000000 "rate_hint in peer show (40 Mbit/s, one sender)"
 ((paced > 0 && paced <= 5000000))
@@ -448,6 +453,7 @@ check_err $? "pacing_rate $paced: want 1..5000000 under the hint"
 drain
 "$HFCTL" -n "${HF_NODES[1]}" qdisc set dev eth0 rate 0
 check_err $? "qdisc set rate 0 on node 1"
+peers_during_bulk no-hint 2
 read -r hint paced <<<"$(peer_hint)"
 check_eq "$hint" 0 "rate_hint in peer show once node 1 has no rate"
 check_eq "$paced" 0 "pacing_rate with neither a hint nor a cap"
