@@ -55,4 +55,17 @@ static inline unsigned int hf_dev_gso_max_size(const struct net_device *dev)
 #endif
 }
 
+/*
+ * The largest train GRO may build on @dev, by the same rule: since 6.3 a
+ * protocol other than IPv6 is held to gro_ipv4_max_size.
+ */
+static inline unsigned int hf_dev_gro_max_size(const struct net_device *dev)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	return READ_ONCE(dev->gro_ipv4_max_size);
+#else
+	return READ_ONCE(dev->gro_max_size);
+#endif
+}
+
 #endif /* _HF_COMPAT_H */

@@ -15,6 +15,13 @@
  * is rewritten, so a cut train is byte for byte the segments it was built
  * from.
  *
+ * On the way in, the gro_receive and gro_complete callbacks registered
+ * with it build the train again from the segments of one hyperframe that
+ * a device delivered one by one (core/hf_gro.c decides which): the first
+ * is held, the next ones hang on its frag_list, and the train goes up as
+ * one skb marked as the sender's were, when its hyperframe ends, when a
+ * segment comes that does not follow, or at the end of the NAPI poll.
+ *
  * Design notes:
  * 1. CHECKSUM_UNNECESSARY, not NONE: the checksum is the transport's own,
  *    in each segment's header; NONE would make __skb_gso_segment() warn,
@@ -22,13 +29,19 @@
  * 2. The train stays below the device's gso_max_size and gso_max_segs
  *    (hf_train_fits()): a larger one would be cut in software even where
  *    the device could take it, which costs more than two smaller trains.
+ * 3. GRO keeps a train within the device's gro_max_size (gro_ipv4_max_size
+ *    since 6.3), 64 KiB unless raised: "ip link set dev X gro_max_size N"
+ *    (or gro_ipv4_max_size) lets it grow to whole hyperframes. The
+ *    segments are chained as they came, never copied or rewritten.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <net/gro.h>
 
 #include "hf_compat.h"
+#include "hf_gro.h"
 #include "hf_net.h"
 #include "hf_offload.h"
 #include "hf_params.h"
@@ -56,9 +69,100 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 	return segs;
 }
 
+/*
+ * Decode the DATA header of a segment GRO holds or was handed, data at
+ * @off. Return: false for anything but a well-formed DATA header.
+ */
+static bool hf_gro_decode(struct sk_buff *skb, unsigned int off,
+			  struct hf_hdr *h)
+{
+	u8 buf[HF_DATA_HLEN];
+	const u8 *p;
+
+	if (skb->len < off + HF_DATA_HLEN)
+		return false;
+	p = skb_header_pointer(skb, off, HF_DATA_HLEN, buf);
+	return p && (p[0] & 0x0f) == HF_TYPE_DATA &&
+	       hf_hdr_decode(p, skb->len - off, h) == HF_WERR_OK;
+}
+
+/*
+ * GRO: @skb arrived; @head holds what this NAPI instance keeps back, the
+ * ones with the same link-layer header, device and VLAN marked same_flow
+ * (one peer flow). Returns the held train to send up now, if any. @skb
+ * is either appended to the train (same_flow), held as the start of one
+ * (neither same_flow nor flush), or sent up alone after it (flush).
+ */
+static struct sk_buff *hf_gro_receive(struct list_head *head,
+				      struct sk_buff *skb)
+{
+	unsigned int off = skb_gro_offset(skb);
+	struct sk_buff *p, *last;
+	struct hf_hdr h, lh;
+
+	/* A train that came whole (frag_list) is not cut or added to. */
+	if (NAPI_GRO_CB(skb)->flush || !hf_gro_decode(skb, off, &h))
+		goto alone;
+
+	list_for_each_entry(p, head, list) {
+		if (!NAPI_GRO_CB(p)->same_flow)
+			continue;
+		/*
+		 * The head keeps its header at its GRO offset (past a VLAN
+		 * tag GRO took apart); a segment appended was pulled to it.
+		 */
+		last = NAPI_GRO_CB(p)->last;
+		if (!hf_gro_decode(last, last == p ? skb_gro_offset(p) : 0, &lh) ||
+		    !hf_gro_follows(&lh, &h) ||
+		    p->len + skb_gro_len(skb) > hf_dev_gro_max_size(p->dev)) {
+			/* The flow goes on otherwise: the train goes up first. */
+			NAPI_GRO_CB(skb)->flush |= !hf_gro_holds(&h);
+			return p;
+		}
+		skb_pull(skb, off);
+		if (last == p)
+			skb_shinfo(p)->frag_list = skb;
+		else
+			last->next = skb;
+		NAPI_GRO_CB(p)->last = skb;
+		NAPI_GRO_CB(p)->count++;
+		p->data_len += skb->len;
+		p->len += skb->len;
+		p->truesize += skb->truesize;
+		NAPI_GRO_CB(skb)->same_flow = 1;
+		return hf_gro_holds(&h) ? NULL : p;
+	}
+	if (hf_gro_holds(&h))
+		return NULL;
+alone:
+	NAPI_GRO_CB(skb)->flush = 1;
+	return NULL;
+}
+
+/*
+ * GRO: a train of more than one segment goes up. Mark it as the sender
+ * marks its trains, so that the packet handler splits it and a device it
+ * is forwarded to carries or cuts it (hf_gso_segment()).
+ */
+static int hf_gro_complete(struct sk_buff *skb, int nhoff)
+{
+	struct skb_shared_info *shinfo = skb_shinfo(skb);
+	struct hf_stats *stats = &hf_net(dev_net(skb->dev))->stats;
+
+	shinfo->gso_type = SKB_GSO_FRAGLIST;
+	shinfo->gso_segs = NAPI_GRO_CB(skb)->count;
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	skb->csum_level = 0;
+	hf_stat_inc(stats, HF_STAT_RX_GRO_TRAINS);
+	hf_stat_add(stats, HF_STAT_RX_GRO_SEGS, shinfo->gso_segs);
+	return 0;
+}
+
 static struct packet_offload hf_offload __read_mostly = {
 	.callbacks = {
 		.gso_segment = hf_gso_segment,
+		.gro_receive = hf_gro_receive,
+		.gro_complete = hf_gro_complete,
 	},
 };
 
@@ -217,7 +321,8 @@ struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 }
 
 /**
- * hf_offload_register() - cut trains for devices that cannot carry them
+ * hf_offload_register() - cut trains for devices that cannot carry them,
+ * and build them again from segments that arrive one by one
  *
  * Process context, module init.
  */

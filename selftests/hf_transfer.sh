@@ -7,7 +7,9 @@
 # reordering, duplication and corruption (byte-exact, exactly once, in
 # order; only lost segments retransmitted), three sockets sending to one
 # peer at once (each stream in its order), and the errors a sender must
-# learn: no socket at the port, and a peer that never answers.
+# learn: no socket at the port, and a peer that never answers. Trains
+# that generic XDP linearized on the way in, and trains GRO builds again
+# from segments a device cut.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -52,7 +54,7 @@ sizes_for()
 	echo "0,1,$((mtu - 1)),$mtu,$((mtu + 1)),$((seg - 1)),$seg,$((seg + 1)),$((16 * seg)),65536,1048576,67108864"
 }
 
-ktap_plan 10
+ktap_plan 11
 
 for mtu in 1500 9000; do
 	hf_topo_create 2 "$mtu"
@@ -285,6 +287,49 @@ check_err $? "no train arrived linearized: the path was not taken"
 check_eq "$(stat 1 drop_malformed)" 0 "segments cut out of linearized trains found malformed"
 check_eq "$(stat 1 drop_memory)" 0 "segments the receiver could not cut out for memory"
 log_test "transfer: trains linearized by generic XDP at the receiver, byte-exact"
+defer_run
+# GRO at the receiver: the sender's device cannot carry trains (no
+# tx-gso-list), so the stack cuts them into segments; the receiving veth
+# has GRO on (it then polls with NAPI, and takes segments to GRO when the
+# sending side has TSO off). GRO must put the segments of each hyperframe
+# back into trains, within gro_max_size (64 KiB: 43 segments at MTU
+# 1500), so that far fewer skbs reach the packet handler than segments
+# arrive; every message byte-exact.
+hf_topo_create 2 1500
+ip netns exec "${HF_NODES[0]}" ethtool -K eth0 tx-gso-list off tso off >/dev/null
+check_err $? "ethtool -K eth0 tx-gso-list off tso off (sender)"
+ip netns exec "${HF_NODES[1]}" ethtool -K eth0 gro on >/dev/null
+check_err $? "ethtool -K eth0 gro on (receiver)"
+xfer 0 1 7200 "1,100000,1048576,4194304" 2
+check_eq "$(stat 1 rx_msgs)" 8 "messages delivered through GRO"
+gro_trains=$(stat 1 rx_gro_trains)
+gro_segs=$(stat 1 rx_gro_segs)
+rx_segs=$(stat 1 rx_segs)
+rx_skbs=$(stat 1 rx_data_skbs)
+echo "# GRO at the receiver: $(stat 0 tx_sw_segmented) trains cut in software" \
+	"of $(stat 0 tx_data_skbs) sent; $gro_segs segments arrived in $gro_trains" \
+	"GRO trains ($((gro_trains ? gro_segs / gro_trains : 0)) on average);" \
+	"$rx_segs segments accepted in $rx_skbs skbs"
+(($(stat 0 tx_sw_segmented) > 0))
+check_err $? "no train was cut in software: the segments came whole"
+((gro_trains > 0 && gro_segs >= 8 * gro_trains))
+check_err $? "GRO built $gro_trains trains of $gro_segs segments: under 8 on average"
+((rx_skbs * 4 <= rx_segs))
+check_err $? "$rx_skbs skbs reached the handler for $rx_segs segments: GRO merged too few"
+check_eq "$(stat 1 drop_malformed)" 0 "segments of GRO trains found malformed"
+check_eq "$(stat 1 drop_csum)" 0 "segments of GRO trains failing their checksum"
+# The same without GRO: every segment comes alone, none merged.
+ip netns exec "${HF_NODES[1]}" ethtool -K eth0 gro off >/dev/null
+check_err $? "ethtool -K eth0 gro off (receiver)"
+skbs_before=$(stat 1 rx_data_skbs)
+segs_before=$(stat 1 rx_segs)
+xfer 0 1 7201 "1048576" 2
+check_eq "$(stat 1 rx_gro_trains)" "$gro_trains" "GRO trains built with GRO off"
+skbs=$(($(stat 1 rx_data_skbs) - skbs_before))
+segs=$(($(stat 1 rx_segs) - segs_before))
+((skbs >= segs))
+check_err $? "$skbs skbs carried $segs segments with GRO off"
+log_test "transfer: GRO at the receiver puts segments cut in software back into trains"
 defer_run
 rm -rf "$LOGS"
 

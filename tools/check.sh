@@ -98,7 +98,7 @@ fi
 
 if ((!suite_only)); then
 	build "userspace format and lint" "$logs/lint.log" \
-		cmake --build build/userspace --target format-check tidy
+		cmake --build build/userspace -j "$jobs" --target format-check tidy
 
 	build "fuzz: frame parser and reassembly, ${HF_FUZZ_SECONDS:-30}s" "$logs/fuzz.log" \
 		tools/fuzz.sh "${HF_FUZZ_SECONDS:-30}"
@@ -150,6 +150,26 @@ for line in "${lines[@]}"; do
 		awk '{ printf "%s%s %ss", (NR > 1 ? ", " : "time per program: "), $2, $1 } END { print "" }'
 	stage "selftests, kernel $line ($(cat "$tree/build/vm/check-$line/env" | sed -n "s/^export HF_RELEASE=//p"))" \
 		"${pass:-0}" "${fail:-1}" $((SECONDS - t0))
+done
+
+# A real NIC driver between two kernels: two guests over virtio-net.
+for line in "${lines[@]}"; do
+	[[ $line != debug ]] || continue
+	echo "== two guests over virtio-net, kernel $line"
+	t0=$SECONDS
+	out=$tree/build/vm/nic-$line
+	rm -rf "$out"
+	tools/vm/nic-pair.sh --kernel "$line" --out "$out" >"$logs/nic-$line.log" 2>&1
+	rc=$?
+	read -r pass fail < <(awk -f tools/ktap-count.awk "$logs/nic-$line.log" 2>"$logs/nic-$line.failures")
+	if ((rc != 0)); then
+		echo "check: the guest pair on $line failed with status $rc:"
+		tail -n 30 "$logs/nic-$line.log"
+		fail=$((fail + 1))
+	fi
+	cat "$logs/nic-$line.failures"
+	sed -n 's/^# # MTU/MTU/p' "$logs/nic-$line.log"
+	stage "virtio-net pair, kernel $line" "${pass:-0}" "${fail:-1}" $((SECONDS - t0))
 done
 
 echo

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Builds the guest's initramfs for one kernel release: a static busybox, the
-# modules that mount the host root over virtio-9p (dependency order from
+# modules that mount the host root over virtio-9p and overlayfs (order from
 # modprobe, decompressed for busybox insmod) and tools/vm/init as /init.
 # --no-modules leaves the module list empty, for a kernel with virtio and
 # 9p built in that has no /lib/modules (the debug line).
@@ -27,11 +27,11 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work"/{bin,dev,proc,sys,newroot,modules}
 cp "$busybox" "$work/bin/busybox"
 
-# The 9p root needs these; modprobe prints them in load order, with
+# The 9p root needs these (overlay lays run.sh's hot files over it); modprobe prints them in load order, with
 # duplicates, and "builtin NAME" for the ones compiled in.
 : > "$work/list"
 if ((modules)); then
-	modprobe -S "$rel" -a --show-depends virtio_pci 9pnet_virtio 9p |
+	modprobe -S "$rel" -a --show-depends virtio_pci 9pnet_virtio 9p overlay |
 		awk '$1 == "insmod" && !seen[$2]++ { print $2 }' > "$work/list"
 fi
 n=0

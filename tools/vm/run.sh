@@ -12,7 +12,11 @@
 #
 # Usage: run.sh [--kernel LINE|RELEASE] [--module KO|--no-module]
 #               [--params "k=v ..."] [--timeout SECONDS] [--mem MIB]
-#               [--smp N] [--accel tcg|kvm] [--out DIR] [--quiet] -- CMD...
+#               [--smp N] [--accel tcg|kvm] [--nic MODE,PORT,MAC]
+#               [--out DIR] [--quiet] -- CMD...
+# --nic gives the guest a virtio-net device on QEMU's socket netdev, with
+# MODE listen or connect on 127.0.0.1:PORT (tools/vm/nic-pair.sh joins
+# two guests so); the guest loads virtio_net itself.
 # The command's output is also kept in OUT/output.log, the console in
 # OUT/console.log; --quiet prints only the command's output, at the end.
 # For a kselftest run, OUT/times.log holds the seconds each program took.
@@ -31,6 +35,7 @@ smp=2
 accel=${HF_ACCEL:-tcg}
 out=
 quiet=0
+nic=
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 
@@ -44,6 +49,7 @@ while (($#)); do
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
+	--nic) nic=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) usage 0 ;;
@@ -63,11 +69,24 @@ if [[ -n $module && ! -r $module ]]; then
 	echo "run.sh: module $module is not built (run 'make module KERNEL=$kernel')" >&2
 	exit 125
 fi
+# shellcheck disable=SC2054 # QEMU option values, commas and all
 case $accel in
 tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
 kvm) accel_args=(-accel kvm -cpu host) ;;
 *) echo "run.sh: --accel must be tcg or kvm" >&2; exit 2 ;;
 esac
+nic_args=()
+if [[ -n $nic ]]; then
+	IFS=, read -r nic_mode nic_port nic_mac <<< "$nic"
+	if [[ $nic_mode != @(listen|connect) || ! $nic_port =~ ^[0-9]+$ ||
+	      ! $nic_mac =~ ^([0-9a-f]{2}:){5}[0-9a-f]{2}$ ]]; then
+		echo "run.sh: --nic wants listen|connect,PORT,MAC, not '$nic'" >&2
+		exit 2
+	fi
+	# Loopback only: nothing the guest sends leaves this host.
+	nic_args=(-netdev "socket,id=hfnic,$nic_mode=127.0.0.1:$nic_port"
+		-device "virtio-net-pci,netdev=hfnic,mac=$nic_mac")
+fi
 
 vmdir=$tree/build/vm
 initrd=$vmdir/initramfs-$rel.cpio.gz
@@ -113,6 +132,78 @@ case $rel in
 *) root_cache=${HF_VM_ROOT_CACHE:-none} ;;
 esac
 append+=" hf.rootcache=$root_cache"
+
+# Uncached, an exec costs a 6.12 guest a third of a second (grep) to five
+# seconds (python3): every page of the binary and its libraries comes over
+# 9p again. So the files the tests run most ride in the initramfs as well,
+# and the guest lays them over the host root (overlayfs, tools/vm/init):
+# the programs below with every library they load, hyperframe's own
+# binaries, and python's standard library (less what no test imports).
+# 20 python3 starts took 109 s without, 17 s with; 50 hfctl runs 47 s and
+# 8 s (6.1 with loose alone: 20 s and 12 s). HF_VM_HOT=0 turns it off.
+hot_progs=(bash dash sh ip tc python3 timeout grep sed mawk awk cat sleep seq
+	head tail wc sort uniq tr cut date env mktemp rm mkdir ls cp mv ln chmod
+	stat readlink dirname basename printf test expr tee kill pgrep pkill ps
+	nproc id sync find xargs od dd modprobe insmod rmmod lsmod sysctl ethtool
+	bpftool jq)
+hot_paths()
+{
+	local p f
+	{
+		for p in "${hot_progs[@]}"; do
+			# The guest's PATH (guest.sh), not the caller's.
+			p=$(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+				command -v "$p" 2>/dev/null) || continue
+			if [[ $p == /* ]]; then readlink -f "$p"; fi
+		done
+		for f in "$tree"/build/userspace/hfctl/hfctl \
+			"$tree"/build/userspace/hfperf/hfperf \
+			"$tree"/build/ksft/hyperframe/*; do
+			if [[ -f $f && -x $f ]]; then readlink -f "$f"; fi
+		done
+	} | sort -u > "$out/hot.progs"
+	cat "$out/hot.progs"
+	# Shared libraries, the loader among them.
+	while read -r f; do
+		# Not every program is dynamic: ldd fails on scripts.
+		{ ldd "$f" 2>/dev/null || true; } |
+			awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+	done < "$out/hot.progs" | xargs -r readlink -f
+	rm -f "$out/hot.progs"
+	echo /etc/ld.so.cache
+	for f in /usr/lib/python3.[0-9]*; do
+		[[ -d $f ]] || continue
+		find "$f" \( -name 'config-*' -o -name test -o -name idlelib \
+			-o -name tkinter -o -name turtledemo -o -name lib2to3 \
+			-o -name pydoc_data -o -name ensurepip \) -prune -o \
+			\( -type f -o -type l \) -print
+	done
+}
+# OUT/hot.cpio: those files at their own paths under /hot, uncompressed, appended to
+# the initramfs (the kernel unpacks one archive after the other).
+hot_initrd()
+{
+	local stage=$out/hot.stage
+	rm -rf "$stage"
+	mkdir -p "$stage/hot"
+	# From inside the stage: cp --parents -a looks up the directories it
+	# made by their relative names (coreutils 9.1).
+	hot_paths | sort -u | (cd "$stage/hot" && xargs -r -d '\n' cp --parents -a -t .)
+	# It also leaves the directories it made 0700; in the guest a layer's
+	# directory hides the mode of the one below, so give back the host's.
+	(cd "$stage/hot" && find . -mindepth 1 -type d -printf '%P\n') |
+		while read -r d; do chmod --reference="/$d" "$stage/hot/$d"; done
+	(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) > "$out/hot.cpio"
+	rm -rf "$stage"
+	# The next archive must start on a 4-byte boundary: zeros pad.
+	cp "$initrd" "$out/initrd"
+	truncate -s %512 "$out/initrd"
+	cat "$out/hot.cpio" >> "$out/initrd"
+	rm -f "$out/hot.cpio"
+	initrd=$out/initrd
+}
+rm -f "$out/initrd"
+[[ ${HF_VM_HOT:-1} == 0 ]] || hot_initrd
 # Debug line: every KASAN report, not only the first; PCI interrupt routing
 # from the BIOS table, as the instrumented ACPI interpreter runs QEMU's
 # _PRT loop into its 30 s timeout (three times: 90 s more boot, and errors).
@@ -122,7 +213,7 @@ qemu=(qemu-system-x86_64 "${accel_args[@]}" -smp "$smp" -m "$mem"
 	-nodefaults -no-reboot -display none -monitor none
 	-serial "file:$out/console.log"
 	-kernel "$image" -initrd "$initrd" -append "$append"
-	-device virtio-rng-pci
+	-device virtio-rng-pci "${nic_args[@]}"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$out,mount_tag=hfrun,security_model=none,multidevs=remap")
 
@@ -186,6 +277,7 @@ if [[ -n $reports ]]; then
 	fi
 fi
 elapsed=$(($(date +%s) - start))
+rm -f "$out/initrd"
 
 if [[ -n $reports ]]; then
 	echo "run.sh: kernel report on the console ($out/console.log):" >&2
