@@ -458,9 +458,11 @@ static void tx_rate_hint(struct hf_peer *peer, u32 kbps)
  * Stamp @skb (new or a repair) with its departure time under the socket's
  * pacing rate (tx_pacing_rate(): SO_MAX_PACING_RATE or the module's
  * pacing_rate, bytes per second of wire frames, Ethernet header
- * included), shared by all its peers. An EDT qdisc (hfq, fq) holds it until then. A cap, as
- * TCP's pacing: time the socket did not use (a full window, nothing to
- * send) is not made up for later.
+ * included), shared by all its peers. An EDT qdisc (hfq, fq) holds it
+ * until then. A cap, as TCP's pacing: time the socket did not use (a full
+ * window, nothing to send) is not made up for later, beyond half of this
+ * skb's time, which, as TCP does for OS jitter, lets a sender that was a
+ * little late (the scheduler, a late ACK) keep its schedule.
  */
 static void tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 {
@@ -477,7 +479,7 @@ static void tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 				max_t(u32, skb_shinfo(skb)->gso_segs, 1), rate);
 	old = atomic64_read(next);
 	do {
-		start = hf_pace_start(old, now, 0);
+		start = hf_pace_start(old, now, len_ns / 2);
 	} while (!atomic64_try_cmpxchg(next, &old, start + len_ns));
 	if (start > now)
 		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_PACING_DELAYS);

@@ -4,10 +4,10 @@
 # The hfq qdisc and pacing: hfq attaches with tc and hfctl and sorts
 # frames into its bands (counted exactly against the transport's own
 # counters); its settings round-trip through hfctl and bad ones are
-# refused; a device rate paces the link, and SO_MAX_PACING_RATE a socket,
-# under hfq and under fq (at most 10 % above the rate, at most 25 % below
-# it); the module's pacing_rate paces too (likewise, a lower socket cap
-# winning); a
+# refused; a device rate paces the link (at most 10 % above the rate, at
+# most 25 % below it), and SO_MAX_PACING_RATE at 100 Mbit/s a socket under
+# hfq and under fq (within 10 % either way); the module's pacing_rate
+# paces too (as the device rate, a lower socket cap winning); a
 # receiver's hfq rate reaches its sender as a rate hint (1/N of it for N
 # senders) that caps its pacing; a small ping-pong beside bulk TCP
 # sees a lower p99 over hyperframe with hfq than over TCP through a tbf
@@ -387,12 +387,14 @@ check_err $? "p99 beside TCP bulk ${hftcp_p99}us is not below TCP's ${tcp_p99}us
 on 0 tc qdisc replace dev eth0 root hfq
 log_test "small hyperframe messages overtake bulk TCP in hfq; TCP's wait in a FIFO"
 
-# 7. SO_MAX_PACING_RATE under hfq.
+# 7. SO_MAX_PACING_RATE under hfq: within 10 % of the cap either way (the
+# sender's schedule keeps up to half a train of lateness, so a guest
+# that stalls for a moment does not fall behind for good).
 throttled=$(hfq 0 counters.throttled)
-check_rate "socket cap under hfq" 12500000 12500000
+check_rate "socket cap under hfq" 12500000 12500000 0 10
 (($(hfq 0 counters.throttled) > throttled))
 check_err $? "no data flow was held for its departure time"
-log_test "SO_MAX_PACING_RATE paces a socket under hfq: at most 10 % above, 75 % at least"
+log_test "SO_MAX_PACING_RATE at 100 Mbit/s paces a socket under hfq within 10 %"
 
 # 8. The module's pacing_rate paces a socket that sets no cap (it gets the
 # same send buffer as a capped one), and a socket's lower cap wins. Never
@@ -423,9 +425,9 @@ log_test "the module's pacing_rate paces sockets; a lower socket cap wins"
 # 9. SO_MAX_PACING_RATE under fq.
 on 0 tc qdisc replace dev eth0 root fq flow_limit 1000
 check_err $? "fq"
-check_rate "socket cap under fq" 12500000 12500000
+check_rate "socket cap under fq" 12500000 12500000 0 10
 on 0 tc qdisc replace dev eth0 root hfq
-log_test "SO_MAX_PACING_RATE paces a socket under fq: at most 10 % above, 75 % at least"
+log_test "SO_MAX_PACING_RATE at 100 Mbit/s paces a socket under fq within 10 %"
 
 # 10. The receiver's rate hint: node 1's hfq rate, taken as its link's
 # both ways, split among the peers sending to it (node 0 alone), caps the

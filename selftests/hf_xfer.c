@@ -7,9 +7,12 @@
  *	bind PORT, receive REPEAT rounds of the messages listed in SIZES
  *	(comma-separated byte counts), in order, each checked byte for byte
  *	against the pattern; print a summary; exit 0 when all matched
- *   hf_xfer send IFNAME MAC PORT SIZES [REPEAT]
+ *   hf_xfer send IFNAME MAC PORT SIZES [REPEAT [info]]
  *	send the same messages to MAC on IFNAME at PORT, then wait until
- *	the transport has drained, and check the error queue is empty
+ *	the transport has drained, and check the error queue is empty;
+ *	with "info", print the flow's HF_INFO after each message is
+ *	accepted and every 10 ms while it drains, one line each:
+ *	"info MS frame_segs=.. pacing_rate=.. ...", MS since the first send
  *
  * The content of a message of length L is byte i = (i * 131 + L * 7 +
  * i / 4099) & 0xff: it differs between messages of different lengths and
@@ -131,8 +134,33 @@ static int do_recv(int fd, unsigned short port, size_t *sizes, int n,
 	return bad ? 1 : 0;
 }
 
+/* Print the flow's HF_INFO towards @dst, @t0 being the first send. */
+static int print_info(int fd, const struct sockaddr_hf *dst, double t0)
+{
+	struct hf_info info;
+	socklen_t len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	info.hfi_peer = *dst;
+	info.hfi_peer.shf_port = 0;
+	if (getsockopt(fd, SOL_HYPERFRAME, HF_INFO, &info, &len)) {
+		fprintf(stderr, "hf_xfer: HF_INFO: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!(info.hfi_flags & HF_INFO_PEER))
+		return 0;	/* no flow yet, or idle and reclaimed */
+	printf("info %.0f frame_segs=%u frame_bytes=%u pacing_rate=%llu srtt_us=%u min_rtt_us=%u tx_frames=%llu retransmits=%llu\n",
+	       (now_s() - t0) * 1000, info.hfi_frame_segs, info.hfi_frame_bytes,
+	       (unsigned long long)info.hfi_pacing_rate, info.hfi_srtt_us,
+	       info.hfi_min_rtt_us, (unsigned long long)info.hfi_tx_frames,
+	       (unsigned long long)info.hfi_retransmits);
+	fflush(stdout);
+	return 0;
+}
+
 static int do_send(int fd, const char *ifname, const char *mac,
-		   unsigned short port, size_t *sizes, int n, int repeat)
+		   unsigned short port, size_t *sizes, int n, int repeat,
+		   int info)
 {
 	struct sockaddr_hf dst = { .shf_family = hf_family(), .shf_port = port };
 	size_t max = max_size(sizes, n), k;
@@ -140,6 +168,7 @@ static int do_send(int fd, const char *ifname, const char *mac,
 	int r, i;
 	char cbuf[512];
 	struct msghdr eh = { 0 };
+	double t0 = now_s();
 
 	dst.shf_ifindex = if_nametoindex(ifname);
 	if (!dst.shf_ifindex || parse_mac(mac, dst.shf_addr)) {
@@ -160,6 +189,8 @@ static int do_send(int fd, const char *ifname, const char *mac,
 					sizes[i], strerror(errno));
 				return 1;
 			}
+			if (info && print_info(fd, &dst, t0))
+				return 1;
 		}
 	}
 	/* Wait until every message has its outcome (60 s at most). */
@@ -172,6 +203,8 @@ static int do_send(int fd, const char *ifname, const char *mac,
 		}
 		if (!outq)
 			break;
+		if (info && print_info(fd, &dst, t0))
+			return 1;
 		usleep(10000);
 	}
 	/* A failed message shows up in the error queue. */
@@ -207,9 +240,10 @@ int main(int argc, char **argv)
 	if (argc >= 6 && !strcmp(argv[1], "send")) {
 		n = parse_sizes(argv[5], sizes);
 		return do_send(fd, argv[2], argv[3], atoi(argv[4]), sizes, n,
-			       argc > 6 ? atoi(argv[6]) : 1);
+			       argc > 6 ? atoi(argv[6]) : 1,
+			       argc > 7 && !strcmp(argv[7], "info"));
 	}
 	fprintf(stderr, "usage: hf_xfer recv PORT SIZES [REPEAT]\n"
-			"       hf_xfer send IFNAME MAC PORT SIZES [REPEAT]\n");
+			"       hf_xfer send IFNAME MAC PORT SIZES [REPEAT [info]]\n");
 	return 2;
 }

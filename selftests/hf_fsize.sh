@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The dynamic frame size, as a program sees it through HF_INFO: a new flow
+# starts with a small hyperframe and doubles it while the path is clean;
+# under netem loss and delay the sender first lowers its rate, then halves
+# its frame. One transfer of 96 MiB (a 1-byte message first, so that the
+# first sample shows the new flow's frame), HF_INFO read every 10 ms
+# (hf_xfer's "info"); netem goes on 600 ms in, so the samples before are
+# the clean path and those after the lossy one. The counters must agree.
+
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+XFER=$HF_DIR/hf_xfer
+HFCTL=${HFCTL:-$HF_BUILD/userspace/hfctl/hfctl}
+LOGS=$(mktemp -d)
+defer rm -rf "$LOGS"
+ROUNDS=96
+MSGS=$((2 * ROUNDS))
+CLEAN_MS=600
+# A pacing cap far above what the guest moves: it paces nothing (veth has
+# no EDT qdisc) but HF_INFO's pacing_rate shows the controller's cut.
+CAP=500000000
+
+# stat NODE NAME: a counter from the node's /proc/net/hyperframe.
+stat()
+{
+	ip netns exec "${HF_NODES[$1]}" awk -v k="$2" '$1 == k {print $2}' \
+		/proc/net/hyperframe
+}
+
+ktap_plan 3
+
+hf_module_load || exit "$KSFT_FAIL"
+init_segs=$("$HFCTL" -j config show | python3 -c 'import json,sys; print(json.load(sys.stdin)["frame_segs"])')
+"$HFCTL" config set pacing_rate "$((CAP * 8))bit"
+check_err $? "config set pacing_rate"
+defer "$HFCTL" config set pacing_rate 0
+
+hf_topo_create 2 1500
+ip netns exec "${HF_NODES[1]}" "$XFER" recv 7300 1,1048576 "$ROUNDS" >"$LOGS/recv" 2>&1 &
+rpid=$!
+busywait 10000 grep -q ready "$LOGS/recv"
+check_err $? "receiver did not start"
+ip netns exec "${HF_NODES[0]}" timeout 300 "$XFER" send eth0 "$(hf_node_mac 1)" 7300 \
+	1,1048576 "$ROUNDS" info >"$LOGS/send" 2>&1 &
+spid=$!
+busywait 60000 awk -v ms="$CLEAN_MS" '$1 == "info" && $2 >= ms { f = 1 } END { exit !f }' \
+	"$LOGS/send"
+check_err $? "the sender never reached $CLEAN_MS ms: $(tail -n 3 "$LOGS/send")"
+ip netns exec "${HF_NODES[0]}" tc qdisc replace dev eth0 root netem loss 2% delay 2ms
+check_err $? "netem on the sender"
+# The first sample taken once netem is in place.
+lossy_from=$(grep -c '^info ' "$LOGS/send")
+wait "$spid"
+check_err $? "sender: $(tail -n 3 "$LOGS/send")"
+timeout 300 tail --pid="$rpid" -f /dev/null
+wait "$rpid"
+check_err $? "receiver: $(cat "$LOGS/recv")"
+
+# The samples, "N frame_segs rate" per line, clean ones first.
+awk '/^info / { sub(/frame_segs=/, "", $3); sub(/pacing_rate=/, "", $5); print $2, $3, $5 }' \
+	"$LOGS/send" >"$LOGS/samples"
+echo "# initial frame $init_segs segments; $(wc -l <"$LOGS/samples") samples," \
+	"netem from sample $lossy_from; frame_segs as they changed (ms:segs):" \
+	"$(awk '$2 != prev { printf "%s%s:%s", (n++ ? " " : ""), $1, $2; prev = $2 }' "$LOGS/samples")"
+echo "# counters: $(stat 0 tx_frame_grows) grows, $(stat 0 tx_frame_shrinks) shrinks," \
+	"$(stat 0 tx_rate_cuts) rate cuts, $(stat 0 tx_retransmits) retransmits"
+
+# 1. Ramp: small at first, doubled while clean. A fall or a cut rate on
+# the clean path is printed, not failed: a guest stalled past the RTO
+# rightly takes it for a loss.
+read -r first clean_max ups downs cuts < <(awk -v n="$lossy_from" -v cap="$CAP" '
+	NR < n { if (NR == 1) first = $2
+		 if ($2 > max) max = $2
+		 if (NR > 1 && $2 > prev) ups++
+		 if (NR > 1 && $2 < prev) downs++
+		 if ($3 != cap) cuts++
+		 prev = $2 }
+	END { print first + 0, max + 0, ups + 0, downs + 0, cuts + 0 }' "$LOGS/samples")
+echo "# clean path: first $first, largest $clean_max segments; $ups rises, $downs falls, $cuts rates cut"
+((first > 0 && first <= 2 * init_segs))
+check_err $? "the first frame seen was $first segments: not near the initial $init_segs"
+((clean_max >= 16 * first && ups >= 2))
+check_err $? "the frame grew from $first to $clean_max segments only on a clean path"
+grows=$(stat 0 tx_frame_grows)
+((grows >= 4))
+check_err $? "tx_frame_grows $grows: fewer than the 4 doublings 16 times takes"
+log_test "frame size: starts small and doubles on a clean path (HF_INFO)"
+
+# 2. Back-off: the frame falls below the clean maximum, the rate is cut,
+# and the first smaller frame comes no earlier than the first cut rate.
+read -r low first_cut first_small < <(awk -v n="$lossy_from" -v cap="$CAP" -v max="$clean_max" '
+	NR >= n { if (low == "" || $2 < low) low = $2
+		  if (!cut && $3 < cap) cut = NR
+		  if (!small && $2 < max) small = NR }
+	END { print low + 0, cut + 0, small + 0 }' "$LOGS/samples")
+echo "# lossy path: smallest frame $low; rate first cut at sample $first_cut," \
+	"frame first smaller at sample $first_small"
+((first_cut > 0))
+check_err $? "the rate was never cut under 2 % loss"
+((first_small > 0 && low < clean_max))
+check_err $? "the frame never fell below $clean_max segments under 2 % loss"
+((first_small == 0 || first_cut <= first_small))
+check_err $? "the frame fell (sample $first_small) before the rate was cut (sample $first_cut)"
+(($(stat 0 tx_frame_shrinks) > 0 && $(stat 0 tx_rate_cuts) > 0))
+check_err $? "tx_frame_shrinks $(stat 0 tx_frame_shrinks), tx_rate_cuts $(stat 0 tx_rate_cuts)"
+log_test "frame size: under loss the rate is cut first, then the frame halves"
+
+# 3. Every message arrived whole through all of it.
+grep -q "received $MSGS messages, $((ROUNDS * 1048577)) bytes, 0 corrupt" "$LOGS/recv"
+check_err $? "receiver: $(cat "$LOGS/recv")"
+log_test "frame size: every message byte-exact across the change"
+defer_run
+exit "$(ktap_exit)"
