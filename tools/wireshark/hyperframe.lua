@@ -30,7 +30,14 @@
 --    bit/bit32 libraries, which differ between Lua 5.2 (Wireshark <= 4.2)
 --    and 5.4 (Wireshark >= 4.4). Every value fits a double exactly.
 -- 4. Bytes after header + payload (Ethernet padding of a short frame) are
---    shown as hyperframe.padding and covered by nothing else.
+--    shown as hyperframe.padding and covered by nothing else, unless they
+--    start another DATA segment (note 5).
+-- 5. A capture on a receiver may hold a train in one frame: segments back
+--    to back after one Ethernet header, as GRO or generic XDP put them
+--    together (docs/design.md, "GRO"). After a well-formed DATA segment
+--    whose checksum verifies, bytes that start with a version-3 DATA
+--    header are dissected as the next segment, each its own tree; the
+--    Info column shows the first and "[train of N segments]".
 
 local hf = Proto("hyperframe", "Hyperframe Transport")
 
@@ -408,7 +415,9 @@ local function dissect_ack(tvb, root, flags, flen, cap, items)
 	return csum_len, reason, detail, key, math.min(hlen, flen)
 end
 
-function hf.dissector(tvb, pinfo, tree)
+-- One segment at the start of @tvb. Returns the bytes it covers, and
+-- whether the next bytes are the next DATA segment of a train (note 5).
+local function dissect_one(tvb, pinfo, tree)
 	local flen = tvb:reported_len()
 	local cap = tvb:captured_len()
 	pinfo.cols.protocol = "hyperframe"
@@ -490,11 +499,15 @@ function hf.dissector(tvb, pinfo, tree)
 		if shown > 0 then root:set_len(shown) end
 		-- Ethernet pads frames below 60 bytes; the receiver ignores it. (A
 		-- Lua dissector cannot shrink its tvb for Ethernet to show it.)
+		-- Unless a train goes on (note 5).
 		local avail = math.min(flen, cap)
-		if items.v and cover < avail then
+		local chain = items.v ~= nil and ftype == TYPE_DATA and not reason and
+			not csum_bad and avail - cover >= DATA_HLEN and
+			tvb(cover, 1):uint() == VERSION * 16 + TYPE_DATA
+		if items.v and cover < avail and not chain then
 			root:add(f.padding, tvb(cover, avail - cover))
 		end
-		return cover
+		return cover, chain
 	end
 
 	if flen < COMMON_LEN then
@@ -559,6 +572,23 @@ function hf.dissector(tvb, pinfo, tree)
 		root:append_text(string.format(", %s", type_names[ftype]))
 	end
 	return finish()
+end
+
+function hf.dissector(tvb, pinfo, tree)
+	local used, chain = dissect_one(tvb, pinfo, tree)
+	if not chain then
+		return used
+	end
+	local first = tostring(pinfo.cols.info)
+	local n = 1
+	while chain do
+		local more
+		more, chain = dissect_one(tvb(used):tvb(), pinfo, tree)
+		used = used + more
+		n = n + 1
+	end
+	pinfo.cols.info:set(string.format("%s [train of %d segments]", first, n))
+	return used
 end
 
 -- Registration, and moving it when the EtherType preference changes.

@@ -347,6 +347,29 @@ FRAMES = [
     ("csum_and_flags", data(msg_len=100, flags=0x20, bad_csum=True), "flags", b""),
 ]
 
+# Not trains (design note 5): what follows a DATA segment is padding unless
+# the segment is well formed, its checksum verifies, and a DATA header
+# starts the rest.
+FRAMES += [
+    ("data_then_zeros_not_a_train", data(seq=4, msg_len=100), None, bytes(40)),
+    ("data_bad_csum_then_data_not_a_train", data(seq=4, msg_len=100, bad_csum=True),
+     "csum", data(seq=5, msg_len=100)),
+    ("data_then_ack_not_a_train", data(seq=4, msg_len=100), None, ack(cum=3)),
+]
+
+# Trains: segments back to back in one frame, as GRO or generic XDP put
+# them together; each segment is dissected as if it had come alone.
+TRAINS = [
+    ("train_of_3", [data(seq=200 + o, msg_id=9, msg_len=3000, offset=o * 1000,
+                         seg_size=1000, frame_segs=3, frame_seq=200,
+                         flags=(1 if o == 0 else 0) | (2 if o == 2 else 0))
+                    for o in range(3)]),
+    ("train_across_messages", [data(seq=7, msg_id=1, msg_len=50, frame_segs=2,
+                                    frame_seq=7, flags=1),
+                               data(seq=8, msg_id=2, msg_len=1464 * 2, frame_segs=2,
+                                    frame_seq=7, flags=2, dport=7001)]),
+]
+
 # A DATA whose correct checksum is 0, stored as 0xffff: one's complement has
 # two zeros, and the receiver (csum_fold of the whole sum) accepts both.
 for epoch in range(0x10000):
@@ -558,6 +581,22 @@ with open(out + "/hf.pcap", "wb") as pcap, open(out + "/expect", "w") as ex:
             by_expert[r].append(n)
         e["_ws.expert.message"] = ",".join(experts)
         e["_ws.col.Info"] = info
+        ex.write("%d|%s|%s\n" % (n, name, "|".join(str(e.get(k, "")) for k in FIELDS)))
+    for name, segs in TRAINS:
+        n += 1
+        fr = eth + b"\x88\xb5" + b"".join(segs)
+        pcap.write(struct.pack("<IIII", 1700000000 + n, 0, len(fr), len(fr)) + fr)
+        merged, infos = {}, []
+        for seg in segs:
+            e, info, reason, csum_bad = expect(seg, b"")
+            if verdict(seg) or reason or csum_bad:
+                sys.exit("%s: a segment of the train is malformed" % name)
+            for k, val in e.items():
+                merged.setdefault(k, []).append(str(val))
+            infos.append(info)
+        e = {k: ";".join(v) for k, v in merged.items()}
+        e["_ws.expert.message"] = ""
+        e["_ws.col.Info"] = "%s [train of %d segments]" % (infos[0], len(segs))
         ex.write("%d|%s|%s\n" % (n, name, "|".join(str(e.get(k, "")) for k in FIELDS)))
 with open(out + "/reasons", "w") as f:
     for r in REASONS:
