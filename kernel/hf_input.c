@@ -1026,15 +1026,17 @@ void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len)
 		struct hf_credit_rx *c = &peer->rx_credit;
 		u64 seg = hf_seg_size(READ_ONCE(peer->dev->mtu));
 		struct hf_credit_params cp;
-		u64 step;
+		u64 base, step;
 
 		rx_credit_release(peer, len);
-		step = max_t(u64, rx_credit_share_base(peer) / 4, 1);
+		/* One reading of the share for both: nactive may move. */
+		base = rx_credit_share_base(peer);
+		step = max_t(u64, base / 4, 1);
 		if (c->advertised < c->received + seg)
 			step = 0;
 		if (!rx_window_closed(peer)) {
 			hf_credit_rx_grant(c, hf_credit_params_read(&cp),
-					   rx_credit_share(peer));
+					   base + peer->rx_credit_reasm);
 			if (hf_credit_rx_advertise(c, step, &wire)) {
 				/* Its sender counts the ACK as the flow alive. */
 				peer->last_active = jiffies;
