@@ -838,24 +838,16 @@ static int rx_packed(struct sk_buff *skb, struct net_device *dev,
 {
 	struct hf_net *hn = hf_net(dev_net(dev));
 	struct hf_stats *stats = &hn->stats;
-	u8 buf[HF_DATA_HLEN];
 	int rc = NET_RX_DROP;
 	u32 off = 0;
 
 	while (off < skb->len) {
-		enum hf_wire_err werr = HF_WERR_SHORT;
+		enum hf_wire_err werr;
 		struct sk_buff *seg;
 		struct hf_hdr h;
 		u32 flen;
 
-		/*
-		 * Only DATA travels in trains; the decoder reads its header
-		 * from @buf and checks the payload against what is left.
-		 */
-		if (skb->len - off >= HF_DATA_HLEN &&
-		    !skb_copy_bits(skb, off, buf, HF_DATA_HLEN))
-			werr = (buf[0] & 0x0f) != HF_TYPE_DATA ? HF_WERR_TYPE :
-			       hf_hdr_decode(buf, skb->len - off, &h);
+		werr = hf_train_seg_decode(skb, off, &h);
 		if (werr) {
 			/* What is left cannot be cut: one malformed frame. */
 			hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);

@@ -69,21 +69,32 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 	return segs;
 }
 
-/*
- * Decode the DATA header of a segment GRO holds or was handed, data at
- * @off. Return: false for anything but a well-formed DATA header.
+/**
+ * hf_train_seg_decode() - decode the header of a segment of a train
+ * @skb: the skb that holds it, linear or not
+ * @off: where the header starts in @skb
+ * @h: the decoded header
+ *
+ * Any context. Only DATA travels in trains: the header is read as one,
+ * and the decoder checks its payload against what is left of @skb.
+ *
+ * Return: HF_WERR_OK; HF_WERR_SHORT when a DATA header does not fit;
+ * HF_WERR_TYPE for any other type; or the decoder's verdict.
  */
-static bool hf_gro_decode(struct sk_buff *skb, unsigned int off,
-			  struct hf_hdr *h)
+enum hf_wire_err hf_train_seg_decode(const struct sk_buff *skb, u32 off,
+				     struct hf_hdr *h)
 {
 	u8 buf[HF_DATA_HLEN];
 	const u8 *p;
 
-	if (skb->len < off + HF_DATA_HLEN)
-		return false;
+	if (off > skb->len || skb->len - off < HF_DATA_HLEN)
+		return HF_WERR_SHORT;
 	p = skb_header_pointer(skb, off, HF_DATA_HLEN, buf);
-	return p && (p[0] & 0x0f) == HF_TYPE_DATA &&
-	       hf_hdr_decode(p, skb->len - off, h) == HF_WERR_OK;
+	if (!p)
+		return HF_WERR_SHORT;
+	if ((p[0] & 0x0f) != HF_TYPE_DATA)
+		return HF_WERR_TYPE;
+	return hf_hdr_decode(p, skb->len - off, h);
 }
 
 /*
@@ -101,7 +112,7 @@ static struct sk_buff *hf_gro_receive(struct list_head *head,
 	struct hf_hdr h, lh;
 
 	/* A train that came whole (frag_list) is not cut or added to. */
-	if (NAPI_GRO_CB(skb)->flush || !hf_gro_decode(skb, off, &h))
+	if (NAPI_GRO_CB(skb)->flush || hf_train_seg_decode(skb, off, &h))
 		goto alone;
 
 	list_for_each_entry(p, head, list) {
@@ -112,7 +123,7 @@ static struct sk_buff *hf_gro_receive(struct list_head *head,
 		 * tag GRO took apart); a segment appended was pulled to it.
 		 */
 		last = NAPI_GRO_CB(p)->last;
-		if (!hf_gro_decode(last, last == p ? skb_gro_offset(p) : 0, &lh) ||
+		if (hf_train_seg_decode(last, last == p ? skb_gro_offset(p) : 0, &lh) ||
 		    !hf_gro_follows(&lh, &h) ||
 		    p->len + skb_gro_len(skb) > hf_dev_gro_max_size(p->dev)) {
 			/* The flow goes on otherwise: the train goes up first. */

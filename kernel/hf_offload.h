@@ -8,6 +8,8 @@
 
 #include <linux/skbuff.h>
 
+#include "core/hf_wire.h"
+
 struct net_device;
 
 bool hf_train_fits(const struct net_device *dev, u32 len, u32 segs);
@@ -18,6 +20,8 @@ void hf_train_end(struct sk_buff *skb);
 struct sk_buff *hf_train_split(struct sk_buff *skb);
 void hf_train_seg_adopt(struct sk_buff *seg, struct net_device *dev,
 			__be16 protocol, u8 pkt_type);
+enum hf_wire_err hf_train_seg_decode(const struct sk_buff *skb, u32 off,
+				     struct hf_hdr *h);
 struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 			      __be16 protocol, u8 pkt_type);
 
