@@ -24,12 +24,6 @@ SIZES=1,5000,100000
 
 ktap_plan 3
 
-stat()
-{
-	ip netns exec "${HF_NODES[$1]}" awk -v k="$2" '$1 == k {print $2}' \
-		/proc/net/hyperframe
-}
-
 hf_topo_create 2 1500
 ip netns exec "${HF_NODES[0]}" ethtool -K eth0 tx-gso-list off >/dev/null
 check_err $? "ethtool -K eth0 tx-gso-list off"
@@ -94,14 +88,14 @@ log_test "capture: checksums correct, ACKs cover every segment and message"
 
 # 74 segments in trains of up to frame_segs; the 1-byte message and the
 # last of each frame may travel alone. Every train was cut in software.
-segs=$(stat 0 tx_segs)
-skbs=$(stat 0 tx_data_skbs)
-cut=$(stat 0 tx_sw_segmented)
+segs=$(hf_stat 0 tx_segs)
+skbs=$(hf_stat 0 tx_data_skbs)
+cut=$(hf_stat 0 tx_sw_segmented)
 echo "# sender: $segs segments in $skbs skbs, $cut trains cut in software"
 check_eq "$segs" 74 "DATA segments sent"
 ((skbs < segs && cut > 0 && cut <= skbs))
 check_err $? "trains: $skbs skbs for $segs segments, $cut cut in software"
-check_eq "$(stat 1 rx_data_skbs)" "$(stat 1 rx_segs)" \
+check_eq "$(hf_stat 1 rx_data_skbs)" "$(hf_stat 1 rx_segs)" \
 	"skbs the receiver got (each one wire segment)"
 check_eq "$recv_rc" 0 "receiver's byte-by-byte verification"
 log_test "capture: trains cut in software for a device without tx-gso-list, byte-exact"

@@ -22,13 +22,6 @@ CLEAN_MS=600
 # no EDT qdisc) but HF_INFO's pacing_rate shows the controller's cut.
 CAP=500000000
 
-# stat NODE NAME: a counter from the node's /proc/net/hyperframe.
-stat()
-{
-	ip netns exec "${HF_NODES[$1]}" awk -v k="$2" '$1 == k {print $2}' \
-		/proc/net/hyperframe
-}
-
 ktap_plan 3
 
 hf_module_load || exit "$KSFT_FAIL"
@@ -64,8 +57,8 @@ awk '/^info / { sub(/frame_segs=/, "", $3); sub(/pacing_rate=/, "", $5); print $
 echo "# initial frame $init_segs segments; $(wc -l <"$LOGS/samples") samples," \
 	"netem from sample $lossy_from; frame_segs as they changed (ms:segs):" \
 	"$(awk '$2 != prev { printf "%s%s:%s", (n++ ? " " : ""), $1, $2; prev = $2 }' "$LOGS/samples")"
-echo "# counters: $(stat 0 tx_frame_grows) grows, $(stat 0 tx_frame_shrinks) shrinks," \
-	"$(stat 0 tx_rate_cuts) rate cuts, $(stat 0 tx_retransmits) retransmits"
+echo "# counters: $(hf_stat 0 tx_frame_grows) grows, $(hf_stat 0 tx_frame_shrinks) shrinks," \
+	"$(hf_stat 0 tx_rate_cuts) rate cuts, $(hf_stat 0 tx_retransmits) retransmits"
 
 # 1. Ramp: small at first, doubled while clean. A fall or a cut rate on
 # the clean path is printed, not failed: a guest stalled past the RTO
@@ -83,7 +76,7 @@ echo "# clean path: first $first, largest $clean_max segments; $ups rises, $down
 check_err $? "the first frame seen was $first segments: not near the initial $init_segs"
 ((clean_max >= 16 * first && ups >= 2))
 check_err $? "the frame grew from $first to $clean_max segments only on a clean path"
-grows=$(stat 0 tx_frame_grows)
+grows=$(hf_stat 0 tx_frame_grows)
 ((grows >= 4))
 check_err $? "tx_frame_grows $grows: fewer than the 4 doublings 16 times takes"
 log_test "frame size: starts small and doubles on a clean path (HF_INFO)"
@@ -103,8 +96,8 @@ check_err $? "the rate was never cut under 2 % loss"
 check_err $? "the frame never fell below $clean_max segments under 2 % loss"
 ((first_small == 0 || first_cut <= first_small))
 check_err $? "the frame fell (sample $first_small) before the rate was cut (sample $first_cut)"
-(($(stat 0 tx_frame_shrinks) > 0 && $(stat 0 tx_rate_cuts) > 0))
-check_err $? "tx_frame_shrinks $(stat 0 tx_frame_shrinks), tx_rate_cuts $(stat 0 tx_rate_cuts)"
+(($(hf_stat 0 tx_frame_shrinks) > 0 && $(hf_stat 0 tx_rate_cuts) > 0))
+check_err $? "tx_frame_shrinks $(hf_stat 0 tx_frame_shrinks), tx_rate_cuts $(hf_stat 0 tx_rate_cuts)"
 log_test "frame size: under loss the rate is cut first, then the frame halves"
 
 # 3. Every message arrived whole through all of it.

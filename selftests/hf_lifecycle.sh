@@ -48,13 +48,6 @@ case_done()
 	log_test "$1"
 }
 
-# stat NODE NAME: a counter from the node's /proc/net/hyperframe.
-stat()
-{
-	ip netns exec "${HF_NODES[$1]}" awk -v k="$2" '$1 == k {print $2}' \
-		/proc/net/hyperframe
-}
-
 refcnt_is_zero()
 {
 	[[ $(</sys/module/hyperframe/refcnt) -eq 0 ]]
@@ -166,8 +159,8 @@ receiver_took_all()
 	echo "# receiver: ${l#account: }"
 	(($(field "$l" received) > 0 && $(field "$l" received) == $(field "$l" last) + 1))
 	check_err $? "messages missing below the last one received: ${l#account: }"
-	check_eq "$(stat 1 rx_mem_bytes)" 0 "reassembly memory left on the receiver"
-	check_eq "$(stat 1 peers)" 0 "peers left on the receiver"
+	check_eq "$(hf_stat 1 rx_mem_bytes)" 0 "reassembly memory left on the receiver"
+	check_eq "$(hf_stat 1 peers)" 0 "peers left on the receiver"
 	wait_until 20000 refcnt_is_zero
 	((rc = $?)) && check_err $rc "sockets left behind: module refcnt $(</sys/module/hyperframe/refcnt)"
 }
@@ -312,8 +305,8 @@ check_eq "$stopped" 1 "sends refused with ENODEV (or ENETDOWN)"
 (($(count "$(field "$SENT" async_errors)" ENETDOWN) > 0))
 check_err $? "no message in flight was reported failed with ENETDOWN"
 ledger_check "$LOGS/s-7402" "$LOGS/r-7402" "$(field "$SENT" unnamed)"
-check_eq "$(stat 1 rx_mem_bytes)" 0 "reassembly memory left on the receiver"
-check_eq "$(stat 0 peers)" 0 "peers left on the sender"
+check_eq "$(hf_stat 1 rx_mem_bytes)" 0 "reassembly memory left on the receiver"
+check_eq "$(hf_stat 0 peers)" 0 "peers left on the sender"
 case_done "lifecycle: interface deleted mid-transfer: ENETDOWN for messages in flight, ENODEV for the next send"
 echo "# $((SECONDS - T0)) s so far"
 
@@ -348,7 +341,7 @@ echo "# namespace gone and the sender told within $((SECONDS - t0)) s; outcomes:
 (($(field "$SENT" failed) + $(field "$SENT" unnamed) > 0))
 check_err $? "no message was reported failed"
 ledger_check "$LOGS/s-7403" "$LOGS/r-7403" "$(field "$SENT" unnamed)" lenient
-check_eq "$(stat 0 peers)" 0 "peers left on the sender"
+check_eq "$(hf_stat 0 peers)" 0 "peers left on the sender"
 case_done "lifecycle: receiver's namespace deleted mid-transfer: sender told, then ENODEV"
 
 # 8. The sender's namespace deleted: its process killed, the namespace
@@ -386,7 +379,7 @@ ip netns exec "${HF_NODES[0]}" timeout 30 "$XFER" send eth0 "$(hf_node_mac 1)" \
 check_err $? "transfer before unload failed"
 bounded_wait $xpid 30
 ((rc = $?)) && check_err $rc "receiver before unload failed: $(cat "$LOGS/x")"
-check_eq "$(stat 0 peers)" 1 "peers before unload"
+check_eq "$(hf_stat 0 peers)" 1 "peers before unload"
 unload_now 5000
 ((rc = $?)) && check_err $rc "module did not unload within 5 s of the last close: refcnt $(</sys/module/hyperframe/refcnt)"
 echo "# unloaded ${UNLOAD_MS:-?} ms after the last socket closed (refcnt then ${UNLOAD_REFS:-?}, $UNLOAD_TRIES tries${UNLOAD_WHY:+: $UNLOAD_WHY})"
@@ -459,13 +452,13 @@ wait_until 30000 taken 4
 check_err $? "transfer did not start"
 hold_receiver
 sleep 0.5
-rexmit0=$(($(stat 0 tx_retransmits)))
-refused0=$(($(stat 1 drop_rcvbuf)))
+rexmit0=$(($(hf_stat 0 tx_retransmits)))
+refused0=$(($(hf_stat 1 drop_rcvbuf)))
 sleep 3
-rexmit=$(($(stat 0 tx_retransmits) - rexmit0))
-refused=$(($(stat 1 drop_rcvbuf) - refused0))
+rexmit=$(($(hf_stat 0 tx_retransmits) - rexmit0))
+refused=$(($(hf_stat 1 drop_rcvbuf) - refused0))
 echo "# held 3 s: $rexmit segments sent again, $refused refused," \
-	"$(stat 0 tx_rto) timeouts in all"
+	"$(hf_stat 0 tx_rto) timeouts in all"
 # A probe or two per timeout, backed off from the least RTO: 13 and 23
 # in 6.1 runs; sending into the refusals, as before the zero window, is
 # 15 more per timeout and a repair for each refused segment reported.

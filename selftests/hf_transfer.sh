@@ -16,13 +16,6 @@ source "$(dirname "$(readlink -f "$0")")/lib.sh"
 XFER=$HF_DIR/hf_xfer
 LOGS=$(mktemp -d)
 
-# stat NODE NAME: a counter from the node's /proc/net/hyperframe.
-stat()
-{
-	ip netns exec "${HF_NODES[$1]}" awk -v k="$2" '$1 == k {print $2}' \
-		/proc/net/hyperframe
-}
-
 # xfer FROM TO PORT SIZES [REPEAT]: receiver on TO, sender on FROM; both
 # must succeed. Leaves the receiver's summary in $LOGS/recv-PORT.
 xfer()
@@ -59,8 +52,8 @@ ktap_plan 11
 for mtu in 1500 9000; do
 	hf_topo_create 2 "$mtu"
 	xfer 0 1 7000 "$(sizes_for "$mtu")"
-	check_eq "$(stat 1 rx_msgs)" 12 "messages delivered"
-	check_eq "$(stat 0 tx_msgs_delivered)" 12 "deliveries confirmed to the sender"
+	check_eq "$(hf_stat 1 rx_msgs)" 12 "messages delivered"
+	check_eq "$(hf_stat 0 tx_msgs_delivered)" 12 "deliveries confirmed to the sender"
 	# Nothing is lost on a clean link: the scoreboard must find no hole.
 	# A guest stalled past the RTO (a few ms) may still time out: each
 	# timeout resends the oldest segment, and 15 more only
@@ -68,16 +61,16 @@ for mtu in 1500 9000; do
 	# sender refuses segments for a full socket buffer (the zero window
 	# then stops the sender): those are sent again, once each, and the
 	# WINDOW ack resends a push's worth at once.
-	rexmit=$(stat 0 tx_retransmits)
-	rto=$(stat 0 tx_rto)
-	refused=$(stat 1 drop_rcvbuf)
-	room=$(stat 0 tx_window_resends)
+	rexmit=$(hf_stat 0 tx_retransmits)
+	rto=$(hf_stat 0 tx_rto)
+	refused=$(hf_stat 1 drop_rcvbuf)
+	room=$(hf_stat 0 tx_window_resends)
 	echo "# MTU $mtu: retransmits $rexmit after $rto timeouts" \
-		"($(stat 0 tx_rto_spurious) found early); $refused refused for a" \
+		"($(hf_stat 0 tx_rto_spurious) found early); $refused refused for a" \
 		"full buffer, $room resent for room"
 	((rexmit <= 16 * rto + refused + room))
 	check_err $? "$rexmit retransmits on a clean link, $rto timeouts"
-	check_eq "$(stat 0 tx_repairs_lost)" 0 "repairs found lost on a clean link"
+	check_eq "$(hf_stat 0 tx_repairs_lost)" 0 "repairs found lost on a clean link"
 	# Frames pass whole: a hyperframe leaves as trains that stay under
 	# veth's gso_max_size (64 KiB: 43 segments at MTU 1500, 7 at 9000),
 	# and the receiver gets the same trains. A push sends what the
@@ -86,28 +79,28 @@ for mtu in 1500 9000; do
 	# never fewer skbs than frames.
 	per_train=$(((65536 - 1 - 14) / mtu))
 	want=$((per_train / 2 < 4 ? per_train / 2 : 4))
-	frames=$(stat 0 tx_frames)
-	skbs=$(stat 0 tx_data_skbs)
-	segs=$(stat 0 tx_segs)
+	frames=$(hf_stat 0 tx_frames)
+	skbs=$(hf_stat 0 tx_data_skbs)
+	segs=$(hf_stat 0 tx_segs)
 	echo "# MTU $mtu: $segs segments, $frames frames, $skbs DATA skbs sent," \
-		"$(stat 1 rx_data_skbs) received; frame size grew $(stat 0 tx_frame_grows)," \
-		"shrank $(stat 0 tx_frame_shrinks), rate cut $(stat 0 tx_rate_cuts) times"
+		"$(hf_stat 1 rx_data_skbs) received; frame size grew $(hf_stat 0 tx_frame_grows)," \
+		"shrank $(hf_stat 0 tx_frame_shrinks), rate cut $(hf_stat 0 tx_rate_cuts) times"
 	((frames <= skbs && skbs * want <= segs))
 	check_err $? "$skbs DATA skbs for $frames frames of $segs segments"
-	(($(stat 1 rx_data_skbs) <= skbs + rexmit))
-	check_err $? "$(stat 1 rx_data_skbs) DATA skbs arrived for $skbs sent"
+	(($(hf_stat 1 rx_data_skbs) <= skbs + rexmit))
+	check_err $? "$(hf_stat 1 rx_data_skbs) DATA skbs arrived for $skbs sent"
 	# A clean round trip doubles the frame: 64 MiB make many.
-	(($(stat 0 tx_frame_grows) > 0))
+	(($(hf_stat 0 tx_frame_grows) > 0))
 	check_err $? "the frame size never grew on a clean link"
 	# 64 MiB against a window of max_inflight segments: the sender
 	# waits for credit, and nothing paces it (no pacing_rate, no cap).
-	echo "# MTU $mtu: $(stat 0 tx_credit_stalls) credit stalls"
-	(($(stat 0 tx_credit_stalls) > 0))
+	echo "# MTU $mtu: $(hf_stat 0 tx_credit_stalls) credit stalls"
+	(($(hf_stat 0 tx_credit_stalls) > 0))
 	check_err $? "64 MiB through a window of max_inflight segments never stalled"
-	check_eq "$(stat 0 tx_pacing_delays)" 0 "skbs held by pacing with nothing paced"
+	check_eq "$(hf_stat 0 tx_pacing_delays)" 0 "skbs held by pacing with nothing paced"
 	# Counters and peers are per namespace: each side saw only its part.
-	check_eq "$(stat 1 tx_msgs)" 0 "messages sent counted in the receiver's namespace"
-	check_eq "$(stat 0 rx_msgs)" 0 "messages received counted in the sender's namespace"
+	check_eq "$(hf_stat 1 tx_msgs)" 0 "messages sent counted in the receiver's namespace"
+	check_eq "$(hf_stat 0 rx_msgs)" 0 "messages received counted in the sender's namespace"
 	check_eq "$(awk '$1 == "rx_segs" || $1 == "tx_segs" {n += $2} END {print n + 0}' \
 		/proc/net/hyperframe)" 0 "segments counted in the initial namespace"
 	log_test "transfer: sizes 0 .. 64 MiB at MTU $mtu, byte-exact, counted per namespace"
@@ -131,7 +124,7 @@ for p in "${pids[@]}"; do
 done
 total=0
 for ((i = 0; i < 4; i++)); do
-	total=$((total + $(stat "$i" rx_msgs)))
+	total=$((total + $(hf_stat "$i" rx_msgs)))
 done
 check_eq "$total" $((12 * 4 * 3)) "messages delivered in the all-to-all"
 log_test "transfer: all-to-all among 4 nodes behind a bridge, MTU $mtu"
@@ -148,27 +141,27 @@ impaired()
 		ip netns exec "${HF_NODES[n]}" tc qdisc add dev eth0 root netem $netem
 	done
 	xfer 0 1 7200 1,1464,100000,1048576,4194304 4
-	check_eq "$(stat 1 rx_msgs)" 20 "messages delivered"
+	check_eq "$(hf_stat 1 rx_msgs)" 20 "messages delivered"
 	lost=$(ip netns exec "${HF_NODES[0]}" tc -s qdisc show dev eth0 |
 		sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n 1)
-	echo "# $name: sent $(stat 0 tx_msgs), delivered $(stat 1 rx_msgs)," \
-		"data segments $(stat 0 tx_segs), lost on the wire ${lost:-?}," \
-		"retransmitted $(stat 0 tx_retransmits) (repairs lost and sent" \
-		"again $(stat 0 tx_repairs_lost)), rto $(stat 0 tx_rto)" \
-		"($(stat 0 tx_rto_spurious) found early), resent for room" \
-		"$(stat 0 tx_window_resends), duplicates $(stat 1 rx_duplicates), checksum drops $(stat 1 drop_csum)," \
-		"epochs $(stat 0 tx_epochs) sent / $(stat 1 rx_epochs) adopted," \
-		"stale $(stat 1 drop_stale_epoch), resets $(stat 0 tx_resets)"
+	echo "# $name: sent $(hf_stat 0 tx_msgs), delivered $(hf_stat 1 rx_msgs)," \
+		"data segments $(hf_stat 0 tx_segs), lost on the wire ${lost:-?}," \
+		"retransmitted $(hf_stat 0 tx_retransmits) (repairs lost and sent" \
+		"again $(hf_stat 0 tx_repairs_lost)), rto $(hf_stat 0 tx_rto)" \
+		"($(hf_stat 0 tx_rto_spurious) found early), resent for room" \
+		"$(hf_stat 0 tx_window_resends), duplicates $(hf_stat 1 rx_duplicates), checksum drops $(hf_stat 1 drop_csum)," \
+		"epochs $(hf_stat 0 tx_epochs) sent / $(hf_stat 1 rx_epochs) adopted," \
+		"stale $(hf_stat 1 drop_stale_epoch), resets $(hf_stat 0 tx_resets)"
 	# Congestion is answered: the rate first, then the frame size.
-	(($(stat 0 tx_rate_cuts) > 0))
+	(($(hf_stat 0 tx_rate_cuts) > 0))
 	check_err $? "no rate cut under $name"
-	echo "# $name: frame size grew $(stat 0 tx_frame_grows), shrank" \
-		"$(stat 0 tx_frame_shrinks), rate cut $(stat 0 tx_rate_cuts) times"
+	echo "# $name: frame size grew $(hf_stat 0 tx_frame_grows), shrank" \
+		"$(hf_stat 0 tx_frame_shrinks), rate cut $(hf_stat 0 tx_rate_cuts) times"
 	# Retransmits touch only lost segments: the receiver counts a
 	# segment it already had as a duplicate.
 	if [[ $netem != *duplicate* ]]; then
-		(($(stat 1 rx_duplicates) * 20 <= $(stat 0 tx_retransmits)))
-		check_err $? "$(stat 1 rx_duplicates) of $(stat 0 tx_retransmits) retransmits were not lost"
+		(($(hf_stat 1 rx_duplicates) * 20 <= $(hf_stat 0 tx_retransmits)))
+		check_err $? "$(hf_stat 1 rx_duplicates) of $(hf_stat 0 tx_retransmits) retransmits were not lost"
 	fi
 	log_test "transfer: $name: every message once, intact, in order"
 	defer_run
@@ -190,14 +183,14 @@ reordered()
 			delay 1ms reorder 10%
 	done
 	xfer 0 1 7300 1,1464,100000,1048576,4194304 4
-	check_eq "$(stat 1 rx_msgs)" 20 "messages delivered"
-	segs=$(stat 0 tx_segs)
-	rexmit=$(stat 0 tx_retransmits)
-	spurious=$(stat 0 tx_spurious_retransmits)
+	check_eq "$(hf_stat 1 rx_msgs)" 20 "messages delivered"
+	segs=$(hf_stat 0 tx_segs)
+	rexmit=$(hf_stat 0 tx_retransmits)
+	spurious=$(hf_stat 0 tx_spurious_retransmits)
 	echo "# reorder 10% / delay 1ms: data segments $segs, retransmitted" \
 		"$rexmit (receiver had $spurious already), reorder waits" \
-		"$(stat 0 tx_reorder_waits), rto $(stat 0 tx_rto)," \
-		"duplicates at the receiver $(stat 1 rx_duplicates)"
+		"$(hf_stat 0 tx_reorder_waits), rto $(hf_stat 0 tx_rto)," \
+		"duplicates at the receiver $(hf_stat 1 rx_duplicates)"
 	((rexmit * 10 <= segs))
 	check_err $? "$rexmit retransmits for $segs segments on a path that loses nothing"
 	log_test "transfer: reordering alone costs under 10% retransmits"
@@ -226,10 +219,10 @@ interleaved()
 		wait "$p"
 		check_err $? "an interleaved stream failed"
 	done
-	check_eq "$(stat 1 rx_msgs)" 45 "messages delivered"
-	check_eq "$(stat 0 tx_msgs_delivered)" 45 "deliveries confirmed"
-	echo "# three streams to one peer: frames $(stat 0 tx_frames)," \
-		"retransmitted $(stat 0 tx_retransmits), rto $(stat 0 tx_rto)"
+	check_eq "$(hf_stat 1 rx_msgs)" 45 "messages delivered"
+	check_eq "$(hf_stat 0 tx_msgs_delivered)" 45 "deliveries confirmed"
+	echo "# three streams to one peer: frames $(hf_stat 0 tx_frames)," \
+		"retransmitted $(hf_stat 0 tx_retransmits), rto $(hf_stat 0 tx_rto)"
 	log_test "transfer: three sockets to one peer under loss, each stream in order"
 	defer_run
 }
@@ -246,7 +239,7 @@ ip netns exec "${HF_NODES[0]}" timeout 60 "$XFER" send eth0 \
 check_eq $? 1 "send to a closed port must fail"
 grep -q 'Connection refused' "$LOGS/noport"
 check_err $? "no ECONNREFUSED for a closed port: $(cat "$LOGS/noport")"
-check_eq "$(stat 1 rx_msgs_no_port)" 1 "receiver counted the closed port"
+check_eq "$(hf_stat 1 rx_msgs_no_port)" 1 "receiver counted the closed port"
 
 ip netns exec "${HF_NODES[0]}" timeout 90 "$XFER" send eth0 \
 	02:00:00:00:00:99 7000 5000 >"$LOGS/unreach" 2>&1
@@ -272,20 +265,20 @@ ip -n "${HF_NODES[1]}" link set dev eth0 xdpgeneric obj "$LOGS/xdp_pass.o" sec x
 	2>"$LOGS/xdp.err"
 check_err $? "attaching generic XDP: $(head -n 3 "$LOGS/xdp.err")"
 xfer 0 1 7100 "1,100000,1048576,4194304" 2
-check_eq "$(stat 1 rx_msgs)" 8 "messages delivered through generic XDP"
+check_eq "$(hf_stat 1 rx_msgs)" 8 "messages delivered through generic XDP"
 xdp_drops=$(ip -n "${HF_NODES[1]}" -s -j link show dev eth0 |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["dropped"])')
-echo "# generic XDP at the receiver: $(stat 0 tx_segs) segments in" \
-	"$(stat 0 tx_data_skbs) skbs sent, $(stat 1 rx_data_skbs) received," \
-	"$(stat 0 tx_retransmits) retransmitted, $(stat 1 rx_linearized_trains) trains" \
+echo "# generic XDP at the receiver: $(hf_stat 0 tx_segs) segments in" \
+	"$(hf_stat 0 tx_data_skbs) skbs sent, $(hf_stat 1 rx_data_skbs) received," \
+	"$(hf_stat 0 tx_retransmits) retransmitted, $(hf_stat 1 rx_linearized_trains) trains" \
 	"arrived linearized; dropped before the module: $xdp_drops"
 # What the module cut out of a linearized train it took in; what the
 # generic XDP layer itself dropped (it cannot always linearize a 64 KiB
 # train in softirq) is repaired as any loss.
-(($(stat 1 rx_linearized_trains) > 0))
+(($(hf_stat 1 rx_linearized_trains) > 0))
 check_err $? "no train arrived linearized: the path was not taken"
-check_eq "$(stat 1 drop_malformed)" 0 "segments cut out of linearized trains found malformed"
-check_eq "$(stat 1 drop_memory)" 0 "segments the receiver could not cut out for memory"
+check_eq "$(hf_stat 1 drop_malformed)" 0 "segments cut out of linearized trains found malformed"
+check_eq "$(hf_stat 1 drop_memory)" 0 "segments the receiver could not cut out for memory"
 log_test "transfer: trains linearized by generic XDP at the receiver, byte-exact"
 defer_run
 # GRO at the receiver: the sender's device cannot carry trains (no
@@ -301,32 +294,32 @@ check_err $? "ethtool -K eth0 tx-gso-list off tso off (sender)"
 ip netns exec "${HF_NODES[1]}" ethtool -K eth0 gro on >/dev/null
 check_err $? "ethtool -K eth0 gro on (receiver)"
 xfer 0 1 7200 "1,100000,1048576,4194304" 2
-check_eq "$(stat 1 rx_msgs)" 8 "messages delivered through GRO"
-gro_trains=$(stat 1 rx_gro_trains)
-gro_segs=$(stat 1 rx_gro_segs)
-rx_segs=$(stat 1 rx_segs)
-rx_skbs=$(stat 1 rx_data_skbs)
-echo "# GRO at the receiver: $(stat 0 tx_sw_segmented) trains cut in software" \
-	"of $(stat 0 tx_data_skbs) sent; $gro_segs segments arrived in $gro_trains" \
+check_eq "$(hf_stat 1 rx_msgs)" 8 "messages delivered through GRO"
+gro_trains=$(hf_stat 1 rx_gro_trains)
+gro_segs=$(hf_stat 1 rx_gro_segs)
+rx_segs=$(hf_stat 1 rx_segs)
+rx_skbs=$(hf_stat 1 rx_data_skbs)
+echo "# GRO at the receiver: $(hf_stat 0 tx_sw_segmented) trains cut in software" \
+	"of $(hf_stat 0 tx_data_skbs) sent; $gro_segs segments arrived in $gro_trains" \
 	"GRO trains ($((gro_trains ? gro_segs / gro_trains : 0)) on average);" \
 	"$rx_segs segments accepted in $rx_skbs skbs"
-(($(stat 0 tx_sw_segmented) > 0))
+(($(hf_stat 0 tx_sw_segmented) > 0))
 check_err $? "no train was cut in software: the segments came whole"
 ((gro_trains > 0 && gro_segs >= 8 * gro_trains))
 check_err $? "GRO built $gro_trains trains of $gro_segs segments: under 8 on average"
 ((rx_skbs * 4 <= rx_segs))
 check_err $? "$rx_skbs skbs reached the handler for $rx_segs segments: GRO merged too few"
-check_eq "$(stat 1 drop_malformed)" 0 "segments of GRO trains found malformed"
-check_eq "$(stat 1 drop_csum)" 0 "segments of GRO trains failing their checksum"
+check_eq "$(hf_stat 1 drop_malformed)" 0 "segments of GRO trains found malformed"
+check_eq "$(hf_stat 1 drop_csum)" 0 "segments of GRO trains failing their checksum"
 # The same without GRO: every segment comes alone, none merged.
 ip netns exec "${HF_NODES[1]}" ethtool -K eth0 gro off >/dev/null
 check_err $? "ethtool -K eth0 gro off (receiver)"
-skbs_before=$(stat 1 rx_data_skbs)
-segs_before=$(stat 1 rx_segs)
+skbs_before=$(hf_stat 1 rx_data_skbs)
+segs_before=$(hf_stat 1 rx_segs)
 xfer 0 1 7201 "1048576" 2
-check_eq "$(stat 1 rx_gro_trains)" "$gro_trains" "GRO trains built with GRO off"
-skbs=$(($(stat 1 rx_data_skbs) - skbs_before))
-segs=$(($(stat 1 rx_segs) - segs_before))
+check_eq "$(hf_stat 1 rx_gro_trains)" "$gro_trains" "GRO trains built with GRO off"
+skbs=$(($(hf_stat 1 rx_data_skbs) - skbs_before))
+segs=$(($(hf_stat 1 rx_segs) - segs_before))
 ((skbs >= segs))
 check_err $? "$skbs skbs carried $segs segments with GRO off"
 log_test "transfer: GRO at the receiver puts segments cut in software back into trains"

@@ -130,6 +130,14 @@ hf_module_unload()
 	! hf_module_loaded || rmmod hyperframe
 }
 
+# hf_stat NODE NAME: counter NAME of node NODE's namespace, as
+# /proc/net/hyperframe shows it.
+hf_stat()
+{
+	ip netns exec "${HF_NODES[$1]}" awk -v k="$2" '$1 == k {print $2}' \
+		/proc/net/hyperframe
+}
+
 # Topology: hf_topo_create N [MTU] creates namespaces ${HF_NODES[0..N-1]},
 # each with one interface eth0 addressed 198.18.0.(i+1)/24 (the RFC 2544
 # benchmarking range; nothing here leaves the guest). Two nodes are joined
