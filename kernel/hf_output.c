@@ -15,8 +15,10 @@
  * Design notes:
  * 1. One lock per peer (BHs off) covers both directions; sendmsg, the
  *    receive path and the timers take it for bounded work only.
- * 2. A push sends at most HF_PUSH_BUDGET segments; acks clock out the
- *    rest, so no call holds the lock for a whole 64 MiB message.
+ * 2. A push sends at most HF_PUSH_BUDGET segments and the train it is in;
+ *    acks clock out the rest, so no call holds the lock for a whole
+ *    64 MiB message. A push that could only start a short train waits for
+ *    more ACKs (tx_train_defer()), as TCP defers a TSO skb.
  * 3. At most HF_STATUS_WINDOW messages are unresolved per peer: every ACK
  *    repeats the outcomes of that many, so no outcome can be missed.
  * 4. The message's charge against SO_SNDBUF rides on an empty skb owned
@@ -555,6 +557,7 @@ struct tx_train {
 	struct sk_buff *tail;
 	struct hf_tx_msg *msg;
 	u32 seq;
+	u32 max_segs;
 };
 
 /* Send @t's train, if any, paced as a whole. Return: hf_xmit()'s. */
@@ -591,10 +594,53 @@ static u32 tx_train_paced_max(const struct hf_peer *peer,
 }
 
 /*
+ * Segments of @msg one train may carry: what @peer's device takes whole
+ * (hf_train_fits(): within gso_max_size, link-layer header included, and
+ * gso_max_segs) and what the pacing cap lets go in one burst.
+ */
+static u32 tx_train_segs(const struct hf_peer *peer,
+			 const struct hf_tx_msg *msg)
+{
+	u32 seg_len = msg->seg_size + HF_DATA_HLEN;
+	u32 room = hf_dev_gso_max_size(peer->dev);
+	u32 hh = peer->dev->hard_header_len;
+	u32 segs;
+
+	segs = room > hh + 1 ? (room - hh - 1) / seg_len : 0;
+	segs = min(segs, READ_ONCE(peer->dev->gso_max_segs));
+	segs = min_t(u64, segs,
+		     div_u64(tx_train_paced_max(peer, msg->sk, seg_len), seg_len));
+	return max(segs, 1U);
+}
+
+/*
+ * Whether to hold back a train that would start now, @want segments of
+ * @msg at most, for the window to open further: an ACK every HF_ACK_EVERY
+ * segments opens that many, and sending each opening at once makes trains
+ * that short, however large the frame. As TCP defers a TSO skb
+ * (tcp_tso_should_defer()), a push waits while the window has room for
+ * less than a full train and less than half of max_inflight, and only
+ * with segments in flight: their ACKs (or, at worst, the retransmission
+ * timer) call the next push, and the last of them opens the whole window.
+ */
+static bool tx_train_defer(const struct hf_peer *peer,
+			   const struct hf_tx_msg *msg, u32 want)
+{
+	u32 inflight = hf_txwin_inflight(&peer->txw);
+	u32 max = READ_ONCE(hf_params.max_inflight);
+	u32 room = max > inflight ? max - inflight : 0;
+
+	if (!inflight || room >= max / 2)
+		return false;
+	return room < min(want, tx_train_segs(peer, msg));
+}
+
+/*
  * Add segment @skb of @msg to @t's train, sending the train first when
  * @skb starts another frame (or belongs to another message: a segment
  * that could not be built leaves no FRAME_START) or would make it too
- * long for the device to take whole. Return: 0, or hf_xmit()'s error
+ * long for the device to take whole, and after, when the frame ends or
+ * the train is full (tx_train_segs()). Return: 0, or hf_xmit()'s error
  * (@skb is freed then).
  */
 static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
@@ -617,18 +663,26 @@ static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
 		t->head = skb;
 		t->msg = msg;
 		t->seq = seq;
+		t->max_segs = tx_train_segs(peer, msg);
 	} else {
 		hf_train_add(t->head, t->tail, skb);
 		t->tail = skb;
 	}
-	return (flags & HF_DF_FRAME_END) ? tx_train_send(peer, t) : 0;
+	/*
+	 * A full train leaves at once, so that the next one starts where
+	 * tx_push() may defer it, not here with whatever the window has left.
+	 */
+	if ((flags & HF_DF_FRAME_END) ||
+	    skb_shinfo(t->head)->gso_segs >= t->max_segs)
+		return tx_train_send(peer, t);
+	return 0;
 }
 
 /* Send new segments while the window, message window and budget allow. */
 static void tx_push(struct hf_peer *peer)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
-	unsigned int budget = HF_PUSH_BUDGET;
+	int budget = HF_PUSH_BUDGET;
 	struct tx_train train = {};
 	struct hf_fsize_params fp;
 	struct hf_rto_params rp;
@@ -637,13 +691,16 @@ static void tx_push(struct hf_peer *peer)
 
 	hf_fsize_params_read(&fp);
 
-	while (budget--) {
+	for (;; budget--) {
 		struct hf_tx_msg *msg;
 		struct hf_tx_slot *slot;
 		struct sk_buff *skb;
 		u32 seq, index, off;
 		u8 flags = 0;
 
+		/* The budget ends a push between trains, never inside one. */
+		if (budget <= 0 && !train.head)
+			break;
 		msg = peer->frame_left ? peer->frame_msg : tx_pick(peer);
 		if (!msg)
 			break;
@@ -660,6 +717,14 @@ static void tx_push(struct hf_peer *peer)
 				stalled = true;
 				break;
 			}
+		}
+		if (!train.head &&
+		    tx_train_defer(peer, msg, peer->frame_left ?:
+				   min3(hf_fsize_segs(&peer->fsize, &fp),
+					msg->nsegs - msg->next_seg,
+					credit_segs))) {
+			hf_stat_inc(stats, HF_STAT_TX_PUSH_DEFERRALS);
+			break;
 		}
 		if (hf_txwin_send(&peer->txw, &seq)) {
 			stalled = true;

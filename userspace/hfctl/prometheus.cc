@@ -73,6 +73,8 @@ constexpr std::array kKnownCounters{
                  "Segments sent beyond the credit as persist probes, nothing being in flight."},
     KnownCounter{"tx_rate_hints", MetricType::counter,
                  "Changes of a receiver's rate hint, which caps the flow's pacing rate."},
+    KnownCounter{"tx_push_deferrals", MetricType::counter,
+                 "Sends that waited for more acks to open the window for a full train."},
     KnownCounter{"rx_segs", MetricType::counter, "DATA segments accepted."},
     KnownCounter{"rx_data_skbs", MetricType::counter,
                  "Socket buffers of DATA that arrived; a train of segments counts once."},
