@@ -54,6 +54,7 @@ static struct hf_dev_stats *dev_slot(struct hf_net *hn, int ifindex)
 		atomic64_set(&free->v[j], 0);
 	free->gone = false;
 	free->users = 0;
+	atomic_set(&free->tx_senders, 0);
 	WRITE_ONCE(free->ifindex, ifindex);
 	return free;
 }

@@ -473,6 +473,8 @@ static int hf_peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u64_64bit(skb, HF_PEER_A_RX_UNREAD, hi->hfi_rx_unread,
 			      HF_PEER_A_PAD) ||
 	    nla_put_u64_64bit(skb, HF_PEER_A_RATE_HINT, hi->hfi_rate_hint,
+			      HF_PEER_A_PAD) ||
+	    nla_put_u64_64bit(skb, HF_PEER_A_LINK_SHARE, hi->hfi_link_share,
 			      HF_PEER_A_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;

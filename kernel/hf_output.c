@@ -37,6 +37,7 @@
 
 #include "hf_compat.h"
 #include "hf_genl.h"
+#include "hf_hfq.h"
 #include "hf_pace.h"
 #include "hf_net.h"
 #include "hf_offload.h"
@@ -421,20 +422,62 @@ static void reorder_arm(struct hf_peer *peer, u64 wait_ns)
 }
 
 /*
- * The rate the socket's pacing applies towards @peer: the lower of the
- * module's pacing_rate and the SO_MAX_PACING_RATE of @sk (when given),
- * scaled by the frame-size controller's cut; 0 when nothing paces.
+ * Count @peer among its device's senders while it has data queued or in
+ * flight, and only then: called where that can change (a push, an abort,
+ * the timer). Peer lock held.
+ */
+static void tx_sending_update(struct hf_peer *peer)
+{
+	bool sending = !hf_output_idle(peer);
+
+	if (sending == peer->tx_sending)
+		return;
+	peer->tx_sending = sending;
+	if (sending)
+		atomic_inc(&peer->dstats->tx_senders);
+	else
+		atomic_dec(&peer->dstats->tx_senders);
+}
+
+/*
+ * The sending side's share of its link: the rate hfq paces @peer's device
+ * to (the link share configured for the device, "hfctl qdisc set dev X
+ * rate R"), split evenly among the device's peers with data to send; 0
+ * when the device has no such rate.
+ */
+static u64 tx_link_share(const struct hf_peer *peer)
+{
+	u64 link = hf_hfq_rate(peer->dev);
+	int senders = atomic_read(&peer->dstats->tx_senders);
+
+	if (!link)
+		return 0;
+	/* A peer asking counts, sending or not yet. */
+	if (!peer->tx_sending)
+		senders++;
+	return div_u64(link, max(senders, 1));
+}
+
+/*
+ * The rate the socket's pacing applies towards @peer: the lowest of the
+ * module's pacing_rate, the SO_MAX_PACING_RATE of @sk (when given), the
+ * receiver's rate hint and the device's link share, scaled by the
+ * frame-size controller's cut; 0 when nothing paces.
  */
 static u64 tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
 {
 	unsigned long cap = sk ? READ_ONCE(sk->sk_max_pacing_rate) : 0;
 	u64 rate = READ_ONCE(hf_params.pacing_rate);
+	u64 share = tx_link_share(peer);
 
 	if (cap && cap != ~0UL)
 		rate = rate ? min_t(u64, rate, cap) : cap;
 	/* The receiver's share of its link for us, when it gives one. */
 	if (peer->tx_rate_hint)
 		rate = rate ? min(rate, peer->tx_rate_hint) : peer->tx_rate_hint;
+	/* Ours of the link we send by. */
+	if (share)
+		rate = rate ? min(rate, share) : share;
 	if (!rate)
 		return 0;
 	/* After congestion the frame-size controller cuts the rate first. */
@@ -824,6 +867,7 @@ static void tx_push(struct hf_peer *peer)
 		   !timer_pending(&peer->rto_timer)) {
 		tx_probe_arm(peer);
 	}
+	tx_sending_update(peer);
 }
 
 /* Send again the segment at @seq, alone in its frame. */
@@ -1472,6 +1516,8 @@ static void tx_rto_expired(struct timer_list *t)
 	peer->rto_nxt = hf_txwin_nxt(&peer->txw);
 	rto_arm(peer);
 out:
+	if (!peer->dead)
+		tx_sending_update(peer);
 	spin_unlock_bh(&peer->lock);
 }
 
@@ -1537,6 +1583,7 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 	peer->rto_phase = HF_RTO_IDLE;
 	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
 	del_timer(&peer->rto_timer);
+	tx_sending_update(peer);
 	return dropped;
 }
 
@@ -1628,4 +1675,5 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 			      peer->rx_credit.limit - peer->rx_credit.received : 0;
 	info->hfi_rx_unread = peer->rx_credit.received - peer->rx_credit.consumed;
 	info->hfi_rate_hint = peer->tx_rate_hint;
+	info->hfi_link_share = tx_link_share(peer);
 }

@@ -100,6 +100,7 @@ enum hf_rto_phase {
  * @fsize: the frame-size controller: frame segments and rate scale
  * @tx_stalled: the last push stopped with data waiting for window or
  *	        credit (HF_STAT_TX_CREDIT_STALLS counts each closing)
+ * @tx_sending: counted in @dstats->tx_senders: data queued or in flight
  * @tx_refused_mark: @tx_refused_end is valid
  * @tx_refused_end: next-to-send when a zero window last closed: losses
  *		    below it are refusals, no congestion sign
@@ -192,6 +193,7 @@ struct hf_peer {
 	bool recovering;
 	bool tx_zero_window;
 	bool tx_stalled;
+	bool tx_sending;
 	struct hf_credit_tx tx_credit;
 	bool tx_probing;
 	bool tx_persist_armed;

@@ -141,12 +141,16 @@ enum hf_dev_stat {
  * @ifindex: the device; 0: the slot is free
  * @gone: the device was unregistered; the slot is freed with its last user
  * @users: peers counting here (hf_net.devs_lock)
+ * @tx_senders: of those, the peers with data to send or in flight: the
+ *		sending side's link share is the device's hfq rate divided
+ *		among them (hf_output.c)
  * @v: one counter per enum hf_dev_stat
  */
 struct hf_dev_stats {
 	int ifindex;
 	bool gone;
 	u32 users;
+	atomic_t tx_senders;
 	atomic64_t v[HF_DEV_STAT_MAX];
 };
 

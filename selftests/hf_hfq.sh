@@ -14,7 +14,8 @@
 # FIFO of the same rate (beside bulk hyperframe to the same peer its p99
 # is printed); other traffic keeps flowing;
 # the module stays while hfq is attached, and a device deleted with data
-# queued frees it (the harness checks for leaks).
+# queued frees it (the harness checks for leaks); a sender's own hfq rate
+# is its link share, split among its peers with data to send.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -194,7 +195,7 @@ check_rate()
 	check_err 1 "$what: $want B/s wanted, $got B/s received: 3 times below"
 }
 
-ktap_plan 13
+ktap_plan 14
 
 hf_topo_create 2 1500
 M1=$(hf_node_mac 1)
@@ -557,6 +558,70 @@ done
 check_eq "$(hfq_sw drop_limit)" 0 "drops at the bottleneck (limit)"
 check_eq "$(hfq_sw drop_flow_limit)" 0 "drops at the bottleneck (flow limit)"
 log_test "incast 3 to 1: rate hints share the bottleneck fairly, no drop there"
+
+# 14. The sending side's link share: node 0's hfq rate (40 Mbit/s) is
+# split among its peers with data to send, and caps each one's pacing:
+# a half each while it sends to nodes 1 and 2, the whole for one alone
+# (nodes 1 and 2 have no rate, so no hint). Each receiver's rate over
+# seconds 1 to 4 is printed, with their Jain index.
+"$HFCTL" -n "${HF_NODES[0]}" qdisc set dev eth0 rate 40mbit
+check_err $? "node 0's rate"
+M1=$(hf_node_mac 1)
+M2=$(hf_node_mac 2)
+start_server 1 sink-share-1 sink hf 7003
+start_server 2 sink-share-2 sink hf 7003
+# shares: "LINK_SHARE PACING_RATE" of each of node 0's peers with data
+# to send, one line each.
+shares()
+{
+	"$HFCTL" -n "${HF_NODES[0]}" -j peer show |
+		python3 -c 'import json, sys
+for p in json.load(sys.stdin):
+	if p["tx_queued_msgs"]:
+		print(p["link_share"], p["pacing_rate"])'
+}
+# shares_are N SHARE: N peers with data, each with link share SHARE and a
+# pacing rate in 1..SHARE; the last reading in LOGS/shares.
+shares_are()
+{
+	shares >"$LOGS/shares"
+	(($(wc -l <"$LOGS/shares") == $1)) || return 1
+	while read -r share paced; do
+		((share == $2 && paced > 0 && paced <= $2)) || return 1
+	done <"$LOGS/shares"
+}
+bg 0 "$LOGS/share-1" "$PP" bulk hf eth0 "$M1" 7003 65536 5 0 $((4 << 20))
+b1=$BG
+bg 0 "$LOGS/share-2" "$PP" bulk hf eth0 "$M2" 7003 65536 5 0 $((4 << 20))
+b2=$BG
+busywait 3000 shares_are 2 2500000
+check_err $? "two senders on a 5000000 B/s link: want a share of 2500000 B/s each," \
+	"have (share pacing_rate): $(paste -sd, "$LOGS/shares")"
+sleep 1
+read -r a1 t0 < <(rx_sample 1)
+read -r a2 _ < <(rx_sample 2)
+sleep 3
+read -r c1 t1 < <(rx_sample 1)
+read -r c2 _ < <(rx_sample 2)
+wait "$b1"
+check_err $? "bulk to node 1: $(cat "$LOGS/share-1")"
+wait "$b2"
+check_err $? "bulk to node 2: $(cat "$LOGS/share-2")"
+r1=$(((c1 - a1) * 1000000 / (t1 - t0)))
+r2=$(((c2 - a2) * 1000000 / (t1 - t0)))
+echo "# link share 40 Mbit/s (5000000 B/s) among two peers: node 1 $r1 B/s," \
+	"node 2 $r2 B/s, Jain index" \
+	"$(python3 -c 'import sys; a, b = map(int, sys.argv[1:]); print("%.3f" % ((a + b) ** 2 / (2 * (a * a + b * b)) if a or b else 0))' "$r1" "$r2")"
+drain
+bg 0 "$LOGS/share-alone" "$PP" bulk hf eth0 "$M1" 7003 65536 3 0 $((4 << 20))
+b1=$BG
+busywait 3000 shares_are 1 5000000
+check_err $? "one sender on a 5000000 B/s link: want all of it," \
+	"have (share pacing_rate): $(paste -sd, "$LOGS/shares")"
+wait "$b1"
+check_err $? "bulk to node 1 alone: $(cat "$LOGS/share-alone")"
+drain
+log_test "the device's hfq rate is shared among its sending peers, capping their pacing"
 
 defer_run
 exit "$(ktap_exit)"

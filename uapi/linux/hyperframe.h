@@ -99,10 +99,11 @@ struct sockaddr_hf {
  * @hfi_frame_bytes: hyperframe size now, bytes of payload
  * @hfi_pacing_rate: bytes per second (wire frames) the socket is paced at
  *		     towards the peer: the lowest of the module's
- *		     pacing_rate, SO_MAX_PACING_RATE and the peer's rate
- *		     hint, after the frame-size controller's cut on
- *		     congestion; 0 = unpaced. Pacing needs an EDT
- *		     qdisc on the device: hfq or fq
+ *		     pacing_rate, SO_MAX_PACING_RATE, the peer's rate
+ *		     hint and the device's link share, after the
+ *		     frame-size controller's cut on congestion; 0 =
+ *		     unpaced. Pacing needs an EDT qdisc on the device:
+ *		     hfq or fq
  * @hfi_credit: segments the flow may still put in flight now (its
  *		segment window; the byte credit is @hfi_credit_bytes)
  * @hfi_inflight: segments in flight (sent, not cumulatively acked)
@@ -135,6 +136,9 @@ struct sockaddr_hf {
  *		   reassembly included
  * @hfi_rate_hint: the peer's rate hint for us, bytes per second (0: none);
  *		   it caps @hfi_pacing_rate
+ * @hfi_link_share: the flow's share of the device it leaves by, bytes per
+ *		    second (0: none): the device's hfq rate divided among
+ *		    its peers with data to send; it caps @hfi_pacing_rate
  *
  * The four credit fields count within a flow's epoch: a new epoch starts
  * them at 0 (the initial window for @hfi_credit_bytes).
@@ -187,6 +191,7 @@ struct hf_info {
 	__u64			hfi_rx_credit;
 	__u64			hfi_rx_unread;
 	__u64			hfi_rate_hint;
+	__u64			hfi_link_share;
 };
 
 /*
@@ -363,6 +368,8 @@ enum hf_peer_attr {
 	HF_PEER_A_RX_CREDIT,		/* u64, bytes granted beyond received */
 	HF_PEER_A_RX_UNREAD,		/* u64, bytes received, not read yet */
 	HF_PEER_A_RATE_HINT,		/* u64, bytes/s the peer hints; 0: none */
+	HF_PEER_A_LINK_SHARE,		/* u64, bytes/s of the device for the
+					 * flow; 0: none */
 
 	__HF_PEER_A_MAX,
 	HF_PEER_A_MAX = __HF_PEER_A_MAX - 1

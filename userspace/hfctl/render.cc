@@ -402,6 +402,7 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
           .member("rx_credit", peer.rx_credit)
           .member("rx_unread", peer.rx_unread)
           .member("rate_hint", peer.rate_hint)
+          .member("link_share", peer.link_share)
           .end_object();
     }
     json.end_array();
@@ -431,6 +432,9 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
           << hf::format_value(peer.rx_unread, hf::Unit::bytes) << " rate_hint "
           << (peer.rate_hint != 0 ? hf::format_value(peer.rate_hint, hf::Unit::bytes_per_s)
                                   : std::string("none"))
+          << " link_share "
+          << (peer.link_share != 0 ? hf::format_value(peer.link_share, hf::Unit::bytes_per_s)
+                                   : std::string("none"))
           << '\n';
     }
   }

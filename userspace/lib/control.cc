@@ -226,7 +226,8 @@ std::vector<PeerInfo> Control::peers() {
                       .credit_stall_us = get_u64(tb, HF_PEER_A_CREDIT_STALL_US),
                       .rx_credit = get_u64(tb, HF_PEER_A_RX_CREDIT),
                       .rx_unread = get_u64(tb, HF_PEER_A_RX_UNREAD),
-                      .rate_hint = get_u64(tb, HF_PEER_A_RATE_HINT)};
+                      .rate_hint = get_u64(tb, HF_PEER_A_RATE_HINT),
+                      .link_share = get_u64(tb, HF_PEER_A_LINK_SHARE)};
         nlattr* addr = v.at(HF_PEER_A_ADDR);
         if (addr != nullptr && nla_len(addr) == static_cast<int>(peer.address.size())) {
           std::memcpy(peer.address.data(), nla_data(addr), peer.address.size());

@@ -91,6 +91,10 @@ struct PeerInfo {
   // The peer's rate hint for us, bytes per second (0: none); it caps
   // pacing_rate.
   std::uint64_t rate_hint = 0;
+  // Our share of the device the flow leaves by, bytes per second (0:
+  // none): its hfq rate divided among its peers with data to send; it
+  // caps pacing_rate too.
+  std::uint64_t link_share = 0;
 };
 
 // One bucket of a histogram: the values at most `le` and above the

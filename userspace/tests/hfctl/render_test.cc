@@ -265,7 +265,7 @@ TEST(RenderPeerShow, MoreStatisticsWithS) {
   EXPECT_NE(out.find("\n    tx_bytes 3000 tx_frames 2 tx_msgs 3 delivered 2 failed 1 "
                      "rx_bytes 500 rx_msgs 1\n"
                      "    credit_bytes 16m credit_stalled 2500us rx_credit 64k rx_unread 3000 "
-                     "rate_hint none\n"),
+                     "rate_hint none link_share none\n"),
             std::string::npos)
       << out;
   const std::string js =
@@ -273,7 +273,7 @@ TEST(RenderPeerShow, MoreStatisticsWithS) {
   EXPECT_NE(js.find(R"("rx_segs":0,"tx_bytes":3000,"rx_bytes":500,"tx_frames":2,"tx_msgs":3,)"
                     R"("tx_msgs_delivered":2,"tx_msgs_failed":1,"rx_msgs":1,)"
                     R"("credit_bytes":16777216,"credit_stall_us":2500,"rx_credit":65536,)"
-                    R"("rx_unread":3000,"rate_hint":0})"),
+                    R"("rx_unread":3000,"rate_hint":0,"link_share":0})"),
             std::string::npos)
       << js;
   rows[0].info.pacing_rate = 12500000;
@@ -283,8 +283,13 @@ TEST(RenderPeerShow, MoreStatisticsWithS) {
   rows[0].info.rate_hint = 5000000;
   const std::string hinted =
       rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, more); });
-  EXPECT_NE(hinted.find(" rate_hint 40Mbit\n"), std::string::npos) << hinted;
+  EXPECT_NE(hinted.find(" rate_hint 40Mbit link_share none\n"), std::string::npos) << hinted;
   rows[0].info.rate_hint = 0;
+  rows[0].info.link_share = 2500000;
+  const std::string shared =
+      rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, more); });
+  EXPECT_NE(shared.find(" rate_hint none link_share 20Mbit\n"), std::string::npos) << shared;
+  rows[0].info.link_share = 0;
   const std::string paced_js =
       rendered([&](std::ostream& o) { hfctl::render_peer_show(o, rows, json()); });
   EXPECT_NE(paced_js.find(R"("frame_segs":0,"pacing_rate":12500000,"credit":0,)"),
