@@ -4,10 +4,11 @@
 # The dynamic frame size, as a program sees it through HF_INFO: a new flow
 # starts with a small hyperframe and doubles it while the path is clean;
 # under netem loss and delay the sender first lowers its rate, then halves
-# its frame. One transfer of 96 MiB (a 1-byte message first, so that the
+# its frame. One transfer of 256 MiB (a 1-byte message first, so that the
 # first sample shows the new flow's frame), HF_INFO read every 10 ms
-# (hf_xfer's "info"); netem goes on 600 ms in, so the samples before are
-# the clean path and those after the lossy one. The counters must agree.
+# (hf_xfer's "info"); netem goes on 300 ms in (the ramp takes under 200),
+# so the samples before are the clean path and those after the lossy one.
+# The counters must agree.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -15,9 +16,9 @@ XFER=$HF_DIR/hf_xfer
 HFCTL=${HFCTL:-$HF_BUILD/userspace/hfctl/hfctl}
 LOGS=$(mktemp -d)
 defer rm -rf "$LOGS"
-ROUNDS=96
+ROUNDS=256
 MSGS=$((2 * ROUNDS))
-CLEAN_MS=600
+CLEAN_MS=300
 # A pacing cap far above what the guest moves: it paces nothing (veth has
 # no EDT qdisc) but HF_INFO's pacing_rate shows the controller's cut.
 CAP=500000000
@@ -45,6 +46,9 @@ ip netns exec "${HF_NODES[0]}" tc qdisc replace dev eth0 root netem loss 2% dela
 check_err $? "netem on the sender"
 # The first sample taken once netem is in place.
 lossy_from=$(grep -c '^info ' "$LOGS/send")
+# Still sending: the lossy path has samples of its own.
+kill -0 "$spid" 2>/dev/null
+check_err $? "the transfer ended before netem went on, $CLEAN_MS ms in"
 wait "$spid"
 check_err $? "sender: $(tail -n 3 "$LOGS/send")"
 timeout 300 tail --pid="$rpid" -f /dev/null
