@@ -8,7 +8,11 @@
 #   make check-debug  the selftests on the debug kernel (KASAN, lockdep,
 #                   kmemleak, UBSAN, KFENCE), building it unless cached
 #   make debug-kernel build the debug kernel, or find it cached
-#   make demo       boot a guest, load the module, show it working
+#   make demo       an all-to-all over hyperframe and over TCP side by side
+#                   in a guest, with what each puts on the wire and a plot
+#   make bench      the side-by-side benchmark in a guest: results.json,
+#                   results.md and plots in build/bench/KERNEL
+#                   (BENCH=--quick: shorter)
 #   make observe    hfctl probe and hfctl trace over TCP and hyperframe
 #                   transfers side by side, in a guest
 #   make deps       install the Debian packages (idempotent)
@@ -19,7 +23,7 @@
 #   make clean
 #
 # Variables: KERNELS (lines to build/test, default "6.1 6.12"), KERNEL (the
-# one line for demo/vm/soak, default 6.1; "debug" for the debug kernel),
+# one line for demo/bench/vm/soak, default 6.1; "debug" for the debug kernel),
 # KDIR (build against a kernel tree).
 
 KERNELS ?= 6.1 6.12
@@ -28,12 +32,12 @@ JOBS ?= $(shell nproc)
 BUILD := $(CURDIR)/build
 
 .PHONY: all deps module userspace selftests unit check check-debug debug-kernel \
-	demo observe vm fuzz soak clean help
+	demo observe bench vm fuzz soak clean help
 
 all: deps module userspace selftests
 
 help:
-	@sed -n '3,21p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,27p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@tools/deps.sh
@@ -71,6 +75,10 @@ demo: deps
 
 observe: deps
 	tools/demo.sh $(KERNEL) tools/demo/observe.sh
+
+# BENCH=--quick: shorter runs and fewer sizes.
+bench: deps
+	tools/bench/bench.sh $(KERNEL) $(BENCH)
 
 fuzz: deps
 	tools/fuzz.sh $(or $(FUZZ_SECONDS),600)

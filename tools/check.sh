@@ -6,7 +6,8 @@
 # The line "debug" (the sanitizer kernel, "make check-debug") first builds
 # that kernel unless it is cached, and proves the harness fails on a KASAN,
 # UBSAN, lockdep and kmemleak report before running the suite on it.
-# --suite-only skips the unit tests, lint, fuzzer and dissector stages.
+# --suite-only skips the unit tests, lint, fuzzer, dissector and benchmark
+# report stages.
 # HF_KSFT_DIR picks the selftest install (default build/ksft), HF_CHECK_LOGS
 # the log directory (default build/check).
 # Usage: check.sh [--suite-only] [LINE...]   (default: 6.1 6.12)
@@ -106,6 +107,9 @@ if ((!suite_only)); then
 
 	build "wireshark dissector, synthetic frames" "$logs/dissector.log" \
 		tools/wireshark/test-dissector.sh
+
+	build "benchmark report, synthetic runs" "$logs/bench-report.log" \
+		python3 tools/bench/test_report.py
 fi
 
 build "selftests build" "$logs/selftests.log" tools/build-selftests.sh

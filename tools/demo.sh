@@ -1,9 +1,9 @@
 #!/bin/bash
 # "make demo": builds the module and tools, boots a QEMU guest on the
 # chosen kernel line, loads hyperframe.ko, brings up a 4-node cluster of
-# network namespaces behind a bridge and opens an AF_HYPERFRAME socket on
-# every node, then says what it did. Later stages turn this into the
-# side-by-side all-to-all demo.
+# network namespaces behind a bridge and runs the same all-to-all over
+# hyperframe and over TCP side by side (tools/demo/guest.sh), then draws
+# the round times (tools/bench/report.py) and says where.
 # Usage: demo.sh [LINE [GUEST-SCRIPT]] (default tools/demo/guest.sh;
 # tools/demo/observe.sh is "make observe")
 set -euo pipefail
@@ -14,16 +14,16 @@ guest=${2:-tools/demo/guest.sh}
 cd "$tree"
 
 echo "demo: building hyperframe.ko for $line, the userspace tools and the selftests"
-log=build/demo-build.log
-mkdir -p build
-if ! { tools/build-module.sh "$line" &&
-	cmake -S userspace -B build/userspace -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
-	cmake --build build/userspace -j"$(nproc)" &&
-	tools/build-selftests.sh; } >"$log" 2>&1; then
-	tail -n 30 "$log"
-	echo "demo: build failed (log: $log)" >&2
-	exit 1
-fi
+tools/build-all.sh "$line" build/demo-build.log
 
+tools/deps.sh --with python3-matplotlib
 echo "demo: booting a guest (QEMU, TCG) on $line; this takes a few seconds"
-exec tools/vm/run.sh --kernel "$line" --quiet --timeout 300 -- "$guest"
+out=build/demo
+rm -rf "$out/vm"
+rc=0
+tools/vm/run.sh --kernel "$line" --quiet --timeout 300 --out "$out/vm" -- "$tree/$guest" || rc=$?
+if [[ -d $out/vm/demo/raw ]]; then
+	/usr/bin/python3 tools/bench/report.py "$out/vm/demo" "$out" --quiet --command "make demo" ||
+		{ ((rc)) || rc=1; }
+fi
+exit "$rc"

@@ -3,8 +3,21 @@
 # including the two kernel lines it supports: Debian 12's 6.1 LTS and 6.12
 # LTS from bookworm-backports (enabled from the mirror already configured,
 # never a hard-coded host). Idempotent, and quick when all is present.
-# Usage: deps.sh [--check]   (--check: report what is missing, install nothing)
+# Usage: deps.sh [--check] [--with PACKAGE...]
+#   --check: report what is missing, install nothing
+#   --with: these too (the benchmark's and the demo's plots, perf, perftest)
 set -euo pipefail
+
+check=0
+extra=()
+while (($#)); do
+	case $1 in
+	--check) check=1 ;;
+	--with) shift; extra=("$@"); break ;;
+	*) echo "deps: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
 
 packages=(
 	# module builds (Kbuild, W=1, sparse) and the guest kernels
@@ -30,6 +43,7 @@ packages=(
 )
 # The backports line: its versioned image and headers, not the metapackages,
 # so that linux-image-amd64 keeps pointing at 6.1.
+packages+=("${extra[@]}")
 bpo_line=6.12
 
 missing=()
@@ -43,7 +57,7 @@ have_bpo=$(ls -d /lib/modules/"$bpo_line".*/build 2>/dev/null | head -n 1 || tru
 if ((${#missing[@]} == 0)) && [[ -n $have_bpo ]]; then
 	exit 0
 fi
-if [[ ${1:-} == --check ]]; then
+if ((check)); then
 	echo "missing: ${missing[*]} ${have_bpo:+}${have_bpo:-linux $bpo_line from bookworm-backports}"
 	exit 1
 fi

@@ -1,63 +1,117 @@
 #!/bin/bash
-# The demo's guest side: runs in the QEMU guest with hyperframe.ko loaded.
-# Brings up 4 namespaces behind a bridge and runs an all-to-all: every node
-# sends 4 messages of 1 MiB to every other node at once, each verified byte
-# for byte on arrival, then shows the transport's own counters.
-set -euo pipefail
+# The demo's guest side ("make demo"): runs in the QEMU guest with
+# hyperframe.ko loaded. Four namespaces behind a bridge run the same
+# all-to-all (every node sends 1 MiB to every other node, ROUNDS rounds,
+# hfperf a2a, every byte checked) over hyperframe and then over TCP, each
+# port with a real qdisc (hfq for hyperframe, fq for TCP), while
+# "hfctl probe" watches node 0's port. Prints the comparison, the "measure
+# first" numbers for each transport (what an skb and a wire packet carry
+# on average, packets per second, queue depth) and the frame size
+# hyperframe's controller settled on; leaves the runs under /run/hf/demo
+# for tools/bench/report.py, which draws the plot on the host.
+set -uo pipefail
 
 source "$HF_BUILD/ksft/hyperframe/lib.sh"
-hfctl=$HF_BUILD/userspace/hfctl/hfctl
-xfer=$HF_BUILD/ksft/hyperframe/hf_xfer
-logs=$(mktemp -d)
+source "$HF_TREE/tools/bench/lib.sh"
+OUT=/run/hf/demo
+ROUNDS=${DEMO_ROUNDS:-60}
+SAY=demo
+mkdir -p "$OUT/raw"
+rm -f "$OUT"/raw/* "$OUT/failures"
+uname -r >"$OUT/kernel"
+echo 0 >"$OUT/quick"
 
-echo "guest kernel:     $(uname -r)"
-echo "module:           $(basename "$HF_MODULE"), loaded"
-"$hfctl" module show | sed 's/^/                  /'
+# run T: the all-to-all over T, node 0's port probed meanwhile.
+run()
+{
+	local t=$1 filter probe i
 
-hf_topo_create 4 1500
-n=${#HF_NODES[@]}
-echo "cluster:          $n namespaces behind bridge br0 (in $HF_SWITCH), MTU 1500"
-for ((i = 0; i < n; i++)); do
-	printf '  node %d  %-14s  eth0 %s\n' "$i" "${HF_NODES[i]}" "$(hf_node_mac "$i")"
-done
-
-echo "all-to-all:       every node sends 4 x 1 MiB to every other node, all at once"
-for ((i = 0; i < n; i++)); do
-	for ((j = 0; j < n; j++)); do
-		((i == j)) || ip netns exec "${HF_NODES[j]}" "$xfer" recv $((7000 + 10 * i + j)) \
-			1048576 4 >"$logs/r$i$j" 2>&1 &
+	for i in 0 1 2 3; do
+		ip netns exec "${HF_NODES[i]}" tc qdisc replace dev eth0 root \
+			"$([[ $t == hf ]] && echo hfq || echo fq)" || fail "qdisc on node $i"
 	done
-done
-for f in "$logs"/r*; do
-	busywait 10000 grep -q ready "$f"
-done
-start=$(date +%s%N)
-pids=()
-for ((i = 0; i < n; i++)); do
-	for ((j = 0; j < n; j++)); do
-		((i == j)) && continue
-		ip netns exec "${HF_NODES[i]}" "$xfer" send eth0 "$(hf_node_mac "$j")" \
-			$((7000 + 10 * i + j)) 1048576 4 >"$logs/s$i$j" 2>&1 &
-		pids+=($!)
-	done
-done
-fail=0
-for p in "${pids[@]}"; do wait "$p" || fail=1; done
-wait
-ms=$(( ($(date +%s%N) - start) / 1000000 ))
-bytes=$((n * (n - 1) * 4 * 1048576))
-printf '                  %d MiB in %d ms (%.0f Mbit/s in an emulated guest), %s\n' \
-	$((bytes >> 20)) "$ms" "$(echo "$bytes * 8 / $ms / 1000" | bc -l)" \
-	"$( ((fail)) && echo 'FAILED' || echo 'every message verified byte for byte')"
+	if [[ $t == hf ]]; then
+		filter="ethertype $(printf '0x%x' "$(cat /sys/module/hyperframe/parameters/ethertype)")"
+	else
+		filter="proto tcp"
+	fi
+	# shellcheck disable=SC2086 # the filter is words
+	"$HFCTL" -n "${HF_NODES[0]}" -j probe dev eth0 duration 120s $filter \
+		>"$OUT/probe-$t.json" 2>"$OUT/probe-$t.err" &
+	probe=$!
+	busywait 120000 attached "$probe" link 2 || fail "hfctl probe did not attach"
+	say "all-to-all over $([[ $t == hf ]] && echo hyperframe || echo TCP):" \
+		"$ROUNDS rounds of 1 MiB from every node to every other"
+	a2a demo 1500 "$t"
+	[[ $t == hf ]] && "$HFCTL" -n "${HF_NODES[0]}" -s -j peer show >"$OUT/peers-hf.json"
+	kill -INT "$probe"
+	wait "$probe" || fail "hfctl probe: $(head -c 300 "$OUT/probe-$t.err")"
+}
 
-printf '\n%-8s %8s %10s %10s %8s %10s %8s\n' node msgs_tx segs_tx frames_tx acks_rx retransmit rx_msgs
-for ((i = 0; i < n; i++)); do
-	ip netns exec "${HF_NODES[i]}" awk -v node="$i" '
-		{ v[$1] = $2 }
-		END { printf "%-8s %8d %10d %10d %8d %10d %8d\n", node, v["tx_msgs"],
-		      v["tx_segs"], v["tx_frames"], v["rx_acks"], v["tx_retransmits"],
-		      v["rx_msgs"] }' /proc/net/hyperframe
-done
+say "guest kernel $(uname -r); $(basename "$HF_MODULE") loaded"
+hf_topo_create 4 1500 || { fail "topology"; exit 1; }
+say "4 namespaces behind a bridge, MTU 1500"
+run hf
+run tcp
 defer_run
-rm -rf "$logs"
-exit "$fail"
+
+python3 - "$OUT" <<'PYEOF'
+import json, pathlib, statistics, sys
+
+out = pathlib.Path(sys.argv[1])
+names = {"hf": "hyperframe", "tcp": "TCP"}
+
+def rounds(t):
+    ranks = [json.loads(p.read_text())["alltoall"]
+             for p in sorted((out / "raw").glob("demo-1500-a2a-%s.rank*.json" % t))]
+    if len(ranks) != 4:
+        return None
+    per_round = [max(r["rounds_us"][i] for r in ranks) for i in range(len(ranks[0]["rounds_us"]))]
+    per_round.sort()
+    return {"p50": per_round[len(per_round) // 2] / 1e3,
+            "p99": per_round[min(len(per_round) - 1, int(len(per_round) * 0.99))] / 1e3,
+            "gbit": sum(r["goodput_bps"] for r in ranks) / 1e9}
+
+def probe(t):
+    try:
+        return json.loads((out / ("probe-%s.json" % t)).read_text())
+    except (OSError, ValueError):
+        return None
+
+r = {t: rounds(t) for t in names}
+p = {t: probe(t) for t in names}
+print()
+print("%-34s %14s %14s" % ("", "hyperframe", "TCP"))
+def row(label, fn, fmt):
+    cells = []
+    for t in names:
+        try:
+            cells.append(fmt % fn(t))
+        except (TypeError, KeyError):
+            cells.append("-")
+    print("%-34s %14s %14s" % (label, *cells))
+row("round time p50 (slowest node)", lambda t: r[t]["p50"], "%.1f ms")
+row("round time p99", lambda t: r[t]["p99"], "%.1f ms")
+row("goodput, 4 nodes together", lambda t: r[t]["gbit"], "%.2f Gbit/s")
+print("measured first, node 0's port (hfctl probe):")
+row("  average skb (what the stack moves)", lambda t: p[t]["tx"]["avg_skb_bytes"] / 1024, "%.1f KiB")
+row("  average wire packet", lambda t: p[t]["tx"]["avg_packet_bytes"], "%.0f B")
+row("  wire packets per second", lambda t: p[t]["tx"]["packets_per_s"] / 1e3, "%.1fk")
+row("  skbs per second", lambda t: p[t]["tx"]["skbs_per_s"] / 1e3, "%.1fk")
+row("  queue depth, max (qdisc)", lambda t: p[t]["qdisc"]["max_backlog_bytes"] / 1024, "%.1f KiB")
+if r["hf"] and r["tcp"]:
+    print("hyperframe's round p50 is %.2fx TCP's" % (r["hf"]["p50"] / r["tcp"]["p50"]))
+try:
+    peers = json.loads((out / "peers-hf.json").read_text())
+    frames = ", ".join("%s %d segments (%d KiB)" % (q["address"][-5:], q["frame_segs"],
+                                                  q["frame_segs"] * q["seg_size"] // 1024)
+                       for q in peers)
+    print("hyperframe's frame size at node 0, per peer: " + frames)
+except (OSError, ValueError, KeyError):
+    print("hyperframe's frame size: not read")
+for t in names:
+    if p[t] and p[t].get("verdict"):
+        print("probe's verdict for %s: %s" % (names[t], p[t]["verdict"]))
+PYEOF
+say "every message of both runs verified byte for byte; $failures runs failed"
+exit $((failures > 0))

@@ -8,35 +8,12 @@
 set -euo pipefail
 
 source "$HF_BUILD/ksft/hyperframe/lib.sh"
+source "$HF_TREE/tools/bench/lib.sh"
 hfctl=$HF_BUILD/userspace/hfctl/hfctl
 hfperf=$HF_BUILD/userspace/hfperf/hfperf
 logs=$(mktemp -d)
 bytes=${OBSERVE_BYTES:-64m}
 status=0
-
-# attached PID KIND N: PID has exited, or N of its BPF programs are
-# attached: its perf events on tracepoints (KIND perf: hfctl trace), or
-# the links of hfctl probe's programs (KIND link). Loading takes seconds
-# under TCG.
-attached()
-{
-	! kill -0 "$1" 2>/dev/null && return 0
-	python3 - "$@" <<'EOF'
-import json, subprocess, sys
-pid, kind, want = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-out = subprocess.run(["bpftool", "-j", kind, "show"], capture_output=True, text=True).stdout
-items = json.loads(out or "[]") or []
-if kind == "perf":
-	mine = [p for p in items if p.get("pid") == pid]
-else:  # the probe's links, by its programs' names (one probe at a time)
-	progs = subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True,
-			       text=True).stdout
-	ids = {p["id"] for p in json.loads(progs or "[]") or []
-	       if p.get("name", "").startswith("hf_probe_")}
-	mine = [l for l in items if l.get("prog_id") in ids]
-sys.exit(0 if len(mine) >= want else 1)
-EOF
-}
 
 # watch TRANSPORT: the transfer over TRANSPORT with its watchers.
 watch()

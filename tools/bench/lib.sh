@@ -1,0 +1,193 @@
+#!/bin/bash
+# The runs the benchmark (tools/bench/guest.sh) and the demo
+# (tools/demo/guest.sh) share, sourced in the QEMU guest: hfperf servers
+# and clients between the nodes of selftests/lib.sh's topology, each run's
+# JSON and a .meta beside it under $OUT/raw, in the layout
+# tools/bench/report.py reads. The caller sources the selftests' lib.sh,
+# creates the topology and sets OUT, DURATION (pair runs), ROUNDS (a2a),
+# MIXED (mixed runs), INCAST_BYTES (per incast sender) and LINK_RATE (hfq
+# in the link regime).
+
+HFPERF=$HF_BUILD/userspace/hfperf/hfperf
+HFCTL=$HF_BUILD/userspace/hfctl/hfctl
+failures=0
+
+say() { echo "${SAY:-bench}: $*"; }
+
+# fail WHAT: note a run that did not complete; the report lists it.
+fail()
+{
+	say "FAILED: $*"
+	echo "$*" >>"$OUT/failures"
+	failures=$((failures + 1))
+}
+
+# addr T NODE: NODE's address for transport T.
+addr()
+{
+	if [[ $1 == hf ]]; then
+		hf_node_mac "$2"
+	else
+		hf_node_addr "$2"
+	fi
+}
+
+# wire_segs T NODE: data segments NODE's namespace has sent so far for T
+# (hf, tcp; 0 for udp, whose counters count a GSO send once).
+wire_segs()
+{
+	case $1 in
+	hf) ip netns exec "${HF_NODES[$2]}" awk '$1 == "tx_segs" || $1 == "tx_retransmits" \
+		{ n += $2 } END { print n + 0 }' /proc/net/hyperframe ;;
+	tcp) ip netns exec "${HF_NODES[$2]}" awk '$1 == "Tcp:" && $2 ~ /^[0-9]/ { print $12 }' \
+		/proc/net/snmp ;;
+	*) echo 0 ;;
+	esac
+}
+
+# server T NODE PORT CLIENTS NAME: an hfperf server in the background.
+server()
+{
+	ip netns exec "${HF_NODES[$2]}" timeout 600 "$HFPERF" server -t "$1" -d eth0 \
+		--port "$3" --clients "$4" -j >"$OUT/raw/$5.server.json" 2>"$OUT/raw/$5.server.err" &
+	SERVER=$!
+}
+
+# meta NAME KEY=VALUE...: what a run was, beside its JSON.
+meta()
+{
+	local name=$1
+
+	shift
+	printf '%s\n' "$@" >"$OUT/raw/$name.meta"
+}
+
+# pair REGIME MTU T SIZE: bulk from node 0 to node 1.
+pair()
+{
+	local regime=$1 mtu=$2 t=$3 size=$4 name segs0
+	local port=$((7000 + RANDOM % 2000))
+
+	name=$regime-$mtu-pair-$t-$size
+	server "$t" 1 "$port" 1 "$name"
+	segs0=$(wire_segs "$t" 0)
+	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" pair -t "$t" -d eth0 \
+		--port "$port" --peer "$(addr "$t" 1)" --sizes "$size" --duration "$DURATION" \
+		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
+		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
+	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
+	meta "$name" regime="$regime" mtu="$mtu" kind=pair transport="$t" size="$size" \
+		wire_segs=$(($(wire_segs "$t" 0) - segs0))
+}
+
+# a2a REGIME MTU T: all-to-all among the 4 nodes, 1 MiB per pair and round.
+a2a()
+{
+	local regime=$1 mtu=$2 t=$3 nodes='' i pids=() name
+	local port=$((7000 + RANDOM % 2000))
+
+	name=$regime-$mtu-a2a-$t
+	for i in 0 1 2 3; do
+		nodes+=${nodes:+,}$(addr "$t" "$i")
+	done
+	for i in 0 1 2 3; do
+		ip netns exec "${HF_NODES[i]}" timeout 600 "$HFPERF" a2a -t "$t" -d eth0 \
+			--port "$port" --rank "$i" --nodes "$nodes" --bytes 1m --rounds "$ROUNDS" \
+			--wait 30s -j >"$OUT/raw/$name.rank$i.json" 2>"$OUT/raw/$name.rank$i.err" &
+		pids+=($!)
+	done
+	for i in 0 1 2 3; do
+		wait "${pids[i]}" || fail "$name rank $i: $(head -c 300 "$OUT/raw/$name.rank$i.err")"
+	done
+	meta "$name" regime="$regime" mtu="$mtu" kind=a2a transport="$t"
+}
+
+# mixed REGIME MTU T: bulk of 1 MiB messages and a 64-byte ping-pong, node 0 to 1.
+mixed()
+{
+	local regime=$1 mtu=$2 t=$3 name
+	local port=$((7000 + RANDOM % 2000))
+
+	name=$regime-$mtu-mixed-$t
+	server "$t" 1 "$port" 1 "$name"
+	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" mixed -t "$t" -d eth0 \
+		--port "$port" --peer "$(addr "$t" 1)" --size 1m --duration "$MIXED" \
+		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
+		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
+	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
+	meta "$name" regime="$regime" mtu="$mtu" kind=mixed transport="$t"
+}
+
+# incast REGIME MTU T: nodes 1, 2 and 3 each send 1 MiB messages to node 0.
+incast()
+{
+	local regime=$1 mtu=$2 t=$3 name i pids=() drops
+	local port=$((7000 + RANDOM % 2000))
+
+	name=$regime-$mtu-incast-$t
+	drops=$(switch_drops 0)
+	server "$t" 0 "$port" 3 "$name"
+	for i in 1 2 3; do
+		ip netns exec "${HF_NODES[i]}" timeout 600 "$HFPERF" incast -t "$t" -d eth0 \
+			--port "$port" --peer "$(addr "$t" 0)" --size 1m --bytes "$INCAST_BYTES" --wait 30s -j \
+			>"$OUT/raw/$name.sender$i.json" 2>"$OUT/raw/$name.sender$i.err" &
+		pids+=($!)
+	done
+	for i in 0 1 2; do
+		wait "${pids[i]}" || fail "$name sender $((i + 1)): $(head -c 300 "$OUT/raw/$name.sender$((i + 1)).err")"
+	done
+	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
+	meta "$name" regime="$regime" mtu="$mtu" kind=incast transport="$t" \
+		switch_drops=$(($(switch_drops 0) - drops))
+}
+
+# switch_drops PORT: packets the switch's tbf on pPORT dropped so far (0
+# without one); incast records what its run added.
+switch_drops()
+{
+	tc -n "$HF_SWITCH" -s -j qdisc show dev "p$1" 2>/dev/null |
+		python3 -c 'import json, sys
+print(sum(q.get("drops", 0) for q in json.load(sys.stdin) if q.get("kind") == "tbf"))' 2>/dev/null ||
+		echo 0
+}
+
+# node_qdisc T: hyperframe's nodes pace with hfq at the link rate in the
+# link regime; TCP and UDP keep veth's default.
+node_qdisc()
+{
+	local i
+
+	for i in 0 1 2 3; do
+		if [[ $1 == hf ]]; then
+			ip netns exec "${HF_NODES[i]}" tc qdisc replace dev eth0 root hfq &&
+				"$HFCTL" -n "${HF_NODES[i]}" qdisc set dev eth0 rate "$LINK_RATE" ||
+				fail "hfq at $LINK_RATE on node $i"
+		else
+			ip netns exec "${HF_NODES[i]}" tc qdisc del dev eth0 root 2>/dev/null
+		fi
+	done
+}
+
+# attached PID KIND N: PID has exited, or N of its BPF programs are
+# attached: its perf events on tracepoints (KIND perf: hfctl trace), or
+# the links of hfctl probe's programs (KIND link). Loading takes seconds
+# under TCG.
+attached()
+{
+	! kill -0 "$1" 2>/dev/null && return 0
+	python3 - "$@" <<'EOF'
+import json, subprocess, sys
+pid, kind, want = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+out = subprocess.run(["bpftool", "-j", kind, "show"], capture_output=True, text=True).stdout
+items = json.loads(out or "[]") or []
+if kind == "perf":
+	mine = [p for p in items if p.get("pid") == pid]
+else:  # the probe's links, by its programs' names (one probe at a time)
+	progs = subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True,
+			       text=True).stdout
+	ids = {p["id"] for p in json.loads(progs or "[]") or []
+	       if p.get("name", "").startswith("hf_probe_")}
+	mine = [l for l in items if l.get("prog_id") in ids]
+sys.exit(0 if len(mine) >= want else 1)
+EOF
+}
