@@ -8,8 +8,11 @@
 # Each trace's event counts equal its own node's counter changes exactly,
 # its frame bytes and segments add up to what was sent, its histograms to
 # its counts and their bounds bracket the bytes; its one peer is the other
-# node and carries the same counts; node 1's shows hfq's bands. The text
-# report and the live screen (on a terminal) say the same; a trace of
+# node and carries the same counts; node 1's shows hfq's bands. hfq paces
+# node 1 to a link rate, so node 1 hints node 0 its share: the hints node
+# 0's trace saw are the ones its counter counted, and its peer's last hint
+# is the module's. Each node's message-size histogram holds exactly the
+# messages it received. The text report and the live screen (on a terminal) say the same; a trace of
 # another device sees nothing. It needs no kernel BTF; without privilege,
 # without tracefs or without the module it fails with a message that says so.
 
@@ -47,7 +50,7 @@ compare()
 	check_eq "$2" "$3" "$1"
 }
 
-# trace_attached PID: hfctl trace PID has its nine programs attached (each
+# trace_attached PID: hfctl trace PID has its ten programs attached (each
 # a perf event on its tracepoint; under TCG loading takes seconds), or
 # has exited.
 trace_attached()
@@ -58,7 +61,7 @@ import json, sys
 pid = int(sys.argv[1])
 tps = {p.get("tracepoint") for p in json.load(sys.stdin) or []
        if p.get("pid") == pid and p.get("fd_type") == "tracepoint"}
-sys.exit(0 if len(tps) == 9 else 1)' "$1"
+sys.exit(0 if len(tps) == 10 else 1)' "$1"
 }
 
 # trace_start NS OUT ARGS...: runs "hfctl -j trace ARGS" in NS in the
@@ -97,8 +100,8 @@ nsid=("$(stat -L -c %i "/run/netns/$n0")" "$(stat -L -c %i "/run/netns/$n1")")
 ns0=${nsid[0]}
 ip netns exec "$n0" tc qdisc add dev eth0 root netem loss 3%
 check_err $? "netem on node 0"
-"$HFCTL" -n "$n1" qdisc attach dev eth0
-check_err $? "hfq on node 1"
+"$HFCTL" -n "$n1" qdisc attach dev eth0 && "$HFCTL" -n "$n1" qdisc set dev eth0 rate 400mbit
+check_err $? "hfq at 400 Mbit/s on node 1"
 # No IPv6 neighbour discovery through hfq in the middle of a count.
 for ns in "$n0" "$n1"; do
 	ip netns exec "$ns" sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
@@ -152,6 +155,8 @@ for i in 0 1; do
 		"$(($(delta $i tx_frame_grows) + $(delta $i tx_frame_shrinks)))"
 	compare "node $i rate cuts vs tx_rate_cuts" "$(field "$j" "j['frame_size']['rate_cuts']")" \
 		"$(delta $i tx_rate_cuts)"
+	compare "node $i hf_rate_hint vs tx_rate_hints" "$(ev hf_rate_hint)" \
+		"$(delta $i tx_rate_hints)"
 	compare "node $i hf_msg_deliver vs rx_msgs" "$(ev hf_msg_deliver)" "$(delta $i rx_msgs)"
 	compare "node $i delivered bytes vs rx_bytes" "$(field "$j" "j['messages']['bytes']")" \
 		"$(delta $i rx_bytes)"
@@ -165,6 +170,9 @@ for i in 0 1; do
 done
 ((retx = $(field "$LOGS/t0.json" "j['events']['hf_retransmit']"), retx > 0))
 check_err $? "no segment sent again under 3 % loss: the run proves little"
+# 400 Mbit/s for node 1's one sender: 50,000,000 bytes per second.
+check_eq "$(field "$LOGS/t0.json" 'j["events"]["hf_rate_hint"] > 0, j["peers"][0]["rate_hint"]')" \
+	"True 50000000" "node 0's rate hints seen, the last"
 log_test "trace: each node's counts equal its own counters, two traces at once"
 
 # 2. Histograms add up to their counts; their bounds bracket the bytes.
@@ -178,6 +186,22 @@ sum(b["count"] for b in j["messages"]["latency_ns_hist"]) == j["events"]["hf_msg
 sum(b["count"] for b in j["messages"]["msg_bytes_hist"]) == j["events"]["hf_msg_deliver"] and
 sum(j["frame_size"]["reasons"].values()) == j["events"]["hf_frame_size"]')" True \
 		"node $i's histograms add up"
+done
+# hf_exchange's messages, each size three times: node 1 takes 2000000,
+# 1000 and 300000 bytes, node 0 500000 and 64; each in its log2 bucket,
+# exactly.
+sizes=("500000 64" "2000000 1000 300000")
+for i in 0 1; do
+	# shellcheck disable=SC2086 # the sizes are words
+	check_eq "$(field "$LOGS/t$i.json" '[(b["min"], b["max"], b["count"])
+for b in j["messages"]["msg_bytes_hist"]]')" "$(python3 -c '
+import sys
+n = {}
+for s in map(int, sys.argv[1:]):
+	lo = 1 << (s.bit_length() - 1)
+	n[lo] = n.get(lo, 0) + 3
+print([(lo, 2 * lo - 1, c) for lo, c in sorted(n.items())])' ${sizes[i]})" \
+		"node $i's message sizes"
 done
 # hfq on node 1: every packet it took let go, in the control and data bands.
 j=$LOGS/t1.json
@@ -193,7 +217,8 @@ log_test "trace: histograms add up, hfq's bands on node 1"
 
 # 3. Each trace's one peer is the other node, with the same counts as the
 # trace's totals and as the module's own peer (hfctl peer show): segments
-# sent, segments sent again, and the frame size the controller set last.
+# sent, segments sent again, the frame size the controller set last and
+# the receiver's last rate hint.
 for i in 0 1; do
 	j=$LOGS/t$i.json
 	other=$((1 - i))
@@ -210,14 +235,16 @@ if p and q:
 	      p["retransmits"] == j["tx"]["retransmits"], p["msgs"] == j["messages"]["delivered"],
 	      p["grants"] == j["credit"]["grants"], p["stalls"] == j["credit"]["stalls"])
 	print("module", p["tx_segs"], q["tx_segs"], p["retransmits"], q["retransmits"],
-	      p["frame_segs"] if p["size_changes"] else q["frame_segs"], q["frame_segs"])' \
+	      p["frame_segs"] if p["size_changes"] else q["frame_segs"], q["frame_segs"],
+	      p["rate_hint"] if p["rate_hints"] else q["rate_hint"], q["rate_hint"])' \
 		"$j" "$LOGS/peers$i.json" | tr '\n' ' ')" \
 		"$(python3 -c '
 import json, sys
 j = json.load(open(sys.argv[1]))
 q = json.load(open(sys.argv[2]))[0]
 print("1 eth0", sys.argv[3], "1 totals" + " True" * 8, "module", q["tx_segs"], q["tx_segs"],
-      q["retransmits"], q["retransmits"], q["frame_segs"], q["frame_segs"], end=" ")' \
+      q["retransmits"], q["retransmits"], q["frame_segs"], q["frame_segs"], q["rate_hint"],
+      q["rate_hint"], end=" ")' \
 		"$j" "$LOGS/peers$i.json" "$(hf_node_mac $other)")" "node $i's peer"
 	field "$j" '"peer: frame_segs %s after %s changes, rate %s" % (j["peers"][0]["frame_segs"],
 		j["peers"][0]["size_changes"], j["peers"][0]["rate"])' | sed 's/^/# /'

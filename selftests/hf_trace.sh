@@ -112,8 +112,9 @@ n0=${HF_NODES[0]}
 n1=${HF_NODES[1]}
 ip netns exec "$n0" tc qdisc add dev eth0 root netem loss 3%
 check_err $? "netem on node 0"
-"$HFCTL" -n "$n1" qdisc attach dev eth0
-check_err $? "hfq on node 1"
+# hfq paces node 1 to a link rate: node 1 hints node 0 its share.
+"$HFCTL" -n "$n1" qdisc attach dev eth0 && "$HFCTL" -n "$n1" qdisc set dev eth0 rate 400mbit
+check_err $? "hfq at 400 Mbit/s on node 1"
 
 # Put back the buffer's size (its expanded one if never used) and the
 # switch; the events were all off before (checked).
@@ -170,6 +171,10 @@ compare "hf_frame_size (frame changed) vs tx_frame_grows + tx_frame_shrinks" \
 compare "hf_frame_size (rate cut) vs tx_rate_cuts" \
 	"$(events hf_frame_size 'f["new_rate"] + 0 < f["old_rate"] + 0')" "$(delta tx_rate_cuts)"
 compare "hf_rate_hint vs tx_rate_hints" "$(events hf_rate_hint)" "$(delta tx_rate_hints)"
+check_eq "$(events hf_rate_hint 'f["new_rate"] == 50000000')" "$(events hf_rate_hint)" \
+	"rate hints of 400 Mbit/s for one sender"
+(($(events hf_rate_hint) > 0))
+check_err $? "no rate hint under hfq at 400 Mbit/s"
 compare "hf_msg_deliver vs rx_msgs" "$(events hf_msg_deliver)" "$(delta rx_msgs)"
 compare "hf_msg_deliver len (sum) vs rx_bytes" "$(sum hf_msg_deliver len)" "$(delta rx_bytes)"
 # Each node's frames name its own namespace.

@@ -6,7 +6,7 @@
  * into per-CPU totals and log2 histograms (map "stats": frame sizes, hfq
  * sojourn by band, message latency and length) and per-peer counts (map
  * "peers": frames, bytes, retransmits, the frame size and rate the
- * controller set last).
+ * controller set last, the receiver's latest rate hint).
  *
  * Classic tracepoint programs: each gets the event's record, laid out as
  * the structs of hf_trace.h (the loader checks them against the tracefs
@@ -255,6 +255,24 @@ int hf_trace_deliver(struct hf_tp_msg_deliver *rec)
 	if (p) {
 		p->msgs++;
 		p->msg_bytes += rec->len;
+	}
+	return 0;
+}
+
+SEC("tracepoint/hyperframe/hf_rate_hint")
+int hf_trace_rate_hint(struct hf_tp_rate_hint *rec)
+{
+	struct hf_trace_stats *s;
+	struct hf_trace_peer *p;
+
+	if (!wanted(rec->netns, rec->ifindex))
+		return 0;
+	s = count(HF_TRACE_RATE_HINT);
+	p = peer(s, rec->ifindex, rec->addr);
+	if (p) {
+		p->rate_hints++;
+		p->hint_ns = bpf_ktime_get_ns();
+		p->rate_hint = rec->new_rate;
 	}
 	return 0;
 }

@@ -97,6 +97,16 @@ struct hf_tp_frame_size {
 	__u8 reason;
 };
 
+struct hf_tp_rate_hint {
+	struct hf_tp_common common;
+	__u32 netns;
+	__s32 ifindex;
+	__u8 addr[HF_TP_ADDR_LEN];
+	__u16 epoch;
+	__u64 old_rate;
+	__u64 new_rate;
+};
+
 struct hf_tp_hfq_enqueue {
 	struct hf_tp_common common;
 	__u32 netns;
@@ -150,6 +160,8 @@ HF_TP_ASSERT(hf_tp_credit_grant, ahead, 36);
 HF_TP_ASSERT(hf_tp_credit_stall, zero_window, 28);
 HF_TP_ASSERT(hf_tp_frame_size, new_rate, 34);
 HF_TP_ASSERT(hf_tp_frame_size, reason, 36);
+HF_TP_ASSERT(hf_tp_rate_hint, old_rate, 24);
+HF_TP_ASSERT(hf_tp_rate_hint, new_rate, 32);
 HF_TP_ASSERT(hf_tp_hfq_enqueue, qlen, 24);
 HF_TP_ASSERT(hf_tp_hfq_dequeue, sojourn_ns, 24);
 HF_TP_ASSERT(hf_tp_msg_deliver, len, 32);
@@ -166,6 +178,7 @@ enum hf_trace_event {
 	HF_TRACE_HFQ_ENQUEUE,
 	HF_TRACE_HFQ_DEQUEUE,
 	HF_TRACE_MSG_DELIVER,
+	HF_TRACE_RATE_HINT,
 	HF_TRACE_EVENTS,
 };
 
@@ -236,6 +249,9 @@ struct hf_trace_peer {
 	__u64 size_ns;        /* when the last of those fired (ktime), 0: never */
 	__u32 frame_segs;     /* its new_segs */
 	__u32 rate;           /* its new_rate, 1/1024 of the pacing rate */
+	__u64 rate_hints;     /* hf_rate_hint */
+	__u64 hint_ns;        /* when the last of those fired (ktime), 0: never */
+	__u64 rate_hint;      /* its new_rate, bytes per second (0: no hint) */
 };
 
 /* Per-CPU values are copied in 8-byte steps: no tail to lose. */

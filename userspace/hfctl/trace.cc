@@ -60,6 +60,7 @@ std::vector<TraceEventFormat> make_formats() {
       {"hf_msg_deliver",
        {HF_TRACE_PEER(hf_tp_msg_deliver), HF_TRACE_FIELD(hf_tp_msg_deliver, len),
         HF_TRACE_FIELD(hf_tp_msg_deliver, latency_ns)}},
+      {"hf_rate_hint", {HF_TRACE_PEER(hf_tp_rate_hint), HF_TRACE_FIELD(hf_tp_rate_hint, new_rate)}},
   };
 }
 
@@ -136,8 +137,8 @@ void render_peers_text(std::ostream& out, const TraceReport& report) {
   }
   std::array<char, 160> line{};
   static_cast<void>(std::snprintf(
-      line.data(), line.size(), "%-10s %-17s %12s %12s %9s %6s %7s %6s %6s %5s\n", "DEV", "ADDR",
-      "TX", "RX", "AVG-FRAME", "FRAME", "RATE", "RETX", "STALLS", "MSGS"));
+      line.data(), line.size(), "%-10s %-17s %12s %12s %9s %6s %7s %12s %6s %6s %5s\n", "DEV",
+      "ADDR", "TX", "RX", "AVG-FRAME", "FRAME", "RATE", "HINT", "RETX", "STALLS", "MSGS"));
   out << line.data();
   for (const TracePeer& peer : report.totals.peers) {
     const auto [tx, rx] = window_bytes(report, peer);
@@ -150,13 +151,19 @@ void render_peers_text(std::ostream& out, const TraceReport& report) {
     } else {
       rate.at(0) = '-';
     }
+    // The receiver's hint, as a bit rate; "none" once it gives none.
+    std::string hint = "-";
+    if (peer.rate_hint) {
+      hint = *peer.rate_hint != 0 ? human_bitrate(static_cast<double>(*peer.rate_hint))
+                                  : std::string("none");
+    }
     static_cast<void>(std::snprintf(
-        line.data(), line.size(), "%-10s %-17s %12s %12s %9s %6s %7s %6llu %6llu %5llu\n",
+        line.data(), line.size(), "%-10s %-17s %12s %12s %9s %6s %7s %12s %6llu %6llu %5llu\n",
         dev.c_str(), format_mac(peer.addr).c_str(),
         human_bitrate(per_second(tx, report.window_seconds)).c_str(),
         human_bitrate(per_second(rx, report.window_seconds)).c_str(),
         human_bytes(average(peer.tx_bytes, peer.tx_frames)).c_str(), frame.c_str(), rate.data(),
-        static_cast<unsigned long long>(peer.retransmits),
+        hint.c_str(), static_cast<unsigned long long>(peer.retransmits),
         static_cast<unsigned long long>(peer.stalls), static_cast<unsigned long long>(peer.msgs)));
     out << line.data();
   }
@@ -201,6 +208,7 @@ void render_text(std::ostream& out, const TraceReport& report, const Options& op
     }
   }
   out << "; frame size changed " << t.frame_changes << ", rate cut " << t.rate_cuts << "\n";
+  out << "rate hints: " << t.events[trace_event::rate_hint] << " changes\n";
   out << "hfq:";
   for (std::size_t b = 0; b < kHfqBands.size(); ++b) {
     out << (b == 0 ? " " : ", ") << kHfqBands.at(b) << " " << t.hfq_enqueued.at(b) << " in "
@@ -285,6 +293,12 @@ void peer_json(hf::JsonWriter& json, const TraceReport& report, const TracePeer&
   } else {
     json.member("rate", nullptr);
   }
+  json.member("rate_hints", peer.rate_hints);
+  if (peer.rate_hint) {
+    json.member("rate_hint", *peer.rate_hint);
+  } else {
+    json.member("rate_hint", nullptr);
+  }
   json.end_object();
 }
 
@@ -334,6 +348,8 @@ void render_json(std::ostream& out, const TraceReport& report, const Options& op
     }
   }
   json.end_object().end_object();
+  json.key("rate_hints").begin_object().member("changes", t.events[trace_event::rate_hint]);
+  json.end_object();
   json.key("hfq").begin_object();
   for (std::size_t b = 0; b < kHfqBands.size(); ++b) {
     json.key(kHfqBands.at(b))

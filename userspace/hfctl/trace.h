@@ -48,13 +48,14 @@ enum : std::size_t {
   hfq_enqueue,
   hfq_dequeue,
   msg_deliver,
+  rate_hint,
   count,
 };
 }  // namespace trace_event
 inline constexpr std::size_t kTraceEvents = trace_event::count;
 inline constexpr std::array<std::string_view, kTraceEvents> kTraceEventNames{
     "hf_frame_xmit", "hf_frame_recv", "hf_retransmit", "hf_credit_grant", "hf_credit_stall",
-    "hf_frame_size", "hfq_enqueue",   "hfq_dequeue",   "hf_msg_deliver"};
+    "hf_frame_size", "hfq_enqueue",   "hfq_dequeue",   "hf_msg_deliver",  "hf_rate_hint"};
 // hfq's bands and the frame-size controller's reasons, by index.
 inline constexpr std::array<std::string_view, 3> kHfqBands{"control", "data", "other"};
 // hf_frame_size's reasons (enum hf_fsize_reason); the last slot also
@@ -79,7 +80,7 @@ struct TraceEventFormat {
   std::vector<TraceField> fields;
 };
 
-// The records of the nine events as the programs read them.
+// The records of the ten events as the programs read them.
 [[nodiscard]] const std::vector<TraceEventFormat>& trace_event_formats();
 
 // The fields a tracefs "format" file declares, common ones included:
@@ -113,6 +114,10 @@ struct TracePeer {
   // controller set last; absent when it changed nothing while traced.
   std::optional<std::uint32_t> frame_segs;
   std::optional<std::uint32_t> rate;
+  std::uint64_t rate_hints = 0;  // changes of the receiver's rate hint
+  // The hint the receiver gave last, bytes per second (0: it gives none);
+  // absent when it did not change while traced.
+  std::optional<std::uint64_t> rate_hint;
 
   friend bool operator==(const TracePeer&, const TracePeer&) = default;
 };

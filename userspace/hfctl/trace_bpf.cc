@@ -144,13 +144,15 @@ void add(TraceCounts& into, const hf_trace_stats& from) {
 }
 
 // One peer's per-CPU counts added up; the frame size and rate of the CPU
-// that saw the controller's last change.
+// that saw the controller's last change, the hint of the one that saw the
+// receiver's last.
 TracePeer sum_peer(const hf_trace_peer_key& key, std::span<const hf_trace_peer> per_cpu) {
   TracePeer peer;
   peer.ifindex = key.ifindex;
   std::copy(std::begin(key.addr), std::end(key.addr), peer.addr.begin());
   peer.dev = interface_name(key.ifindex);
   __u64 latest = 0;
+  __u64 latest_hint = 0;
   for (const hf_trace_peer& cpu : per_cpu) {
     peer.tx_frames += cpu.tx_frames;
     peer.tx_segs += cpu.tx_segs;
@@ -168,6 +170,11 @@ TracePeer sum_peer(const hf_trace_peer_key& key, std::span<const hf_trace_peer> 
       latest = cpu.size_ns;
       peer.frame_segs = cpu.frame_segs;
       peer.rate = cpu.rate;
+    }
+    peer.rate_hints += cpu.rate_hints;
+    if (cpu.hint_ns > latest_hint) {
+      latest_hint = cpu.hint_ns;
+      peer.rate_hint = cpu.rate_hint;
     }
   }
   return peer;

@@ -99,6 +99,8 @@ TEST(TraceFormat, TheProgramsLayoutMatchesTheModules) {
   EXPECT_EQ(dequeue.back(), (TraceField{"sojourn_ns", 24, 8}));
   const auto& size = format_of("hf_frame_size").fields;
   EXPECT_EQ(size.back(), (TraceField{"reason", 36, 1}));
+  const auto& hint = format_of("hf_rate_hint").fields;
+  EXPECT_EQ(hint.back(), (TraceField{"new_rate", 32, 8}));  // after old_rate at 24
   EXPECT_EQ(hfctl::trace_event_formats().size(), hfctl::kTraceEvents);
   for (std::size_t i = 0; i < hfctl::kTraceEvents; ++i) {
     EXPECT_EQ(hfctl::trace_event_formats()[i].event, hfctl::kTraceEventNames.at(i));
@@ -123,7 +125,7 @@ TraceReport sample_report() {
   report.seconds = 2.0;
   report.window_seconds = 2.0;
   TraceCounts& t = report.totals;
-  t.events = {4, 3, 1, 5, 2, 1, 6, 6, 2};
+  t.events = {4, 3, 1, 5, 2, 1, 6, 6, 2, 3};
   t.xmit_segs = 40;
   t.xmit_bytes = std::uint64_t{4} * 65536;
   t.xmit_bytes_hist.at(16) = 4;
@@ -144,6 +146,8 @@ TraceReport sample_report() {
   peer.msgs = 2;
   peer.frame_segs = 8;
   peer.rate = 512;
+  peer.rate_hints = 3;
+  peer.rate_hint = 12'500'000;  // 100 Mbit/s
   t.peers.push_back(peer);
   return report;
 }
@@ -160,8 +164,9 @@ TEST(RenderTrace, JsonCarriesCountsHistogramsAndPeers) {
         R"("frame_bytes_hist":[{"min":65536,"max":131071,"count":4}])", R"("loss":1)",
         R"("rate_cuts":1)", R"("control":{"enqueued":5,"dequeued":5,"sojourn_ns_p50":2047)",
         R"("latency_ns_p99":2097151)", R"("addr":"02:00:00:00:00:01")",
-        R"("tx_bytes_per_s":131072)", R"("frame_segs":8,"rate":0.5})",
-        R"("peers_untracked":0,"missed":0})"}) {
+        R"("tx_bytes_per_s":131072)",
+        R"("frame_segs":8,"rate":0.5,"rate_hints":3,"rate_hint":12500000})", R"("hf_rate_hint":3)",
+        R"("rate_hints":{"changes":3})", R"("peers_untracked":0,"missed":0})"}) {
     EXPECT_NE(json.find(want), std::string::npos) << want << " in " << json;
   }
 }
@@ -189,6 +194,8 @@ TEST(RenderTrace, TextSaysTheRatesOfTheWindowAndThePeers) {
       text.find("eth0       02:00:00:00:00:01   1.0 Mbit/s      0 bit/s    64 KiB      8     50%"),
       std::string::npos)
       << text;
+  EXPECT_NE(text.find("     50% 100.0 Mbit/s      1 "), std::string::npos) << "the hint: " << text;
+  EXPECT_NE(text.find("rate hints: 3 changes\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("message latency:\n"), std::string::npos) << "bars only with -s";
   Options stats;
   stats.stats = 1;
@@ -199,6 +206,22 @@ TEST(RenderTrace, TextSaysTheRatesOfTheWindowAndThePeers) {
 }
 
 // Past 2^31 (2.1 s of latency) the last bucket has no upper bound to show.
+// A receiver that stopped hinting (0) shows "none"; one never seen, "-".
+TEST(RenderTrace, ARateHintOfZeroIsNone) {
+  TraceReport report = sample_report();
+  report.totals.peers[0].rate_hint = 0;
+  std::ostringstream out;
+  hfctl::render_trace(out, report, Options{});
+  EXPECT_NE(out.str().find("     50%         none "), std::string::npos) << out.str();
+  report.totals.peers[0].rate_hint.reset();
+  std::ostringstream json;
+  Options options;
+  options.json = true;
+  hfctl::render_trace(json, report, options);
+  EXPECT_NE(json.str().find(R"("rate_hints":3,"rate_hint":null})"), std::string::npos)
+      << json.str();
+}
+
 TEST(RenderTrace, TheOpenLastBucketHasNoBound) {
   TraceReport report = sample_report();
   report.totals.latency_ns_hist.at(hfctl::kLog2Buckets - 1) = 3;
