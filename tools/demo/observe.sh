@@ -35,7 +35,7 @@ watch()
 		# -n, not "ip netns exec": that mounts a sysfs without tracefs.
 		"$hfctl" -n "$n0" trace dev eth0 >"$logs/trace-$t" 2>&1 &
 		trace=$!
-		busywait 120000 attached "$trace" perf 9 || status=1
+		busywait 120000 attached "$trace" perf 10 || status=1
 	fi
 	ip netns exec "$n1" "$hfperf" server -t "$t" -d eth0 --port 7800 --clients 1 \
 		>"$logs/server-$t" 2>&1 &
