@@ -14,13 +14,20 @@
  *                           freed it, so it is not read there)
  *   net:netif_receive_skb   receive: the skb as the stack takes it, after
  *                           GRO, the link-layer header already pulled
- *   qdisc:qdisc_dequeue     backlog and queue length of the device's qdisc
- *                           after each dequeue (loaded only where the
- *                           kernel has it)
+ *   qdisc:qdisc_enqueue     backlog and queue length of the device's qdisc
+ *                           after each enqueue: the depth packets arrive to
+ *   qdisc:qdisc_dequeue     the same after each dequeue (the qdisc programs
+ *                           are loaded only where the kernel has them)
+ *
+ * Both qdisc programs also keep a time series (stats.series): the deepest
+ * the queue was in each interval of cfg_interval_ns since start_ns, which
+ * the loader sets once everything is attached.
  *
  * The filter (.rodata, set by the loader): the device (ifindex and network
  * namespace, as indexes repeat across namespaces), and optionally an
- * EtherType, an IP protocol and a port (source or destination).
+ * EtherType, or an IP protocol, source and destination address, source
+ * and destination port and a port in either direction. The queue is the
+ * device's, shared by all its traffic: the filter does not apply to it.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -43,7 +50,19 @@ const volatile __u32 cfg_ifindex;
 const volatile __u32 cfg_netns;      /* inode of the namespace */
 const volatile __u16 cfg_ethertype;  /* host order; 0: any */
 const volatile __u8 cfg_ipproto;     /* 0: any */
-const volatile __u16 cfg_port;       /* host order; 0: any */
+const volatile __u16 cfg_port;       /* host order, either direction; 0: any */
+const volatile __u16 cfg_sport;      /* host order; 0: any */
+const volatile __u16 cfg_dport;      /* host order; 0: any */
+const volatile __u8 cfg_addr_len;    /* of cfg_src and cfg_dst: 4, 16; 0: any */
+const volatile bool cfg_has_src;
+const volatile bool cfg_has_dst;
+const volatile __u32 cfg_src[4];     /* network order, IPv4 in [0] */
+const volatile __u32 cfg_dst[4];
+const volatile __u64 cfg_interval_ns; /* of stats.series */
+const volatile __u32 cfg_slots;      /* intervals in the duration */
+
+/* CLOCK_MONOTONIC when the probe started, by the loader; 0: not yet. */
+__u64 start_ns;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -67,6 +86,15 @@ static __always_inline bool dev_match(const struct net_device *dev)
 	return BPF_CORE_READ(dev, nd_net.net, ns.inum) == cfg_netns;
 }
 
+/* Whether the first `words` words of got are want's. */
+static __always_inline bool addr_eq(const __u32 *got, const volatile __u32 *want, __u32 words)
+{
+	for (int i = 0; i < 4; i++)
+		if (i < words && got[i] != want[i])
+			return false;
+	return true;
+}
+
 /*
  * Reads the L3/L4 headers at head + l3off: applies the filter, and sets
  * pkt->hdrlen to the headers up to the end of TCP's or UDP's. Returns
@@ -77,8 +105,10 @@ static __always_inline bool parse(const struct sk_buff *skb, __u32 l3off, __u32 
 {
 	unsigned char *head = BPF_CORE_READ(skb, head);
 	__u16 proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
+	bool want_ip = cfg_ipproto || cfg_addr_len;
 	__u8 ipproto = 0, b = 0;
-	__u32 l4off = 0;
+	__u32 l4off = 0, words;
+	__u32 addr[8] = {};	/* source in [0..3], destination in [4..7] */
 	__be16 ports[2] = {};
 
 	pkt->hdrlen = l2len;
@@ -87,16 +117,30 @@ static __always_inline bool parse(const struct sk_buff *skb, __u32 l3off, __u32 
 	if (proto == HF_ETH_P_IP) {
 		if (bpf_probe_read_kernel(&b, 1, head + l3off) ||
 		    bpf_probe_read_kernel(&ipproto, 1, head + l3off + 9))
-			return !cfg_ipproto;
+			return !want_ip;
 		l4off = (b & 0xf) * 4;
+		words = 1;
+		if (cfg_addr_len &&
+		    (bpf_probe_read_kernel(&addr[0], 4, head + l3off + 12) ||
+		     bpf_probe_read_kernel(&addr[4], 4, head + l3off + 16)))
+			return false;
 	} else if (proto == HF_ETH_P_IPV6) {
 		if (bpf_probe_read_kernel(&ipproto, 1, head + l3off + 6))
-			return !cfg_ipproto;
+			return !want_ip;
 		l4off = 40;
+		words = 4;
+		if (cfg_addr_len && bpf_probe_read_kernel(addr, sizeof(addr), head + l3off + 8))
+			return false;
 	} else {
-		return !cfg_ipproto;
+		return !want_ip;
 	}
 	if (cfg_ipproto && ipproto != cfg_ipproto)
+		return false;
+	if (cfg_addr_len && cfg_addr_len != words * 4)
+		return false;
+	if (cfg_has_src && !addr_eq(&addr[0], cfg_src, words))
+		return false;
+	if (cfg_has_dst && !addr_eq(&addr[4], cfg_dst, words))
 		return false;
 	if (ipproto == HF_IPPROTO_TCP) {
 		if (!bpf_probe_read_kernel(&b, 1, head + l3off + l4off + 12))
@@ -104,13 +148,17 @@ static __always_inline bool parse(const struct sk_buff *skb, __u32 l3off, __u32 
 	} else if (ipproto == HF_IPPROTO_UDP) {
 		pkt->hdrlen = l2len + l4off + 8;
 	}
-	if (!cfg_port)
+	if (!cfg_port && !cfg_sport && !cfg_dport)
 		return true;
 	if (ipproto != HF_IPPROTO_TCP && ipproto != HF_IPPROTO_UDP)
 		return false;
 	if (bpf_probe_read_kernel(ports, sizeof(ports), head + l3off + l4off))
 		return false;
-	return ports[0] == bpf_htons(cfg_port) || ports[1] == bpf_htons(cfg_port);
+	if (cfg_sport && ports[0] != bpf_htons(cfg_sport))
+		return false;
+	if (cfg_dport && ports[1] != bpf_htons(cfg_dport))
+		return false;
+	return !cfg_port || ports[0] == bpf_htons(cfg_port) || ports[1] == bpf_htons(cfg_port);
 }
 
 /* Segments of the skb from its shared info (gso_segs, else computed). */
@@ -204,28 +252,67 @@ int BPF_PROG(hf_probe_rx, struct sk_buff *skb)
 	return 0;
 }
 
+/*
+ * The depth of qdisc right after a packet joined or left it (packet) or a
+ * dequeue found nothing to send (!packet: the time series only).
+ */
+static __always_inline void queue_sample(const struct Qdisc *qdisc, __u32 side, bool packet)
+{
+	struct hf_probe_stats *s;
+	struct hf_probe_queue *q;
+	struct hf_probe_slot *slot;
+	__u64 backlog, qlen, start, now, i;
+	__u32 zero = 0;
+
+	s = bpf_map_lookup_elem(&stats, &zero);
+	if (!s || side >= HF_PROBE_QUEUES)
+		return;
+	backlog = BPF_CORE_READ(qdisc, qstats.backlog);
+	qlen = BPF_CORE_READ(qdisc, q.qlen);
+	if (packet) {
+		q = &s->queue[side];
+		q->samples++;
+		if (backlog > q->max_backlog)
+			q->max_backlog = backlog;
+		if (qlen > q->max_qlen)
+			q->max_qlen = qlen;
+		hf_hist_add(q->backlog_hist, backlog, 1);
+		hf_hist_add(q->qlen_hist, qlen, 1);
+	}
+
+	start = start_ns;
+	now = bpf_ktime_get_ns();
+	if (!start || now < start || !cfg_interval_ns || !cfg_slots)
+		return;
+	i = (now - start) / cfg_interval_ns;
+	/* The last interval also takes what comes before the detach. */
+	if (i >= cfg_slots)
+		i = cfg_slots - 1;
+	if (i >= HF_PROBE_SLOTS)
+		return;
+	slot = &s->series[i];
+	slot->samples++;
+	if (backlog > slot->max_backlog)
+		slot->max_backlog = backlog;
+	if (qlen > slot->max_qlen)
+		slot->max_qlen = qlen;
+}
+
+SEC("tp_btf/qdisc_enqueue")
+int BPF_PROG(hf_probe_enqueue, struct Qdisc *qdisc, const struct netdev_queue *txq,
+	     struct sk_buff *skb)
+{
+	if (dev_match(BPF_CORE_READ(qdisc, dev_queue, dev)))
+		queue_sample(qdisc, HF_PROBE_ENQUEUE, true);
+	return 0;
+}
+
 SEC("tp_btf/qdisc_dequeue")
 int BPF_PROG(hf_probe_qdisc, struct Qdisc *qdisc, const struct netdev_queue *txq, int packets,
 	     struct sk_buff *skb)
 {
-	struct hf_probe_stats *s;
-	__u32 zero = 0;
-	__u64 backlog, qlen;
-
-	if (!skb || !dev_match(BPF_CORE_READ(qdisc, dev_queue, dev)))
-		return 0;
-	s = bpf_map_lookup_elem(&stats, &zero);
-	if (!s)
-		return 0;
-	backlog = BPF_CORE_READ(qdisc, qstats.backlog);
-	qlen = BPF_CORE_READ(qdisc, q.qlen);
-	s->queue.samples++;
-	if (backlog > s->queue.max_backlog)
-		s->queue.max_backlog = backlog;
-	if (qlen > s->queue.max_qlen)
-		s->queue.max_qlen = qlen;
-	hf_hist_add(s->queue.backlog_hist, backlog, 1);
-	hf_hist_add(s->queue.qlen_hist, qlen, 1);
+	if (dev_match(BPF_CORE_READ(qdisc, dev_queue, dev)))
+		queue_sample(qdisc, HF_PROBE_DEQUEUE, skb);
 	return 0;
 }
 

@@ -36,19 +36,39 @@ struct hf_probe_dir {
 	__u64 packet_hist[HF_PROBE_BUCKETS]; /* wire packet length */
 };
 
-/* The device's qdiscs at each dequeue (the qdisc:qdisc_dequeue tracepoint). */
+/* Intervals of the queue's time series, at most (duration / interval). */
+#define HF_PROBE_SLOTS 256
+
+enum hf_probe_queue_index {
+	HF_PROBE_DEQUEUE = 0, /* qdisc:qdisc_dequeue, after a packet left */
+	HF_PROBE_ENQUEUE = 1, /* qdisc:qdisc_enqueue, after a packet joined */
+	HF_PROBE_QUEUES = 2,
+};
+
+/* The device's qdiscs at one of their tracepoints. */
 struct hf_probe_queue {
-	__u64 samples;       /* dequeues that returned a packet */
-	__u64 max_backlog;   /* bytes queued after the dequeue */
-	__u64 max_qlen;      /* packets queued after the dequeue */
+	__u64 samples;       /* dequeues that returned a packet, or enqueues */
+	__u64 max_backlog;   /* bytes queued right after it */
+	__u64 max_qlen;      /* packets queued right after it */
 	__u64 backlog_hist[HF_PROBE_BUCKETS];
 	__u64 qlen_hist[HF_PROBE_BUCKETS];
+};
+
+/*
+ * One interval of the time series: the deepest the queue was seen at any
+ * enqueue or dequeue (one that found the queue empty or throttled too).
+ */
+struct hf_probe_slot {
+	__u64 samples;
+	__u64 max_backlog;
+	__u64 max_qlen;
 };
 
 /* The one value of the per-CPU array "stats"; userspace adds the CPUs up. */
 struct hf_probe_stats {
 	struct hf_probe_dir dir[HF_PROBE_DIRS];
-	struct hf_probe_queue queue;
+	struct hf_probe_queue queue[HF_PROBE_QUEUES];
+	struct hf_probe_slot series[HF_PROBE_SLOTS];
 };
 
 #endif /* HF_PROBE_H */

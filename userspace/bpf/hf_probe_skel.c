@@ -7,6 +7,7 @@
 #include "hf_probe_skel.h"
 
 #include <errno.h>
+#include <string.h>
 #include <bpf/libbpf.h>
 
 #include "hf_probe.skel.h"
@@ -25,8 +26,19 @@ struct hf_probe *hf_probe_skel_load(const struct hf_probe_config *config, int *e
 	probe->rodata->cfg_ethertype = config->ethertype;
 	probe->rodata->cfg_ipproto = config->ipproto;
 	probe->rodata->cfg_port = config->port;
-	if (!config->qdisc)
+	probe->rodata->cfg_sport = config->sport;
+	probe->rodata->cfg_dport = config->dport;
+	probe->rodata->cfg_addr_len = config->addr_len;
+	probe->rodata->cfg_has_src = config->has_src;
+	probe->rodata->cfg_has_dst = config->has_dst;
+	memcpy((void *)probe->rodata->cfg_src, config->src, sizeof(config->src));
+	memcpy((void *)probe->rodata->cfg_dst, config->dst, sizeof(config->dst));
+	probe->rodata->cfg_interval_ns = config->interval_ns;
+	probe->rodata->cfg_slots = config->slots;
+	if (!config->dequeue)
 		bpf_program__set_autoload(probe->progs.hf_probe_qdisc, false);
+	if (!config->enqueue)
+		bpf_program__set_autoload(probe->progs.hf_probe_enqueue, false);
 	err = hf_probe__load(probe);
 	if (err) {
 		hf_probe__destroy(probe);
@@ -39,6 +51,12 @@ struct hf_probe *hf_probe_skel_load(const struct hf_probe_config *config, int *e
 int hf_probe_skel_attach(struct hf_probe *probe)
 {
 	return hf_probe__attach(probe);
+}
+
+void hf_probe_skel_start(struct hf_probe *probe, __u64 now_ns)
+{
+	/* .bss is mmapped: the programs see it at their next event. */
+	__atomic_store_n(&probe->bss->start_ns, now_ns, __ATOMIC_RELEASE);
 }
 
 void hf_probe_skel_detach(struct hf_probe *probe)

@@ -23,13 +23,25 @@ struct hf_probe_config {
 	__u32 netns;      /* inode of the network namespace */
 	__u16 ethertype;  /* host order; 0: any */
 	__u8 ipproto;     /* 0: any */
-	__u16 port;       /* host order; 0: any */
-	bool qdisc;       /* load the qdisc:qdisc_dequeue program too */
+	__u16 port;       /* host order, either direction; 0: any */
+	__u16 sport;      /* host order; 0: any */
+	__u16 dport;      /* host order; 0: any */
+	__u8 addr_len;    /* of src and dst: 4 (IPv4), 16 (IPv6); 0: any */
+	bool has_src;
+	bool has_dst;
+	__u8 src[16];     /* network order */
+	__u8 dst[16];
+	__u64 interval_ns; /* of the queue's time series */
+	__u32 slots;      /* its intervals, at most HF_PROBE_SLOTS */
+	bool dequeue;     /* load the qdisc:qdisc_dequeue program too */
+	bool enqueue;     /* load the qdisc:qdisc_enqueue program too */
 };
 
 /* Opens, configures and loads the programs; NULL with *error set on failure. */
 struct hf_probe *hf_probe_skel_load(const struct hf_probe_config *config, int *error);
 int hf_probe_skel_attach(struct hf_probe *probe);
+/* Starts the time series at now_ns (CLOCK_MONOTONIC), once attached. */
+void hf_probe_skel_start(struct hf_probe *probe, __u64 now_ns);
 void hf_probe_skel_detach(struct hf_probe *probe);
 /* The descriptor of the per-CPU array "stats". */
 int hf_probe_skel_stats_fd(const struct hf_probe *probe);

@@ -1,12 +1,13 @@
-// hfctl/probe.cc - "hfctl probe", its pure part: argument parsing, the
-// verdict and the rendering of a ProbeResult.
+// hfctl/probe.cc - "hfctl probe", its pure part: the verdict and the
+// rendering (text, JSON) of a ProbeResult, the queue's time series among
+// it. The arguments are probe_args.cc's.
 #include "probe.h"
 
-#include <netinet/in.h>
-
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <cstdio>
-#include <sstream>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -17,7 +18,6 @@
 namespace hfctl {
 namespace {
 
-constexpr std::string_view kHint = "hfctl probe help";
 constexpr double kKiB = 1024.0;
 // Below this many wire packets a second, per-packet cost is not the story.
 constexpr double kBusyPps = 1000.0;
@@ -25,27 +25,6 @@ constexpr double kBusyPps = 1000.0;
 constexpr double kLargeSkb = 16.0 * kKiB;
 // A qdisc backlog this deep is a queue worth pacing away.
 constexpr std::uint64_t kDeepQueue = std::uint64_t{64} * 1024;
-
-[[noreturn]] void usage(const std::string& message) {
-  throw UsageError(message, std::string(kHint));
-}
-
-std::uint64_t parse_number(std::string_view name, std::string_view text, std::uint64_t min,
-                           std::uint64_t max) {
-  std::uint64_t value = 0;
-  const std::string copy(text);
-  std::size_t used = 0;
-  try {
-    value = std::stoull(copy, &used, 0);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != copy.size() || copy.front() == '-' || value < min || value > max) {
-    usage("invalid " + std::string(name) + " \"" + copy + "\" (" + std::to_string(min) + " to " +
-          std::to_string(max) + ")");
-  }
-  return value;
-}
 
 void render_direction_text(std::ostream& out, std::string_view name, const DirectionCounts& dir,
                            double seconds) {
@@ -76,67 +55,139 @@ void direction_json(hf::JsonWriter& json, std::string_view name, const Direction
   json.end_object();
 }
 
-// Takes `key value` into `parsed`; false for a key "probe" does not know.
-bool take_arg(const std::string& key, const std::string& value, ProbeArgs& parsed) {
-  if (key == "dev") {
-    if (value.empty()) {
-      usage("dev needs a device name");
-    }
-    parsed.dev = value;
-  } else if (key == "duration") {
-    parsed.duration = parse_duration_arg(value, kHint);
-  } else if (key == "ethertype") {
-    constexpr std::uint64_t kMinEthertype = 0x600;  // below: an 802.3 length
-    const std::uint64_t type = parse_number("ethertype", value, kMinEthertype, 0xffff);
-    parsed.ethertype = static_cast<std::uint16_t>(type);
-  } else if (key == "proto") {
-    if (value != "tcp" && value != "udp") {
-      usage("invalid proto \"" + value + "\" (tcp or udp)");
-    }
-    parsed.ip_proto = static_cast<std::uint8_t>(value == "tcp" ? IPPROTO_TCP : IPPROTO_UDP);
-  } else if (key == "port") {
-    const std::uint64_t port = parse_number("port", value, 1, 0xffff);
-    parsed.port = static_cast<std::uint16_t>(port);
+// The queue at one tracepoint, as a line of text.
+void render_queue_text(std::ostream& out, std::string_view side, std::string_view events,
+                       const std::optional<QueueCounts>& queue) {
+  out << "qdisc at " << side << ": ";
+  if (!queue) {
+    out << "unavailable (this kernel has no qdisc:qdisc_" << side << " tracepoint)\n";
+  } else if (queue->samples == 0) {
+    out << "no " << events << " (a queueless device, noqueue, or no traffic through it)\n";
   } else {
-    return false;
+    out << "backlog max " << human_bytes(static_cast<double>(queue->max_backlog))
+        << ", p50 <= " << human_bytes(static_cast<double>(hist_quantile(queue->backlog_hist, 0.5)))
+        << "; queue max " << queue->max_qlen
+        << " packets, p50 <= " << hist_quantile(queue->qlen_hist, 0.5) << "; over "
+        << queue->samples << " " << events << "\n";
   }
-  return true;
+}
+
+void queue_json(hf::JsonWriter& json, std::string_view events, const QueueCounts& queue) {
+  json.member(events, queue.samples)
+      .member("max_backlog_bytes", queue.max_backlog)
+      .member("p50_backlog_bytes", hist_quantile(queue.backlog_hist, 0.5))
+      .member("max_qlen", queue.max_qlen)
+      .member("p50_qlen", hist_quantile(queue.qlen_hist, 0.5));
+  hist_json(json, "backlog_bytes_hist", queue.backlog_hist);
+  hist_json(json, "qlen_hist", queue.qlen_hist);
+}
+
+// "1.00s", "0.10s": a time of the series, in seconds.
+std::string series_time(std::chrono::milliseconds t) {
+  constexpr double kMsPerSecond = 1000.0;
+  std::array<char, 32> text{};
+  static_cast<void>(std::snprintf(text.data(), text.size(), "%.2fs",
+                                  static_cast<double>(t.count()) / kMsPerSecond));
+  return text.data();
+}
+
+// The time series: a line per interval, its deepest backlog and queue
+// length and a bar scaled to the deepest of all; "-" where nothing was
+// enqueued or dequeued.
+void render_series_text(std::ostream& out, const ProbeResult& result) {
+  if (result.series.empty()) {
+    return;
+  }
+  const std::string every = series_time(result.interval);
+  const bool seen = std::any_of(result.series.begin(), result.series.end(),
+                                [](const QueueInterval& slot) { return slot.samples > 0; });
+  if (!seen) {
+    out << "qdisc depth per " << every << ": nothing enqueued or dequeued\n";
+    return;
+  }
+  std::uint64_t deepest = 0;
+  for (const QueueInterval& slot : result.series) {
+    deepest = std::max(deepest, slot.max_backlog);
+  }
+  constexpr std::uint64_t kBar = 40;
+  out << "qdisc depth per " << every << " (the deepest in each):\n";
+  for (std::size_t i = 0; i < result.series.size(); ++i) {
+    const QueueInterval& slot = result.series[i];
+    std::array<char, 64> line{};
+    const std::string t = series_time(result.interval * static_cast<std::int64_t>(i));
+    if (slot.samples == 0) {
+      static_cast<void>(std::snprintf(line.data(), line.size(), "  %8s %10s", t.c_str(), "-"));
+      out << line.data() << "\n";
+      continue;
+    }
+    static_cast<void>(std::snprintf(
+        line.data(), line.size(), "  %8s %10s %6llu packets", t.c_str(),
+        human_bytes(static_cast<double>(slot.max_backlog)).c_str(),
+        static_cast<unsigned long long>(slot.max_qlen)));  // NOLINT(google-runtime-int): %llu
+    out << line.data();
+    const std::uint64_t bar = deepest == 0 ? 0 : (slot.max_backlog * kBar + deepest - 1) / deepest;
+    if (bar > 0) {
+      out << " " << std::string(bar, '#');
+    }
+    out << "\n";
+  }
+}
+
+void series_json(hf::JsonWriter& json, const ProbeResult& result) {
+  json.member("interval_ms", static_cast<std::uint64_t>(result.interval.count()));
+  json.key("series").begin_array();
+  for (std::size_t i = 0; i < result.series.size(); ++i) {
+    const QueueInterval& slot = result.series[i];
+    json.begin_object()
+        .member("t_ms", static_cast<std::uint64_t>(result.interval.count()) * i)
+        .member("samples", slot.samples)
+        .member("backlog_bytes_max", slot.max_backlog)
+        .member("qlen_max", slot.max_qlen)
+        .end_object();
+  }
+  json.end_array();
+}
+
+// " (skbs p50 <= 2 KiB, max 64 KiB)": the scale of the messages the stack
+// hands the device (or GRO builds), where the histogram has them.
+std::string skb_scale(const DirectionCounts& dir) {
+  if (hist_total(dir.skb_hist) == 0) {
+    return "";
+  }
+  // A bucket's upper bound, but no more than the largest skb seen.
+  const std::uint64_t p50 = std::min(hist_quantile(dir.skb_hist, 0.5), dir.max_skb);
+  return " (skbs p50 <= " + human_bytes(static_cast<double>(p50)) + ", max " +
+         human_bytes(static_cast<double>(dir.max_skb)) + ")";
+}
+
+// "3 MiB / 2100 packets, in bursts: backlogged in 3 of 20 intervals": how
+// deep the queue got and, from the time series, whether it stood or came
+// and went.
+std::string queue_scale(const ProbeResult& result) {
+  std::string text = human_bytes(static_cast<double>(peak_backlog(result))) + " / " +
+                     std::to_string(peak_qlen(result)) + " packets";
+  if (result.series.empty()) {
+    return text;
+  }
+  const auto backlogged = static_cast<std::size_t>(
+      std::count_if(result.series.begin(), result.series.end(),
+                    [](const QueueInterval& slot) { return slot.max_backlog > 0; }));
+  const std::size_t total = result.series.size();
+  text += backlogged * 2 > total ? ", standing" : ", in bursts";
+  return text + ": backlogged in " + std::to_string(backlogged) + " of " + std::to_string(total) +
+         " intervals";
 }
 
 }  // namespace
 
-ProbeArgs parse_probe_args(std::span<const std::string> args) {
-  ProbeArgs parsed;
-  parse_pairs(args, kHint, [&parsed](const std::string& key, const std::string& value) {
-    return take_arg(key, value, parsed);
-  });
-  if (parsed.dev.empty()) {
-    usage("probe needs dev DEV");
-  }
-  if (parsed.port && !parsed.ip_proto) {
-    usage("port needs proto tcp or proto udp");
-  }
-  if (parsed.ethertype && parsed.ip_proto) {
-    usage("ethertype and proto cannot be combined (proto implies IPv4 or IPv6)");
-  }
-  return parsed;
+std::uint64_t peak_backlog(const ProbeResult& result) noexcept {
+  return std::max(result.dequeue ? result.dequeue->max_backlog : 0,
+                  result.enqueue ? result.enqueue->max_backlog : 0);
 }
 
-std::string describe_filter(const ProbeArgs& args) {
-  std::string text;
-  if (args.ethertype) {
-    std::array<char, 16> hex{};
-    static_cast<void>(
-        std::snprintf(hex.data(), hex.size(), "0x%04x", static_cast<unsigned>(*args.ethertype)));
-    text = "ethertype " + std::string(hex.data());
-  }
-  if (args.ip_proto) {
-    text = *args.ip_proto == IPPROTO_TCP ? "proto tcp" : "proto udp";
-  }
-  if (args.port) {
-    text += " port " + std::to_string(*args.port);
-  }
-  return text;
+std::uint64_t peak_qlen(const ProbeResult& result) noexcept {
+  return std::max(result.dequeue ? result.dequeue->max_qlen : 0,
+                  result.enqueue ? result.enqueue->max_qlen : 0);
 }
 
 std::string probe_verdict(const ProbeResult& result) {
@@ -150,14 +201,13 @@ std::string probe_verdict(const ProbeResult& result) {
   const double packet = average(dir.wire_bytes, dir.packets);
   const double skb = average(dir.bytes, dir.skbs);
   const std::string moves = "flows move " + human_bytes(rate) + "/s in " + human_bytes(packet) +
-                            " packets at " + human_count(pps) + " pps";
+                            " packets at " + human_count(pps) + " pps" + skb_scale(dir);
   const bool large = packet >= kLargeSkb || skb >= kLargeSkb;
   // A standing queue matters at any packet rate: a slow link queues too.
-  if (result.queue && result.queue->max_backlog >= kDeepQueue) {
-    return moves + "; queue depth peaks at " +
-           human_bytes(static_cast<double>(result.queue->max_backlog)) +
-           (large ? ": packets are large already; pacing would keep the queue short"
-                  : ": larger frames and pacing would help");
+  if (peak_backlog(result) >= kDeepQueue) {
+    return moves + "; queue depth peaks at " + queue_scale(result) +
+           (large ? "; packets are large already: pacing would keep the queue short"
+                  : "; larger frames and pacing would help");
   }
   if (pps < kBusyPps) {
     return moves + ": too little traffic for packet size to matter";
@@ -183,17 +233,18 @@ void render_probe(std::ostream& out, const ProbeResult& result, const Options& o
         .member("filter", filter);
     direction_json(json, "tx", result.tx, result.seconds);
     direction_json(json, "rx", result.rx, result.seconds);
-    json.key("qdisc").begin_object().member("available", result.queue.has_value());
-    if (result.queue) {
-      const QueueCounts& queue = *result.queue;
-      json.member("dequeues", queue.samples)
-          .member("max_backlog_bytes", queue.max_backlog)
-          .member("p50_backlog_bytes", hist_quantile(queue.backlog_hist, 0.5))
-          .member("max_qlen", queue.max_qlen)
-          .member("p50_qlen", hist_quantile(queue.qlen_hist, 0.5));
-      hist_json(json, "backlog_bytes_hist", queue.backlog_hist);
-      hist_json(json, "qlen_hist", queue.qlen_hist);
+    // At dequeue as before; at enqueue in its own object.
+    json.key("qdisc").begin_object().member("available", result.dequeue.has_value());
+    if (result.dequeue) {
+      queue_json(json, "dequeues", *result.dequeue);
     }
+    json.key("enqueue").begin_object().member("available", result.enqueue.has_value());
+    if (result.enqueue) {
+      queue_json(json, "enqueues", *result.enqueue);
+    }
+    json.end_object();
+    json.member("peak_backlog_bytes", peak_backlog(result)).member("peak_qlen", peak_qlen(result));
+    series_json(json, result);
     json.end_object();
     json.member("verdict", probe_verdict(result)).end_object();
     out << "\n";
@@ -208,24 +259,18 @@ void render_probe(std::ostream& out, const ProbeResult& result, const Options& o
   out << "\n";
   render_direction_text(out, "tx", result.tx, result.seconds);
   render_direction_text(out, "rx", result.rx, result.seconds);
-  if (!result.queue) {
-    out << "qdisc: unavailable (this kernel has no qdisc:qdisc_dequeue tracepoint)\n";
-  } else if (result.queue->samples == 0) {
-    out << "qdisc: no dequeues (a queueless device, noqueue, or no traffic through it)\n";
-  } else {
-    const QueueCounts& queue = *result.queue;
-    out << "qdisc: backlog max " << human_bytes(static_cast<double>(queue.max_backlog))
-        << ", p50 <= " << human_bytes(static_cast<double>(hist_quantile(queue.backlog_hist, 0.5)))
-        << "; queue max " << queue.max_qlen
-        << " packets, p50 <= " << hist_quantile(queue.qlen_hist, 0.5) << "; over " << queue.samples
-        << " dequeues\n";
-  }
+  render_queue_text(out, "enqueue", "enqueues", result.enqueue);
+  render_queue_text(out, "dequeue", "dequeues", result.dequeue);
+  render_series_text(out, result);
   render_hist_text(out, "tx skb bytes", result.tx.skb_hist);
   render_hist_text(out, "tx wire packet bytes", result.tx.packet_hist);
   render_hist_text(out, "rx skb bytes", result.rx.skb_hist);
   render_hist_text(out, "rx wire packet bytes", result.rx.packet_hist);
-  if (result.queue) {
-    render_hist_text(out, "qdisc backlog bytes", result.queue->backlog_hist);
+  if (result.enqueue) {
+    render_hist_text(out, "qdisc backlog bytes at enqueue", result.enqueue->backlog_hist);
+  }
+  if (result.dequeue) {
+    render_hist_text(out, "qdisc backlog bytes at dequeue", result.dequeue->backlog_hist);
   }
   out << "verdict: " << probe_verdict(result) << "\n";
 }

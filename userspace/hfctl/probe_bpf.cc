@@ -6,8 +6,11 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <ctime>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -60,12 +63,59 @@ void add(DirectionCounts& into, const hf_probe_dir& from) {
   add_counts(into.packet_hist, from.packet_hist);
 }
 
+static_assert(HF_PROBE_SLOTS == kProbeMaxIntervals);
+
 void add(QueueCounts& into, const hf_probe_queue& from) {
   into.samples += from.samples;
   into.max_backlog = std::max<std::uint64_t>(into.max_backlog, from.max_backlog);
   into.max_qlen = std::max<std::uint64_t>(into.max_qlen, from.max_qlen);
   add_counts(into.backlog_hist, from.backlog_hist);
   add_counts(into.qlen_hist, from.qlen_hist);
+}
+
+// The deepest of every CPU's.
+void add(QueueInterval& into, const hf_probe_slot& from) {
+  into.samples += from.samples;
+  into.max_backlog = std::max<std::uint64_t>(into.max_backlog, from.max_backlog);
+  into.max_qlen = std::max<std::uint64_t>(into.max_qlen, from.max_qlen);
+}
+
+// The filter and the time series, as the programs' .rodata takes them.
+hf_probe_config make_config(const ProbeArgs& args, int ifindex, bool dequeue, bool enqueue) {
+  hf_probe_config config{};
+  config.ifindex = static_cast<__u32>(ifindex);
+  config.netns = current_netns_inode();
+  config.ethertype = args.ethertype.value_or(0);
+  config.ipproto = args.ip_proto.value_or(0);
+  config.port = args.port.value_or(0);
+  config.sport = args.sport.value_or(0);
+  config.dport = args.dport.value_or(0);
+  const IpAddress* family = args.src ? &*args.src : args.dst ? &*args.dst : nullptr;
+  config.addr_len = family != nullptr ? static_cast<__u8>(family->size) : 0;
+  config.has_src = args.src.has_value();
+  config.has_dst = args.dst.has_value();
+  if (args.src) {
+    std::ranges::copy(args.src->view(), std::begin(config.src));
+  }
+  if (args.dst) {
+    std::ranges::copy(args.dst->view(), std::begin(config.dst));
+  }
+  config.interval_ns = static_cast<__u64>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(probe_interval(args)).count());
+  config.slots = static_cast<__u32>(probe_intervals(args));
+  config.dequeue = dequeue;
+  config.enqueue = enqueue;
+  return config;
+}
+
+// CLOCK_MONOTONIC, the clock of bpf_ktime_get_ns().
+__u64 monotonic_ns() {
+  timespec now{};
+  if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) {
+    throw std::system_error(errno, std::generic_category(), "probe: clock_gettime");
+  }
+  constexpr __u64 kNsPerSecond = 1000000000;
+  return static_cast<__u64>(now.tv_sec) * kNsPerSecond + static_cast<__u64>(now.tv_nsec);
 }
 
 }  // namespace
@@ -87,14 +137,10 @@ ProbeResult run_probe(const ProbeArgs& args, const std::filesystem::path& root) 
 
   keep_libbpf_warnings();
   const Btf kernel_types(btf__load_vmlinux_btf());
-  const bool have_qdisc = has_tracepoint(kernel_types.get(), "qdisc_dequeue");
+  const bool have_dequeue = has_tracepoint(kernel_types.get(), "qdisc_dequeue");
+  const bool have_enqueue = has_tracepoint(kernel_types.get(), "qdisc_enqueue");
 
-  const hf_probe_config config{.ifindex = static_cast<__u32>(ifindex),
-                               .netns = current_netns_inode(),
-                               .ethertype = args.ethertype.value_or(0),
-                               .ipproto = args.ip_proto.value_or(0),
-                               .port = args.port.value_or(0),
-                               .qdisc = have_qdisc};
+  const hf_probe_config config = make_config(args, ifindex, have_dequeue, have_enqueue);
   int error = 0;
   const Skeleton skeleton(hf_probe_skel_load(&config, &error));
   if (!skeleton) {
@@ -108,6 +154,7 @@ ProbeResult run_probe(const ProbeArgs& args, const std::filesystem::path& root) 
     throw std::runtime_error(bpf_load_error("probe", -error, kNeedPrivilege));
   }
   const auto start = std::chrono::steady_clock::now();
+  hf_probe_skel_start(skeleton.get(), monotonic_ns());
   const auto end = start + args.duration;
   for (auto now = start; now < end; now = std::chrono::steady_clock::now()) {
     pollfd fd{.fd = stop.fd(), .events = POLLIN, .revents = 0};
@@ -133,15 +180,39 @@ ProbeResult run_probe(const ProbeArgs& args, const std::filesystem::path& root) 
     throw std::system_error(errno, std::generic_category(), "probe: reading the statistics");
   }
 
-  ProbeResult result{.args = args, .seconds = elapsed.count(), .tx = {}, .rx = {}, .queue = {}};
-  if (have_qdisc) {
-    result.queue.emplace();
+  ProbeResult result{.args = args,
+                     .seconds = elapsed.count(),
+                     .tx = {},
+                     .rx = {},
+                     .dequeue = {},
+                     .enqueue = {},
+                     .interval = probe_interval(args),
+                     .series = {}};
+  if (have_dequeue) {
+    result.dequeue.emplace();
+  }
+  if (have_enqueue) {
+    result.enqueue.emplace();
+  }
+  if (have_dequeue || have_enqueue) {
+    // The intervals the run reached: all of them, unless it was stopped.
+    const auto ran = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed);
+    const auto reached = static_cast<std::size_t>((ran.count() + result.interval.count() - 1) /
+                                                  result.interval.count());
+    result.series.resize(std::clamp<std::size_t>(reached, 1, probe_intervals(args)));
   }
   for (const hf_probe_stats& cpu : per_cpu) {
     add(result.tx, cpu.dir[HF_PROBE_TX]);
     add(result.rx, cpu.dir[HF_PROBE_RX]);
-    if (result.queue) {
-      add(*result.queue, cpu.queue);
+    if (result.dequeue) {
+      add(*result.dequeue, cpu.queue[HF_PROBE_DEQUEUE]);
+    }
+    if (result.enqueue) {
+      add(*result.enqueue, cpu.queue[HF_PROBE_ENQUEUE]);
+    }
+    const std::span<const hf_probe_slot> slots(cpu.series);
+    for (std::size_t i = 0; i < result.series.size(); ++i) {
+      add(result.series[i], slots[i]);
     }
   }
   return result;

@@ -1,6 +1,6 @@
 // hfctl/objects/probe.cc - the "probe" object: measure first. Counts what a
 // device transmits and receives (skbs, wire packets, their sizes) and how
-// deep its qdisc gets, for any traffic, with BPF and without the module;
+// deep its qdisc gets (and when), for any traffic, with BPF and without the module;
 // then says in plain words whether larger frames would help.
 #include "probe.h"
 
@@ -21,11 +21,13 @@ void probe(const Command& command, Env& env) {
 
 constexpr std::array kCommands{
     CommandSpec{.name = "",
-                .synopsis = "dev DEV [ duration DURATION ] [ ethertype ETHERTYPE | proto { tcp | "
-                            "udp } [ port PORT ] ]",
+                .synopsis = "dev DEV [ duration DURATION ] [ interval INTERVAL ] [ ethertype "
+                            "ETHERTYPE | [ proto { tcp | udp } ] [ src ADDR ] [ dst ADDR ] "
+                            "[ sport PORT ] [ dport PORT ] [ port PORT ] ]",
                 .summary = "measure DEV's traffic for DURATION (default 5s): skb and wire packet "
-                           "sizes and rates, qdisc depth, and a verdict (needs root, or CAP_BPF "
-                           "and CAP_PERFMON, and kernel BTF; not the module)",
+                           "sizes and rates, qdisc depth at enqueue and dequeue and per INTERVAL "
+                           "(default DURATION / 20), and a verdict (needs root, or CAP_BPF and "
+                           "CAP_PERFMON, and kernel BTF; not the module)",
                 .max_args = std::numeric_limits<std::size_t>::max(),
                 .run = &probe,
                 .options = {}},
