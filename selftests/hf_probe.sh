@@ -7,9 +7,15 @@
 # read right before the probe attaches and right after it detaches, in
 # skbs and bytes, both directions; its wire-packet estimate fits the MTU and
 # its histograms add up; a UDP filter counts exactly the datagrams sent to
-# its port, and the qdisc depth is reported under tbf; hyperframe's own
-# frames, by EtherType, agree with the counters too; without privilege,
-# without BTF or for an unknown device it fails with a message that says so.
+# its port, and the qdisc depth is reported under tbf; behind a slow tbf the
+# qdisc:qdisc_enqueue side counts every enqueue and the time series has
+# the configured length and shows the queue build and drain; the packet
+# rate agrees with the interface's over the probe's own duration; a
+# 5-tuple filter (IPv4 and IPv6 addresses, ports) picks one flow of three
+# sent at once, exactly; hyperframe's own frames, by EtherType, agree with
+# the counters too; without privilege, without BTF or for an unknown device
+# it fails with a message that says so. The human output of the TCP,
+# tbf and hyperframe runs is printed beside their JSON.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -32,48 +38,62 @@ field()
 	python3 -c "import json, sys; j = json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
-# near GOT WANT MSG: GOT within 5 % of WANT (and both non-zero).
+# near GOT WANT MSG: GOT within 5 % of WANT (and both non-zero; numbers
+# with decimals too).
 near()
 {
-	local got=$1 want=$2
-
-	if ((want == 0 || got * 100 < want * 95 || got * 100 > want * 105)); then
-		check_err 1 "$3: probe $got, interface $want"
+	if awk -v g="$1" -v w="$2" 'BEGIN { exit !(w > 0 && g >= w * 0.95 && g <= w * 1.05) }'; then
+		echo "# $3: probe $1, interface $2"
 	else
-		echo "# $3: probe $got, interface $want"
+		check_err 1 "$3: probe $1, interface $2"
 	fi
 }
 
-# probe_attached PID: the probe's programs are attached (each has a link;
-# under TCG loading takes seconds), or PID has exited.
-probe_attached()
+# probe_progs MIN: how many of the probe's programs with an id above MIN
+# are attached (each has a link); "max" for the highest program id of all.
+probe_progs()
 {
-	! kill -0 "$1" 2>/dev/null && return 0
 	python3 -c '
 import json, subprocess, sys
 def bpftool(*args):
 	return json.loads(subprocess.run(["bpftool", "-j", *args], capture_output=True,
 					 text=True).stdout or "[]")
-names = {"hf_probe_tx", "hf_probe_rx", "hf_probe_qdisc"}
-progs = {p["id"] for p in bpftool("prog", "show") if p.get("name") in names}
-linked = {l.get("prog_id") for l in bpftool("link", "show")}
-sys.exit(0 if len(progs) == 3 and progs <= linked else 1)' 2>/dev/null
+progs = bpftool("prog", "show")
+if sys.argv[1] == "max":
+	print(max((p["id"] for p in progs), default=0))
+	sys.exit(0)
+names = {"hf_probe_tx", "hf_probe_rx", "hf_probe_qdisc", "hf_probe_enqueue"}
+ids = {p["id"] for p in progs if p.get("name") in names and p["id"] > int(sys.argv[1])}
+print(len(ids & {l.get("prog_id") for l in bpftool("link", "show")}))' "$1" 2>/dev/null
+}
+
+# probe_attached PID MIN: the four programs of the probe PID loaded (ids
+# above MIN: not those of a probe already running) are attached (under
+# TCG loading takes seconds), or PID has exited.
+probe_attached()
+{
+	! kill -0 "$1" 2>/dev/null && return 0
+	(($(probe_progs "$2") >= 4))
 }
 
 # probe_start NS OUT ARGS...: runs hfctl probe in NS in the background
-# (pid in $probe_pid), and returns once its programs are attached.
+# (pid in $probe_pid), JSON unless OUT ends in .txt, and returns once its
+# programs are attached.
 probe_start()
 {
-	local ns=$1 out=$2
+	local ns=$1 out=$2 min
+	local -a json=(-j)
 
 	shift 2
-	"$HFCTL" -n "$ns" -j probe dev eth0 "$@" >"$out" 2>"$out.err" &
+	[[ $out == *.txt ]] && json=()
+	min=$(probe_progs max)
+	"$HFCTL" -n "$ns" "${json[@]}" probe dev eth0 "$@" >"$out" 2>"$out.err" &
 	probe_pid=$!
-	busywait 120000 probe_attached "$probe_pid" || return 1
+	busywait 120000 probe_attached "$probe_pid" "$min" || return 1
 	kill -0 "$probe_pid" 2>/dev/null
 }
 
-ktap_plan 7
+ktap_plan 10
 
 hf_topo_create 2
 n0=${HF_NODES[0]}
@@ -82,7 +102,11 @@ n1=${HF_NODES[1]}
 for ns in "$n0" "$n1"; do
 	ip netns exec "$ns" sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1 2>/dev/null
 done
+addr0=$(hf_node_addr 0)
 addr1=$(hf_node_addr 1)
+# No ARP either: nothing but the test's own traffic crosses eth0.
+ip -n "$n0" neigh replace "$addr1" lladdr "$(hf_node_mac 1)" dev eth0 nud permanent
+ip -n "$n1" neigh replace "$addr0" lladdr "$(hf_node_mac 0)" dev eth0 nud permanent
 
 # A TCP sink in n1 that reads until the sender closes.
 ip netns exec "$n1" python3 -c '
@@ -105,9 +129,14 @@ defer kill "$sink"
 busywait 20000 grep -q ready "$LOGS/sink"
 check_err $? "TCP sink did not start: $(cat "$LOGS/sink")"
 
-before=($(counters "$n0"))
+read -ra before < <(counters "$n0")
 probe_start "$n0" "$LOGS/tcp.json" duration 20s
 check_err $? "probe did not attach: $(cat "$LOGS/tcp.json.err")"
+json_pid=$probe_pid
+# The same transfer in words, by a second probe attached beside the first.
+probe_start "$n0" "$LOGS/tcp.txt" duration 15s proto tcp port 5201
+check_err $? "probe did not attach: $(cat "$LOGS/tcp.txt.err")"
+text_pid=$probe_pid
 ip netns exec "$n0" timeout 60 python3 -c '
 import socket, sys
 c = socket.create_connection((sys.argv[1], 5201))
@@ -116,9 +145,11 @@ c.shutdown(socket.SHUT_WR)
 c.recv(1)
 c.close()' "$addr1"
 check_err $? "TCP transfer failed"
-wait "$probe_pid"
+wait "$text_pid"
+check_err $? "hfctl probe failed: $(cat "$LOGS/tcp.txt.err")"
+wait "$json_pid"
 check_err $? "hfctl probe failed: $(cat "$LOGS/tcp.json.err")"
-after=($(counters "$n0"))
+read -ra after < <(counters "$n0")
 wait "$sink"
 check_eq "$(tail -n 1 "$LOGS/sink")" $((4 << 20)) "bytes the sink received"
 if ((RET == 0)); then
@@ -127,7 +158,10 @@ if ((RET == 0)); then
 	near "$(field "$LOGS/tcp.json" 'j["rx"]["skbs"]')" $((after[2] - before[2])) "rx skbs"
 	near "$(field "$LOGS/tcp.json" 'j["rx"]["bytes"]')" $((after[3] - before[3])) "rx bytes"
 fi
+grep -q '^verdict: ' "$LOGS/tcp.txt"
+check_err $? "no verdict in the text output"
 sed 's/^/# /' "$LOGS/tcp.json"; echo
+sed 's/^/# /' "$LOGS/tcp.txt"
 log_test "probe: TCP skbs and bytes agree with eth0's counters"
 
 # veth passes GSO skbs whole: the wire packets are their segments, which
@@ -172,23 +206,118 @@ sed 's/^/# /' "$j"; echo
 tc -n "$n0" qdisc del dev eth0 root
 log_test "probe: proto udp port counts exactly its datagrams, qdisc depth under tbf"
 
+# The queue over time: 300 datagrams of 1000 bytes into tbf at 2 Mbit/s
+# (about 1.3 s of sending) under a 5 s probe in 250 ms intervals: every
+# enqueue counted (no ARP, no IPv6: the datagrams are all eth0 sends), the
+# series exactly 20 long, the queue deep in at least two intervals, its
+# deepest interval the deepest enqueue or dequeue, drained by the end.
+tc -n "$n0" qdisc add dev eth0 root tbf rate 2mbit burst 16k limit 1m
+check_err $? "tc qdisc add tbf"
+# The text, by a longer probe attached first (it outlasts the other's load).
+probe_start "$n0" "$LOGS/tbf.txt" duration 10s interval 500ms proto udp
+check_err $? "probe did not attach: $(cat "$LOGS/tbf.txt.err")"
+text_pid=$probe_pid
+probe_start "$n0" "$LOGS/tbf.json" duration 5s interval 250ms
+check_err $? "probe did not attach: $(cat "$LOGS/tbf.json.err")"
+json_pid=$probe_pid
+ip netns exec "$n0" python3 -c '
+import socket, sys
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(300):
+	u.sendto(b"q" * 1000, (sys.argv[1], 5204))' "$addr1"
+check_err $? "UDP send failed"
+wait "$json_pid"
+check_err $? "hfctl probe failed: $(cat "$LOGS/tbf.json.err")"
+wait "$text_pid"
+check_err $? "hfctl probe failed: $(cat "$LOGS/tbf.txt.err")"
+tc -n "$n0" qdisc del dev eth0 root
+j=$LOGS/tbf.json
+check_eq "$(field "$j" 'j["qdisc"]["enqueue"]["available"], j["qdisc"]["enqueue"]["enqueues"]')" \
+	"True 300" "enqueue side available, every datagram enqueued"
+check_eq "$(field "$j" 'j["qdisc"]["interval_ms"], len(j["qdisc"]["series"]),
+	j["qdisc"]["series"][-1]["t_ms"]')" "250 20 4750" "series: interval, length, last start"
+check_eq "$(field "$j" 'sum(s["backlog_bytes_max"] > 0 for s in j["qdisc"]["series"]) >= 2')" \
+	True "the queue is deep in at least two intervals"
+check_eq "$(field "$j" 'max(s["backlog_bytes_max"] for s in j["qdisc"]["series"]) ==
+	j["qdisc"]["peak_backlog_bytes"] == max(j["qdisc"]["enqueue"]["max_backlog_bytes"],
+	j["qdisc"]["max_backlog_bytes"])')" True "the deepest interval is the peak"
+check_eq "$(field "$j" 'j["qdisc"]["enqueue"]["max_backlog_bytes"] >= 10 * 1042')" True \
+	"at least ten datagrams queued at once"
+check_eq "$(field "$j" 'j["qdisc"]["enqueue"]["max_backlog_bytes"] >=
+	j["qdisc"]["max_backlog_bytes"]')" True "enqueues see the queue at least as deep as dequeues"
+check_eq "$(field "$j" 'j["qdisc"]["series"][-1]["backlog_bytes_max"]')" 0 "drained by the end"
+grep -q '^qdisc depth per 0.50s (the deepest in each):$' "$LOGS/tbf.txt"
+check_err $? "no time series in the text output"
+check_eq "$(grep -c '^ *[0-9.]*s  ' "$LOGS/tbf.txt")" 20 "intervals in the text output"
+sed 's/^/# /' "$j"; echo
+sed 's/^/# /' "$LOGS/tbf.txt"
+log_test "probe: qdisc_enqueue and the queue's time series behind tbf"
+
+# The packet rate: 5000 UDP datagrams (one wire packet each: no GSO) to an
+# echo in n1, no filter; packets_per_s against eth0's packets over the
+# probe's own duration, both directions.
+ip netns exec "$n1" python3 -c '
+import socket, sys
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+u.bind((sys.argv[1], 5205))
+print("ready", flush=True)
+while True:
+	b, a = u.recvfrom(2048)
+	u.sendto(b, a)' "$addr1" >"$LOGS/echo" 2>&1 &
+echo_pid=$!
+defer kill "$echo_pid"
+busywait 20000 grep -q ready "$LOGS/echo"
+check_err $? "UDP echo did not start: $(cat "$LOGS/echo")"
+read -ra before < <(counters "$n0")
+probe_start "$n0" "$LOGS/rate.json" duration 12s
+check_err $? "probe did not attach: $(cat "$LOGS/rate.json.err")"
+ip netns exec "$n0" timeout 60 python3 -c '
+import socket, sys
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(5000):
+	u.sendto(b"r" * 200, (sys.argv[1], 5205))' "$addr1"
+check_err $? "UDP send failed"
+wait "$probe_pid"
+check_err $? "hfctl probe failed: $(cat "$LOGS/rate.json.err")"
+read -ra after < <(counters "$n0")
+kill "$echo_pid"
+j=$LOGS/rate.json
+if ((RET == 0)); then
+	seconds=$(field "$j" 'j["duration_s"]')
+	near "$(field "$j" 'round(j["tx"]["packets_per_s"], 1)')" \
+		"$(awk -v n=$((after[0] - before[0])) -v s="$seconds" 'BEGIN { printf "%.1f", n / s }')" \
+		"tx packets per second"
+	near "$(field "$j" 'round(j["rx"]["packets_per_s"], 1)')" \
+		"$(awk -v n=$((after[2] - before[2])) -v s="$seconds" 'BEGIN { printf "%.1f", n / s }')" \
+		"rx packets per second"
+fi
+check_eq "$(field "$j" 'j["tx"]["packets"] >= 5000 and j["tx"]["packets"] == j["tx"]["skbs"]')" \
+	True "every datagram one wire packet"
+log_test "probe: packet rate agrees with eth0's over the probe's duration"
+
 # hyperframe itself (EtherType 0x88b5, no ARP, IPv6 off): every skb eth0
 # sends and receives during the probe is a hyperframe one.
 ip netns exec "$n1" "$HF_DIR/hf_xfer" recv 7400 200000,1000 >"$LOGS/recv" 2>&1 &
 rpid=$!
 busywait 20000 grep -q ready "$LOGS/recv"
 check_err $? "hyperframe receiver did not start: $(cat "$LOGS/recv")"
-before=($(counters "$n0"))
+read -ra before < <(counters "$n0")
 probe_start "$n0" "$LOGS/hf.json" duration 20s ethertype 0x88b5
 check_err $? "probe did not attach: $(cat "$LOGS/hf.json.err")"
+json_pid=$probe_pid
+probe_start "$n0" "$LOGS/hf.txt" duration 15s ethertype 0x88b5
+check_err $? "probe did not attach: $(cat "$LOGS/hf.txt.err")"
+text_pid=$probe_pid
 ip netns exec "$n0" timeout 60 "$HF_DIR/hf_xfer" send eth0 "$(hf_node_mac 1)" 7400 \
 	200000,1000 >"$LOGS/send" 2>&1
 check_err $? "hyperframe sender failed: $(cat "$LOGS/send")"
 wait "$rpid"
 check_err $? "hyperframe receiver failed: $(cat "$LOGS/recv")"
-wait "$probe_pid"
+wait "$text_pid"
+check_err $? "hfctl probe failed: $(cat "$LOGS/hf.txt.err")"
+wait "$json_pid"
 check_err $? "hfctl probe failed: $(cat "$LOGS/hf.json.err")"
-after=($(counters "$n0"))
+read -ra after < <(counters "$n0")
 if ((RET == 0)); then
 	near "$(field "$LOGS/hf.json" 'j["tx"]["skbs"]')" $((after[0] - before[0])) "hyperframe tx skbs"
 	near "$(field "$LOGS/hf.json" 'j["tx"]["bytes"]')" $((after[1] - before[1])) "hyperframe tx bytes"
@@ -196,7 +325,57 @@ if ((RET == 0)); then
 	near "$(field "$LOGS/hf.json" 'j["rx"]["bytes"]')" $((after[3] - before[3])) "hyperframe rx bytes"
 fi
 sed 's/^/# /' "$LOGS/hf.json"; echo
+sed 's/^/# /' "$LOGS/hf.txt"
 log_test "probe: ethertype 0x88b5 sees hyperframe's skbs as eth0 counts them"
+
+# The 5-tuple, over three UDP flows sent at once, interleaved: A, IPv4
+# 6001 -> 6101 (400 datagrams); B, IPv6 6002 -> 6101 (250); C, IPv4 with
+# A's addresses, 6003 -> 6102 (150). Addresses pick B out; addresses and
+# ports pick A, not C. Last: IPv6 brings its own chatter (ICMPv6).
+for ns in "$n0" "$n1"; do
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.eth0.disable_ipv6=0
+done
+ip -n "$n0" addr add 2001:db8::1/64 dev eth0 nodad
+ip -n "$n1" addr add 2001:db8::2/64 dev eth0 nodad
+ip -n "$n0" neigh replace 2001:db8::2 lladdr "$(hf_node_mac 1)" dev eth0 nud permanent
+flows()
+{
+	ip netns exec "$n0" python3 -c '
+import socket, sys
+a = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+a.bind((sys.argv[1], 6001))
+b = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+b.bind(("2001:db8::1", 6002))
+c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+c.bind((sys.argv[1], 6003))
+for i in range(400):
+	a.sendto(b"a" * 300, (sys.argv[2], 6101))
+	if i < 250:
+		b.sendto(b"b" * 300, ("2001:db8::2", 6101))
+	if i < 150:
+		c.sendto(b"c" * 300, (sys.argv[2], 6102))' "$addr0" "$addr1"
+}
+probe_start "$n0" "$LOGS/b.json" duration 8s proto udp src 2001:db8::1 dst 2001:db8::2
+check_err $? "probe did not attach: $(cat "$LOGS/b.json.err")"
+flows
+check_err $? "UDP flows failed"
+wait "$probe_pid"
+check_err $? "hfctl probe failed: $(cat "$LOGS/b.json.err")"
+check_eq "$(field "$LOGS/b.json" 'j["tx"]["skbs"], j["tx"]["bytes"], j["rx"]["skbs"]')" \
+	"250 $((250 * (14 + 40 + 8 + 300))) 0" "IPv6 addresses: flow B (skbs, bytes, rx)"
+check_eq "$(field "$LOGS/b.json" 'j["filter"]')" "proto udp src 2001:db8::1 dst 2001:db8::2" \
+	"filter"
+probe_start "$n0" "$LOGS/a.json" duration 8s proto udp src "$addr0" dst "$addr1" \
+	sport 6001 dport 6101
+check_err $? "probe did not attach: $(cat "$LOGS/a.json.err")"
+flows
+check_err $? "UDP flows failed"
+wait "$probe_pid"
+check_err $? "hfctl probe failed: $(cat "$LOGS/a.json.err")"
+check_eq "$(field "$LOGS/a.json" 'j["tx"]["skbs"], j["tx"]["bytes"], j["rx"]["skbs"]')" \
+	"400 $((400 * (14 + 20 + 8 + 300))) 0" "IPv4 addresses and ports: flow A (skbs, bytes, rx)"
+sed 's/^/# /' "$LOGS/a.json"; echo
+log_test "probe: a 5-tuple filter picks one of three concurrent flows exactly"
 
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 	"$HFCTL" probe dev lo duration 1s 2>&1)
@@ -218,4 +397,4 @@ check_fail $? "hfctl probe succeeded on a missing device"
 check_err $? "missing device: $out"
 log_test "probe: unknown device"
 
-exit $(ktap_exit)
+exit "$(ktap_exit)"
