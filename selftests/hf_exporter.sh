@@ -4,7 +4,9 @@
 # The Prometheus side of hfctl against the real module, after known
 # traffic between two namespaces: "stats prometheus" passes promtool and
 # carries the namespace's counters, the hfq qdisc's among them (and writes a
-# textfile atomically with -o); "exporter" serves them over HTTP (GET and HEAD, 405 for other
+# textfile atomically with -o); its other spellings "stats --prometheus"
+# and "stats show --prometheus" (with -o too) print the same families and
+# metric names and pass promtool; "exporter" serves them over HTTP (GET and HEAD, 405 for other
 # methods, 404 elsewhere); a real Prometheus server started in the
 # namespace scrapes the exporter and its query API returns the counter's
 # value; the exporter survives a module reload, reporting hyperframe_up 0
@@ -65,7 +67,7 @@ tc_sent()
 	ip netns exec "$1" tc -s qdisc show dev eth0 | awk '/Sent/ {print $4; exit}'
 }
 
-ktap_plan 5
+ktap_plan 6
 
 for tool in curl promtool prometheus; do
 	command -v $tool >/dev/null || { echo "# $tool is missing (make deps)"; exit "$KSFT_FAIL"; }
@@ -127,6 +129,41 @@ check_err $? "hfq packets by band: $bands, tc said $tc_before before and $tc_aft
 check_eq "$(sample "$LOGS/textfile/hyperframe.prom" \
 	"hyperframe_qdisc_queued_packets{band=\"data\",$label}")" 0 "data queued after the run"
 log_test "exporter: stats prometheus passes promtool and carries the counters and hfq's"
+
+# names FILE: the families (# HELP and # TYPE lines) and the metric names
+# of the samples in FILE, one a line, sorted.
+names()
+{
+	{
+		grep -E '^# (HELP|TYPE) ' "$1"
+		grep -vE '^#' "$1" | sed -E 's/[{ ].*//'
+	} | sort -u
+}
+
+"$HFCTL" -n "$n0" stats prometheus >"$LOGS/spelled.command"
+check_err $? "stats prometheus failed"
+names "$LOGS/spelled.command" >"$LOGS/names.command"
+(($(wc -l <"$LOGS/names.command") > 20))
+check_err $? "stats prometheus named too little: $(wc -l <"$LOGS/names.command") lines"
+for spelling in "stats --prometheus" "stats show --prometheus" "--prometheus stats" \
+	"stats --prometheus -o $LOGS/textfile/flag.prom"; do
+	# shellcheck disable=SC2086 # the spelling is words
+	"$HFCTL" -n "$n0" $spelling >"$LOGS/spelled" 2>"$LOGS/spelled.err"
+	check_err $? "hfctl $spelling: $(cat "$LOGS/spelled.err")"
+	if [[ $spelling == *-o* ]]; then
+		check_eq "$(wc -c <"$LOGS/spelled")" 0 "hfctl $spelling wrote to standard output"
+		cp "$LOGS/textfile/flag.prom" "$LOGS/spelled"
+	fi
+	names "$LOGS/spelled" >"$LOGS/names.spelled"
+	diff -u "$LOGS/names.command" "$LOGS/names.spelled" >"$LOGS/names.diff"
+	check_err $? "hfctl $spelling names other metrics: $(grep '^[-+][^-+]' "$LOGS/names.diff" | head -n 5 | tr '\n' ' ')"
+	promtool check metrics <"$LOGS/spelled" >"$LOGS/promtool" 2>&1
+	check_err $? "promtool on hfctl $spelling: $(cat "$LOGS/promtool")"
+done
+check_eq "$(sample "$LOGS/textfile/flag.prom" "hyperframe_tx_msgs_total{namespace=\"$n0\"}")" \
+	2 "tx_msgs in the textfile of stats --prometheus -o"
+echo "# $(grep -c '^# TYPE ' "$LOGS/names.command") families, $(grep -vc '^#' "$LOGS/names.command") metric names in each spelling"
+log_test "exporter: stats --prometheus and stats show --prometheus: the same metrics, promtool passes"
 
 ip netns exec "$n1" "$HFCTL" exporter --listen $EXPORTER >"$LOGS/exporter" 2>&1 &
 epid=$!

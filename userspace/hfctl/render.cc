@@ -58,6 +58,22 @@ std::string option_flag(const OptionSpec& option, bool both) {
   return flags;
 }
 
+// The command options of `object`, each once: "stats show" and "stats
+// prometheus" both take -o.
+std::vector<Row> command_option_rows(const ObjectSpec& object) {
+  std::vector<Row> rows;
+  for (const CommandSpec& command : object.commands) {
+    for (const OptionSpec& option : command.options) {
+      std::string flag = option_flag(option, true);
+      if (std::none_of(rows.begin(), rows.end(),
+                       [&flag](const Row& row) { return row.first == flag; })) {
+        rows.emplace_back(std::move(flag), option.help);
+      }
+    }
+  }
+  return rows;
+}
+
 }  // namespace
 
 hf::JsonWriter::Style json_style(const Options& options) noexcept {
@@ -118,12 +134,7 @@ void render_object_help(std::ostream& out, const ObjectSpec& object) {
   out << "\nCommands:\n";
   render_rows(out, rows);
 
-  rows.clear();
-  for (const CommandSpec& command : object.commands) {
-    for (const OptionSpec& option : command.options) {
-      rows.emplace_back(option_flag(option, true), option.help);
-    }
-  }
+  rows = command_option_rows(object);
   if (!rows.empty()) {
     out << "\nCommand options:\n";
     render_rows(out, rows);

@@ -1,6 +1,7 @@
 // hfctl/objects/stats.cc - the "stats" object: the counters of the
 // network namespace hfctl runs in (-n NETNS for another), as text, JSON or
-// the Prometheus exposition format.
+// the Prometheus exposition format ("stats prometheus", also spelled
+// "stats --prometheus" and "stats show --prometheus").
 #include <array>
 #include <optional>
 #include <string>
@@ -15,7 +16,16 @@
 namespace hfctl {
 namespace {
 
+void prometheus(const Command& command, Env& env);
+
 void show(const Command& command, Env& env) {
+  if (command.option("prometheus")) {
+    prometheus(command, env);
+    return;
+  }
+  if (command.option("output")) {
+    throw UsageError("option '--output' of \"stats show\" needs --prometheus", "hfctl stats help");
+  }
   hf::Control control = hf::Control::open();
   if (command.options.stats == 0) {
     render_stats_show(env.out, control.stats(), command.options);
@@ -37,19 +47,27 @@ void prometheus(const Command& command, Env& env) {
   env.out << text;
 }
 
-constexpr std::array kPrometheusOptions{
-    OptionSpec{'o', "output", "FILE",
-               "write to FILE, replaced atomically (for node_exporter's textfile collector)"},
+constexpr OptionSpec kOutputOption{
+    'o', "output", "FILE",
+    "write to FILE, replaced atomically (for node_exporter's textfile collector)"};
+
+constexpr std::array kPrometheusOptions{kOutputOption};
+
+// "stats --prometheus [-o FILE]" is "stats prometheus [-o FILE]".
+constexpr std::array kShowOptions{
+    OptionSpec{'\0', "prometheus", "", "print as \"stats prometheus\" does (-o FILE with it)"},
+    kOutputOption,
 };
 
 constexpr std::array kCommands{
     CommandSpec{.name = "show",
                 .synopsis = "",
                 .summary = "print the namespace's counters (-s: with malformed frames by reason, "
-                           "the frame size histogram and the devices' counters)",
+                           "the frame size histogram and the devices' counters; --prometheus: "
+                           "in the Prometheus text format)",
                 .max_args = 0,
                 .run = &show,
-                .options = {}},
+                .options = kShowOptions},
     CommandSpec{.name = "prometheus",
                 .synopsis = "",
                 .summary = "print the counters in the Prometheus text format",

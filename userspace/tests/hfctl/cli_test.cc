@@ -178,6 +178,25 @@ TEST(Parse, CommandOptions) {
   EXPECT_EQ(parse({"stats", "prometheus"}).command_options.size(), 0U);
 }
 
+TEST(Parse, StatsPrometheusFlagIsAnotherSpelling) {
+  for (const auto& words : {std::initializer_list<const char*>{"stats", "--prometheus"},
+                            {"stats", "show", "--prometheus"},
+                            {"--prometheus", "-n", "blue", "stats"},
+                            {"stats", "--prometheus", "-o", "/x.prom"}}) {
+    const Command command = parse(words);
+    EXPECT_EQ(command.object, &hfctl::kStatsObject);
+    ASSERT_NE(command.command, nullptr);
+    EXPECT_EQ(command.command->name, "show") << "the default command takes the flag";
+    EXPECT_EQ(command.option("prometheus"), "");
+  }
+  EXPECT_EQ(parse({"stats", "--prometheus", "-o", "/x.prom"}).option("output"), "/x.prom");
+  EXPECT_EQ(parse({"stats"}).option("prometheus"), std::nullopt);
+  EXPECT_TRUE(contains(usage_error({"stats", "--prometheus=yes"}).what(), "prometheus"))
+      << "a flag takes no value";
+  EXPECT_TRUE(contains(usage_error({"peer", "--prometheus"}).what(),
+                       R"(option '--prometheus' does not apply to "peer show")"));
+}
+
 TEST(Parse, QdiscCommandsAndTheirArguments) {
   const Command show = parse({"-s", "qdisc"});
   EXPECT_EQ(show.object, &hfctl::kQdiscObject);
@@ -234,9 +253,11 @@ TEST(ParseError, MonitorTakesNoArguments) {
 }
 
 TEST(ParseError, CommandOptionOfAnotherCommand) {
-  const UsageError error = usage_error({"stats", "show", "-o", "x"});
-  EXPECT_EQ(std::string(error.what()), R"(option '--output' does not apply to "stats show")");
+  const UsageError error = usage_error({"stats", "prometheus", "--listen", "x"});
+  EXPECT_EQ(std::string(error.what()), R"(option '--listen' does not apply to "stats prometheus")");
   EXPECT_EQ(error.hint(), "hfctl stats help");
+  EXPECT_TRUE(contains(usage_error({"stats", "prometheus", "--prometheus"}).what(),
+                       R"(option '--prometheus' does not apply to "stats prometheus")"));
   EXPECT_TRUE(contains(usage_error({"module", "--listen", "1.2.3.4:5"}).what(), "--listen"));
   EXPECT_TRUE(contains(usage_error({"exporter", "--listen", "a", "--listen", "b"}).what(),
                        "more than once"));

@@ -141,12 +141,17 @@ TEST(RenderObjectHelp, DirectObjectShowsItsSynopsis) {
 TEST(RenderObjectHelp, CommandOptions) {
   const std::string help =
       rendered([](std::ostream& out) { hfctl::render_object_help(out, hfctl::kStatsObject); });
-  EXPECT_NE(help.find("Usage: hfctl [ OPTIONS ] stats show\n"
+  EXPECT_NE(help.find("Usage: hfctl [ OPTIONS ] stats show [ --prometheus ] [ -o FILE ]\n"
                       "       hfctl [ OPTIONS ] stats prometheus [ -o FILE ]\n"),
             std::string::npos)
       << help;
-  EXPECT_NE(help.find("\nCommand options:\n  -o, --output FILE  write to FILE"), std::string::npos)
+  EXPECT_NE(help.find("\nCommand options:\n"
+                      "  --prometheus       print as \"stats prometheus\" does (-o FILE with it)\n"
+                      "  -o, --output FILE  write to FILE"),
+            std::string::npos)
       << help;
+  EXPECT_EQ(help.find("--output FILE"), help.rfind("--output FILE"))
+      << "an option two commands take is listed once: " << help;
   const std::string exporter =
       rendered([](std::ostream& out) { hfctl::render_object_help(out, hfctl::kExporterObject); });
   EXPECT_NE(exporter.find("exporter serve [ --listen ADDRESS:PORT ] [ --max-connections N ]\n"),

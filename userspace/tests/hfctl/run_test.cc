@@ -2,6 +2,7 @@
 // against a fake root, checking output, error text and exit status.
 #include "run.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -147,6 +148,45 @@ TEST(Run, StatsPrometheusToAFile) {
   std::ostringstream text;
   text << in.rdbuf();
   EXPECT_NE(text.str().find("# TYPE hyperframe_up gauge\n"), std::string::npos) << text.str();
+}
+
+TEST(Run, StatsPrometheusFlagPrintsTheSame) {
+  const TempTree tree;
+  const Result command = run(tree, {"stats", "prometheus"});
+  ASSERT_EQ(command.status, hfctl::kExitSuccess);
+  for (const auto& args : {std::vector<std::string>{"stats", "--prometheus"},
+                           {"stats", "show", "--prometheus"},
+                           {"--prometheus", "stats"}}) {
+    const Result flag = run(tree, args);
+    EXPECT_EQ(flag.status, hfctl::kExitSuccess) << args.back() << ": " << flag.err;
+    EXPECT_EQ(flag.out, command.out) << args.back();
+    EXPECT_EQ(flag.err, "");
+  }
+}
+
+TEST(Run, StatsPrometheusFlagToAFile) {
+  const TempTree tree;
+  const std::string file = tree.path("/textfile/hyperframe.prom").string();
+  tree.write("/textfile/other.prom", "");
+  const Result result = run(tree, {"stats", "--prometheus", "-o", file});
+  EXPECT_EQ(result.status, hfctl::kExitSuccess) << result.err;
+  EXPECT_EQ(result.out, "");
+  std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), run(tree, {"stats", "prometheus"}).out);
+}
+
+TEST(Run, StatsShowOutputWithoutPrometheusIsAUsageError) {
+  const TempTree tree;
+  const Result result = run(tree, {"stats", "show", "-o", tree.path("/x.prom").string()});
+  EXPECT_EQ(result.status, hfctl::kExitUsage);
+  EXPECT_EQ(result.out, "");
+  EXPECT_NE(result.err.find(R"(option '--output' of "stats show" needs --prometheus)"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("Try \"hfctl stats help\"."), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(tree.path("/x.prom")));
 }
 
 TEST(Run, StatsPrometheusUnwritableFileIsARuntimeError) {
