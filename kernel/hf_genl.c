@@ -8,11 +8,17 @@
  * to the multicast group "events" in hf_genl_event.c.
  *
  * Design notes:
- * 1. The configuration is module-wide (struct hf_params), so changing it
- *    needs CAP_NET_ADMIN in the initial user namespace: GENL_ADMIN_PERM,
- *    which genetlink checks with netlink_capable(), that is against
- *    init_user_ns. Everything else reads only the caller's namespace
- *    (sock_net() of the netlink socket) and is open to everyone, as
+ * 1. Every network namespace has its own configuration (struct hf_config
+ *    in struct hf_net), read and written through the caller's namespace
+ *    (sock_net() of the netlink socket). A new namespace starts with a
+ *    copy of the initial namespace's (hf_config_init()). Changing it
+ *    needs CAP_NET_ADMIN in the user namespace owning the network
+ *    namespace (GENL_UNS_ADMIN_PERM), so a container's root can tune its
+ *    own. The limits that bound kernel memory (max_msg, max_peers,
+ *    mem_limit, credit_budget, max_inflight) cannot be raised above the
+ *    initial namespace's by a writer without CAP_NET_ADMIN in the initial
+ *    user namespace: a user who may create namespaces cannot enlarge
+ *    what each of them may pin. Everything else is open to everyone, as
  *    /proc/net/hyperframe is.
  * 2. Every settable value has a policy range; a request with any value
  *    out of range is refused whole by the netlink core before the handler
@@ -20,8 +26,9 @@
  *    Nothing is clamped. The one rule a policy cannot express (rto min <=
  *    initial <= max) is checked on the merged result before anything is
  *    written, so a refused request changes nothing.
- * 3. Readers of hf_params take no lock: each field is one aligned word
- *    (u64 on 64-bit), written here with WRITE_ONCE under hf_config_lock,
+ * 3. Readers of a configuration take no lock: each field is one aligned
+ *    word (u64 on 64-bit), written here with WRITE_ONCE under
+ *    hf_config_lock,
  *    and every reader copes with a value changing between two messages or
  *    peers; the retransmission code clamps with whatever bounds it reads.
  *    New values apply to new messages and peers.
@@ -146,29 +153,52 @@ static const struct nla_policy hf_config_policy[HF_CONFIG_A_MAX + 1] = {
 	[HF_CONFIG_A_PACING_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hf_range_pacing_rate),
 };
 
-static int hf_config_fill(struct sk_buff *skb)
+/**
+ * hf_config_init() - the settings a new namespace starts with
+ * @net: the namespace being created
+ * @c: its settings, filled
+ *
+ * The initial namespace takes the module parameters, every other one a
+ * copy of the initial namespace's settings as they are now. The initial
+ * namespace is set up first: it heads the namespace list that
+ * register_pernet_subsys() walks. Process context.
+ */
+void hf_config_init(const struct net *net, struct hf_config *c)
 {
-	u64 pacing_rate = READ_ONCE(hf_params.pacing_rate);
-	u64 mem_limit = READ_ONCE(hf_params.mem_limit);
+	seqlock_init(&c->seq);
+	if (net_eq(net, &init_net)) {
+		c->p = hf_params_default;
+		return;
+	}
+	mutex_lock(&hf_config_lock);
+	c->p = hf_net(&init_net)->config.p;
+	mutex_unlock(&hf_config_lock);
+}
+
+static int hf_config_fill(struct sk_buff *skb, const struct hf_config *c)
+{
+	const struct hf_params *hp = &c->p;
+	u64 pacing_rate = READ_ONCE(hp->pacing_rate);
+	u64 mem_limit = READ_ONCE(hp->mem_limit);
 	struct hf_rto_params rto;
 
-	hf_rto_params_read(&rto);
-	if (nla_put_u16(skb, HF_CONFIG_A_ETHERTYPE, hf_params.ethertype) ||
-	    nla_put_u32(skb, HF_CONFIG_A_MAX_MSG, READ_ONCE(hf_params.max_msg)) ||
+	hf_rto_params_read(c, &rto);
+	if (nla_put_u16(skb, HF_CONFIG_A_ETHERTYPE, hp->ethertype) ||
+	    nla_put_u32(skb, HF_CONFIG_A_MAX_MSG, READ_ONCE(hp->max_msg)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_MAX_PEERS,
-			READ_ONCE(hf_params.max_peers)) ||
+			READ_ONCE(hp->max_peers)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_FRAME_SEGS,
-			READ_ONCE(hf_params.frame_segs)) ||
+			READ_ONCE(hp->frame_segs)) ||
 	    nla_put_u64_64bit(skb, HF_CONFIG_A_MEM_LIMIT, mem_limit,
 			      HF_CONFIG_A_PAD) ||
 	    nla_put_u32(skb, HF_CONFIG_A_PEER_IDLE_MS,
-			READ_ONCE(hf_params.peer_idle_ms)) ||
+			READ_ONCE(hp->peer_idle_ms)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_FLOW_RESET_MS,
-			READ_ONCE(hf_params.flow_reset_ms)) ||
+			READ_ONCE(hp->flow_reset_ms)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_ACK_DELAY_US,
-			READ_ONCE(hf_params.ack_delay_us)) ||
+			READ_ONCE(hp->ack_delay_us)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_MAX_INFLIGHT,
-			READ_ONCE(hf_params.max_inflight)) ||
+			READ_ONCE(hp->max_inflight)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_RTO_MIN_US,
 			rto.min_us) ||
 	    nla_put_u32(skb, HF_CONFIG_A_RTO_MAX_US,
@@ -182,23 +212,24 @@ static int hf_config_fill(struct sk_buff *skb)
 	    nla_put_u32(skb, HF_CONFIG_A_RETRY_LIMIT,
 			rto.retry_limit) ||
 	    nla_put_u32(skb, HF_CONFIG_A_FRAME_MIN_SEGS,
-			READ_ONCE(hf_params.frame_min_segs)) ||
+			READ_ONCE(hp->frame_min_segs)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_FRAME_MAX_BYTES,
-			READ_ONCE(hf_params.frame_max_bytes)) ||
+			READ_ONCE(hp->frame_max_bytes)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_FRAME_DELAY_PCT,
-			READ_ONCE(hf_params.frame_delay_pct)) ||
+			READ_ONCE(hp->frame_delay_pct)) ||
 	    nla_put_u64_64bit(skb, HF_CONFIG_A_PACING_RATE, pacing_rate,
 			      HF_CONFIG_A_PAD) ||
 	    nla_put_u32(skb, HF_CONFIG_A_CREDIT_INITIAL,
-			READ_ONCE(hf_params.credit_initial)) ||
+			READ_ONCE(hp->credit_initial)) ||
 	    nla_put_u32(skb, HF_CONFIG_A_CREDIT_BUDGET,
-			READ_ONCE(hf_params.credit_budget)))
+			READ_ONCE(hp->credit_budget)))
 		return -EMSGSIZE;
 	return 0;
 }
 
 static int hf_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct hf_net *hn = hf_net(genl_info_net(info));
 	struct sk_buff *msg;
 	void *hdr;
 
@@ -207,7 +238,7 @@ static int hf_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &hf_genl_family, 0,
 				HF_CMD_CONFIG_GET);
-	if (!hdr || hf_config_fill(msg)) {
+	if (!hdr || hf_config_fill(msg, &hn->config)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -215,14 +246,49 @@ static int hf_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/*
+ * Refuse @p when it raises a memory limit above the initial namespace's
+ * and the writer lacks CAP_NET_ADMIN over the initial user namespace.
+ */
+static int hf_config_ceiling(const struct sk_buff *skb,
+			     const struct hf_params *p,
+			     struct netlink_ext_ack *extack)
+{
+	const struct hf_params *top = &hf_net(&init_net)->config.p;
+
+	if (netlink_capable(skb, CAP_NET_ADMIN))
+		return 0;
+	if (p->max_msg > top->max_msg)
+		NL_SET_ERR_MSG(extack,
+			       "max_msg above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->max_peers > top->max_peers)
+		NL_SET_ERR_MSG(extack,
+			       "max_peers above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->mem_limit > top->mem_limit)
+		NL_SET_ERR_MSG(extack,
+			       "mem_limit above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->credit_budget > top->credit_budget)
+		NL_SET_ERR_MSG(extack,
+			       "credit_budget above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->max_inflight > top->max_inflight)
+		NL_SET_ERR_MSG(extack,
+			       "max_inflight above the initial namespace's needs CAP_NET_ADMIN there");
+	else
+		return 0;
+	return -EPERM;
+}
+
 static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct hf_config *c = &hf_net(genl_info_net(info))->config;
+	struct hf_params *hp = &c->p;
 	struct nlattr **tb = info->attrs;
 	struct hf_params p;
 	u32 backoff, retry;
+	int err;
 
 	mutex_lock(&hf_config_lock);
-	p = hf_params;
+	p = *hp;
 	backoff = p.rto.max_backoff;
 	retry = p.rto.retry_limit;
 	hf_genl_u32_opt(tb, HF_CONFIG_A_MAX_MSG, &p.max_msg);
@@ -262,25 +328,30 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 			       "rto_min_us <= rto_initial_us <= rto_max_us does not hold");
 		return -EINVAL;
 	}
+	err = hf_config_ceiling(skb, &p, info->extack);
+	if (err) {
+		mutex_unlock(&hf_config_lock);
+		return err;
+	}
 
-	WRITE_ONCE(hf_params.max_msg, p.max_msg);
-	WRITE_ONCE(hf_params.max_peers, p.max_peers);
-	WRITE_ONCE(hf_params.frame_segs, p.frame_segs);
-	WRITE_ONCE(hf_params.frame_min_segs, p.frame_min_segs);
-	WRITE_ONCE(hf_params.frame_max_bytes, p.frame_max_bytes);
-	WRITE_ONCE(hf_params.frame_delay_pct, p.frame_delay_pct);
-	WRITE_ONCE(hf_params.pacing_rate, p.pacing_rate);
-	WRITE_ONCE(hf_params.mem_limit, p.mem_limit);
-	WRITE_ONCE(hf_params.peer_idle_ms, p.peer_idle_ms);
-	WRITE_ONCE(hf_params.flow_reset_ms, p.flow_reset_ms);
-	WRITE_ONCE(hf_params.ack_delay_us, p.ack_delay_us);
-	WRITE_ONCE(hf_params.max_inflight, p.max_inflight);
+	WRITE_ONCE(hp->max_msg, p.max_msg);
+	WRITE_ONCE(hp->max_peers, p.max_peers);
+	WRITE_ONCE(hp->frame_segs, p.frame_segs);
+	WRITE_ONCE(hp->frame_min_segs, p.frame_min_segs);
+	WRITE_ONCE(hp->frame_max_bytes, p.frame_max_bytes);
+	WRITE_ONCE(hp->frame_delay_pct, p.frame_delay_pct);
+	WRITE_ONCE(hp->pacing_rate, p.pacing_rate);
+	WRITE_ONCE(hp->mem_limit, p.mem_limit);
+	WRITE_ONCE(hp->peer_idle_ms, p.peer_idle_ms);
+	WRITE_ONCE(hp->flow_reset_ms, p.flow_reset_ms);
+	WRITE_ONCE(hp->ack_delay_us, p.ack_delay_us);
+	WRITE_ONCE(hp->max_inflight, p.max_inflight);
 	/* Read at each epoch's start (initial) and each grant (budget). */
-	WRITE_ONCE(hf_params.credit_initial, p.credit_initial);
-	WRITE_ONCE(hf_params.credit_budget, p.credit_budget);
-	write_seqlock_bh(&hf_params_seq);
-	hf_params.rto = p.rto;
-	write_sequnlock_bh(&hf_params_seq);
+	WRITE_ONCE(hp->credit_initial, p.credit_initial);
+	WRITE_ONCE(hp->credit_budget, p.credit_budget);
+	write_seqlock_bh(&c->seq);
+	hp->rto = p.rto;
+	write_sequnlock_bh(&c->seq);
 	mutex_unlock(&hf_config_lock);
 	return 0;
 }
@@ -416,15 +487,10 @@ static int hf_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static int hf_peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
-			int ifindex, const u8 *addr, const struct hf_info *hi)
+/* A peer's HF_PEER_A_* attributes, in a peer dump or a socket's nest. */
+static int hf_peer_attrs_put(struct sk_buff *skb, int ifindex, const u8 *addr,
+			     const struct hf_info *hi)
 {
-	void *hdr;
-
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &hf_genl_family, NLM_F_MULTI, HF_CMD_PEER_GET);
-	if (!hdr)
-		return -EMSGSIZE;
 	if (nla_put_u32(skb, HF_PEER_A_IFINDEX, ifindex) ||
 	    nla_put(skb, HF_PEER_A_ADDR, ETH_ALEN, addr) ||
 	    nla_put_u32(skb, HF_PEER_A_EPOCH, hi->hfi_epoch) ||
@@ -475,7 +541,21 @@ static int hf_peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u64_64bit(skb, HF_PEER_A_RATE_HINT, hi->hfi_rate_hint,
 			      HF_PEER_A_PAD) ||
 	    nla_put_u64_64bit(skb, HF_PEER_A_LINK_SHARE, hi->hfi_link_share,
-			      HF_PEER_A_PAD)) {
+			      HF_PEER_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int hf_peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
+			int ifindex, const u8 *addr, const struct hf_info *hi)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &hf_genl_family, NLM_F_MULTI, HF_CMD_PEER_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (hf_peer_attrs_put(skb, ifindex, addr, hi)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -580,6 +660,44 @@ static int hf_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/*
+ * The peers @hs remembers that still exist, each in a HF_SOCKET_A_PEER
+ * nest; under RCU (the socket dump's), peer state copied under its lock.
+ */
+static int hf_socket_peers_put(struct sk_buff *skb, struct hf_sock *hs)
+{
+	struct hf_net *hn = hf_net(sock_net(&hs->sk));
+	struct hf_sock_peer keys[HF_SOCK_PEERS];
+	unsigned int i, n = hf_sock_peers(hs, keys);
+	struct hf_peer *peer;
+	struct nlattr *nest;
+	struct hf_info hi;
+	bool dead;
+
+	for (i = 0; i < n; i++) {
+		peer = hf_peer_find_rcu(hn, keys[i].ifindex, keys[i].addr);
+		if (!peer)
+			continue;
+		memset(&hi, 0, sizeof(hi));
+		spin_lock_bh(&peer->lock);
+		dead = peer->dead;
+		if (!dead)
+			hf_output_info(peer, &hs->sk, &hi);
+		spin_unlock_bh(&peer->lock);
+		if (dead)
+			continue;
+		nest = nla_nest_start(skb, HF_SOCKET_A_PEER);
+		if (!nest)
+			return -EMSGSIZE;
+		if (hf_peer_attrs_put(skb, keys[i].ifindex, keys[i].addr, &hi)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
 static int hf_socket_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			  struct hf_sock *hs, u16 port)
 {
@@ -608,7 +726,8 @@ static int hf_socket_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u64_64bit(skb, HF_SOCKET_A_INODE, sock_i_ino(sk),
 			      HF_SOCKET_A_PAD) ||
 	    nla_put_u32(skb, HF_SOCKET_A_UID,
-			from_kuid_munged(ns, sock_i_uid(sk)))) {
+			from_kuid_munged(ns, sock_i_uid(sk))) ||
+	    hf_socket_peers_put(skb, hs)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -653,7 +772,7 @@ static const struct genl_ops hf_genl_ops[] = {
 	},
 	{
 		.cmd	= HF_CMD_CONFIG_SET,
-		.flags	= GENL_ADMIN_PERM,
+		.flags	= GENL_UNS_ADMIN_PERM,
 		.doit	= hf_config_set_doit,
 		.policy	= hf_config_policy,
 		.maxattr = HF_CONFIG_A_MAX,

@@ -12,6 +12,7 @@
 #include <linux/hyperframe.h>
 #include <net/genetlink.h>
 
+struct hf_config;
 struct hf_peer;
 
 /* The family's multicast groups, by index in hf_genl_family.mcgrps. */
@@ -23,6 +24,7 @@ extern struct genl_family hf_genl_family;
 
 int __init hf_genl_register(void);
 void hf_genl_unregister(void);
+void hf_config_init(const struct net *net, struct hf_config *c);
 int hf_genl_counter_put(struct sk_buff *skb, int type, const char *name,
 			u64 value);
 

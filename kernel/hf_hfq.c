@@ -161,7 +161,7 @@ static enum hfq_band hfq_classify(struct sk_buff *skb, u64 *key)
 
 	if (skb->priority == TC_PRIO_CONTROL)
 		return HFQ_BAND_CONTROL;
-	if (skb->protocol != htons(READ_ONCE(hf_params.ethertype)))
+	if (skb->protocol != hf_ethertype())
 		return HFQ_BAND_OTHER;
 
 	if (skb_network_offset(skb) < 0)

@@ -171,9 +171,9 @@ static u64 rx_credit_share_base(const struct hf_peer *peer)
 		    hf_seg_size(READ_ONCE(peer->dev->mtu));
 	u64 share;
 
-	share = min_t(u64, hf_credit_share(READ_ONCE(hf_params.credit_budget),
+	share = min_t(u64, hf_credit_share(READ_ONCE(peer->cfg->p.credit_budget),
 					   nactive, 0),
-		      READ_ONCE(hf_params.mem_limit) / 4);
+		      READ_ONCE(peer->cfg->p.mem_limit) / 4);
 	return max(share, floor);
 }
 
@@ -221,7 +221,7 @@ static void rx_credit_reset(struct hf_peer *peer)
 	peer->rx_credit_reasm = 0;
 	if (rx_credit_busy(&peer->rx_credit))
 		atomic_dec(&hf_net(peer->net)->rx_credit_active);
-	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(&cp));
+	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp));
 }
 
 /* Start reassembly of the message @d announces; NULL when it cannot be held now. */
@@ -237,9 +237,9 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	struct sock *sk = NULL;
 	struct hf_rx_msg *m;
 
-	if (d->msg_len > READ_ONCE(hf_params.max_msg)) {
+	if (d->msg_len > READ_ONCE(peer->cfg->p.max_msg)) {
 		status = HF_STATUS_TOO_BIG;
-	} else if (reserve > READ_ONCE(hf_params.mem_limit) / 4) {
+	} else if (reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4) {
 		/* Could never be held, however long the sender waits. */
 		status = HF_STATUS_TOO_BIG;
 		hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_NO_MEMORY);
@@ -265,13 +265,13 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	 */
 	if (sk) {
 		/* One source may not reserve more than a quarter of the limit. */
-		if (peer->rx_reserved + reserve > READ_ONCE(hf_params.mem_limit) / 4) {
+		if (peer->rx_reserved + reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4) {
 			sock_put(sk);
 			*why = HF_STAT_DROP_MEM_LIMIT;
 			return NULL;
 		}
 		if (atomic64_add_return(reserve, &hn->rx_reserved) >
-		    READ_ONCE(hf_params.mem_limit)) {
+		    READ_ONCE(peer->cfg->p.mem_limit)) {
 			atomic64_sub(reserve, &hn->rx_reserved);
 			sock_put(sk);
 			*why = HF_STAT_DROP_MEM_LIMIT;
@@ -366,6 +366,7 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	 * data_ready callback (recvmsg() takes the lock to return credit).
 	 */
 	sk->sk_data_ready(sk);
+	hf_sock_note_peer(hf_sk(sk), peer->dev->ifindex, peer->addr);
 	/* Out of reassembly: its bytes count against the share until read. */
 	peer->rx_credit_reasm -= min(m->credited, peer->rx_credit_reasm);
 
@@ -485,7 +486,7 @@ static u32 rx_credit_limit(struct hf_peer *peer, bool closed)
 	struct hf_credit_params cp;
 
 	if (!closed)
-		hf_credit_rx_grant(&peer->rx_credit, hf_credit_params_read(&cp),
+		hf_credit_rx_grant(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp),
 				   rx_credit_share(peer));
 	peer->rx_credit.advertised = peer->rx_credit.limit;
 	return hf_credit_to_wire(peer->rx_credit.limit);
@@ -721,7 +722,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		rx_send_ack(peer, h->flags & HF_DF_ACK_NOW ? HF_AF_ECHO : 0);
 	else if (!timer_pending(&peer->ack_timer))
 		mod_timer(&peer->ack_timer,
-			  jiffies + usecs_to_jiffies(READ_ONCE(hf_params.ack_delay_us)) + 1);
+			  jiffies + usecs_to_jiffies(READ_ONCE(peer->cfg->p.ack_delay_us)) + 1);
 	return;
 
 release:
@@ -1027,7 +1028,7 @@ void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len)
 		if (c->advertised < c->received + seg)
 			step = 0;
 		if (!rx_window_closed(peer)) {
-			hf_credit_rx_grant(c, hf_credit_params_read(&cp),
+			hf_credit_rx_grant(c, hf_credit_params_read(peer->cfg, &cp),
 					   base + peer->rx_credit_reasm);
 			if (hf_credit_rx_advertise(c, step, &wire)) {
 				/* Its sender counts the ACK as the flow alive. */
@@ -1049,7 +1050,7 @@ void hf_input_init(struct hf_peer *peer)
 	struct hf_credit_params cp;
 
 	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
-	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(&cp));
+	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp));
 	timer_setup(&peer->ack_timer, rx_ack_timer, 0);
 }
 

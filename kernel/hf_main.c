@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hf_main.c - module entry and exit, the module parameters, the packet
- * handler and the netdevice notifier.
+ * hf_main.c - module entry and exit, the module parameters (the defaults
+ * of every namespace's settings), the packet handler and the netdevice
+ * notifier.
  *
  * Initialisation registers from the inside out so that nothing user-visible
  * exists before what it needs: per-namespace state, then the packet
@@ -25,8 +26,7 @@
 #include "hf_peer.h"
 #include "hf_sock.h"
 
-DEFINE_SEQLOCK(hf_params_seq);
-struct hf_params hf_params = {
+struct hf_params hf_params_default = {
 	.ethertype	= HF_ETH_P_DEFAULT,
 	.max_msg	= 64 << 20,
 	.max_peers	= 256,
@@ -52,40 +52,40 @@ static int hf_family = AF_HYPERFRAME;
 module_param_named(family, hf_family, int, 0444);
 MODULE_PARM_DESC(family, "address family slot to register (default 18, AF_ASH, never implemented)");
 
-module_param_named(ethertype, hf_params.ethertype, ushort, 0444);
+module_param_named(ethertype, hf_params_default.ethertype, ushort, 0444);
 MODULE_PARM_DESC(ethertype, "EtherType of hyperframe frames (default 0x88B5, IEEE local experimental)");
 
-module_param_named(max_msg, hf_params.max_msg, uint, 0444);
+module_param_named(max_msg, hf_params_default.max_msg, uint, 0444);
 MODULE_PARM_DESC(max_msg, "largest message in bytes (default 64 MiB, at most 1 GiB)");
 
-module_param_named(max_peers, hf_params.max_peers, uint, 0444);
+module_param_named(max_peers, hf_params_default.max_peers, uint, 0444);
 MODULE_PARM_DESC(max_peers, "peers one network namespace may hold (default 256)");
 
-module_param_named(frame_segs, hf_params.frame_segs, uint, 0444);
+module_param_named(frame_segs, hf_params_default.frame_segs, uint, 0444);
 MODULE_PARM_DESC(frame_segs, "wire segments in a new flow's first hyperframe (default 4)");
 
-module_param_named(frame_min_segs, hf_params.frame_min_segs, uint, 0444);
+module_param_named(frame_min_segs, hf_params_default.frame_min_segs, uint, 0444);
 MODULE_PARM_DESC(frame_min_segs, "smallest hyperframe in wire segments (default 1)");
 
-module_param_named(frame_max_bytes, hf_params.frame_max_bytes, uint, 0444);
+module_param_named(frame_max_bytes, hf_params_default.frame_max_bytes, uint, 0444);
 MODULE_PARM_DESC(frame_max_bytes, "largest hyperframe in payload bytes (default 1 MiB)");
 
-module_param_named(frame_delay_pct, hf_params.frame_delay_pct, uint, 0444);
+module_param_named(frame_delay_pct, hf_params_default.frame_delay_pct, uint, 0444);
 MODULE_PARM_DESC(frame_delay_pct, "round trip above the least by this percent is congestion (default 0: off)");
 
-module_param_named(pacing_rate, hf_params.pacing_rate, ullong, 0444);
+module_param_named(pacing_rate, hf_params_default.pacing_rate, ullong, 0444);
 MODULE_PARM_DESC(pacing_rate, "every socket's pacing cap in bytes per second (default 0: none)");
 
-module_param_named(mem_limit, hf_params.mem_limit, ullong, 0444);
+module_param_named(mem_limit, hf_params_default.mem_limit, ullong, 0444);
 MODULE_PARM_DESC(mem_limit, "bytes of reassembly a namespace may hold (default 512 MiB)");
 
-module_param_named(max_inflight, hf_params.max_inflight, uint, 0444);
+module_param_named(max_inflight, hf_params_default.max_inflight, uint, 0444);
 MODULE_PARM_DESC(max_inflight, "wire segments in flight per peer (default 128, at most 4096)");
 
-module_param_named(credit_initial, hf_params.credit_initial, uint, 0444);
+module_param_named(credit_initial, hf_params_default.credit_initial, uint, 0444);
 MODULE_PARM_DESC(credit_initial, "bytes a sender may send before its first grant; the same on every node (default 64 KiB)");
 
-module_param_named(credit_budget, hf_params.credit_budget, uint, 0444);
+module_param_named(credit_budget, hf_params_default.credit_budget, uint, 0444);
 MODULE_PARM_DESC(credit_budget, "bytes a namespace grants its active senders together beyond what was read (default 16 MiB)");
 
 static unsigned int hf_retry_limit = 8;
@@ -114,59 +114,59 @@ static struct packet_type hf_packet_type __read_mostly = {
 
 static int __init hf_params_check(void)
 {
-	if (hf_params.ethertype < ETH_P_802_3_MIN) {
+	if (hf_params_default.ethertype < ETH_P_802_3_MIN) {
 		pr_err("ethertype=%#x is a length, not an EtherType (minimum %#x)\n",
-		       hf_params.ethertype, ETH_P_802_3_MIN);
+		       hf_params_default.ethertype, ETH_P_802_3_MIN);
 		return -EINVAL;
 	}
-	if (hf_params.max_msg > HF_WIRE_MSG_MAX) {
+	if (hf_params_default.max_msg > HF_WIRE_MSG_MAX) {
 		pr_err("max_msg=%u is above the wire limit %u\n",
-		       hf_params.max_msg, HF_WIRE_MSG_MAX);
+		       hf_params_default.max_msg, HF_WIRE_MSG_MAX);
 		return -EINVAL;
 	}
-	if (!hf_params.frame_min_segs ||
-	    hf_params.frame_segs < hf_params.frame_min_segs ||
-	    hf_params.frame_segs > U16_MAX) {
+	if (!hf_params_default.frame_min_segs ||
+	    hf_params_default.frame_segs < hf_params_default.frame_min_segs ||
+	    hf_params_default.frame_segs > U16_MAX) {
 		pr_err("frame_min_segs=%u frame_segs=%u: want 1 <= frame_min_segs <= frame_segs <= %u\n",
-		       hf_params.frame_min_segs, hf_params.frame_segs, U16_MAX);
+		       hf_params_default.frame_min_segs, hf_params_default.frame_segs, U16_MAX);
 		return -EINVAL;
 	}
-	if (!hf_params.frame_max_bytes ||
-	    hf_params.frame_max_bytes > HF_WIRE_MSG_MAX) {
+	if (!hf_params_default.frame_max_bytes ||
+	    hf_params_default.frame_max_bytes > HF_WIRE_MSG_MAX) {
 		pr_err("frame_max_bytes=%u is outside 1..%u\n",
-		       hf_params.frame_max_bytes, HF_WIRE_MSG_MAX);
+		       hf_params_default.frame_max_bytes, HF_WIRE_MSG_MAX);
 		return -EINVAL;
 	}
-	if (hf_params.pacing_rate > HF_PACING_RATE_MAX) {
+	if (hf_params_default.pacing_rate > HF_PACING_RATE_MAX) {
 		pr_err("pacing_rate=%llu is above %llu\n",
-		       hf_params.pacing_rate, HF_PACING_RATE_MAX);
+		       hf_params_default.pacing_rate, HF_PACING_RATE_MAX);
 		return -EINVAL;
 	}
-	if (hf_params.frame_delay_pct > HF_FRAME_DELAY_PCT_MAX) {
+	if (hf_params_default.frame_delay_pct > HF_FRAME_DELAY_PCT_MAX) {
 		pr_err("frame_delay_pct=%u is above %u\n",
-		       hf_params.frame_delay_pct, HF_FRAME_DELAY_PCT_MAX);
+		       hf_params_default.frame_delay_pct, HF_FRAME_DELAY_PCT_MAX);
 		return -EINVAL;
 	}
-	if (!hf_params.max_inflight || hf_params.max_inflight > HF_WIN_SEGS) {
+	if (!hf_params_default.max_inflight || hf_params_default.max_inflight > HF_WIN_SEGS) {
 		pr_err("max_inflight=%u is outside 1..%u\n",
-		       hf_params.max_inflight, HF_WIN_SEGS);
+		       hf_params_default.max_inflight, HF_WIN_SEGS);
 		return -EINVAL;
 	}
 	/* Per-socket receive charges are atomic_t: keep far from INT_MAX. */
-	if (hf_params.mem_limit > INT_MAX / 2) {
-		pr_err("mem_limit=%llu is above %d\n", hf_params.mem_limit,
+	if (hf_params_default.mem_limit > INT_MAX / 2) {
+		pr_err("mem_limit=%llu is above %d\n", hf_params_default.mem_limit,
 		       INT_MAX / 2);
 		return -EINVAL;
 	}
-	if (hf_params.credit_initial > HF_CREDIT_DEFAULT_MAX_AHEAD ||
-	    !hf_params.credit_budget ||
-	    hf_params.credit_budget > HF_CREDIT_DEFAULT_MAX_AHEAD) {
+	if (hf_params_default.credit_initial > HF_CREDIT_DEFAULT_MAX_AHEAD ||
+	    !hf_params_default.credit_budget ||
+	    hf_params_default.credit_budget > HF_CREDIT_DEFAULT_MAX_AHEAD) {
 		pr_err("credit_initial=%u credit_budget=%u: want credit_initial <= %u and 1 <= credit_budget <= %u\n",
-		       hf_params.credit_initial, hf_params.credit_budget,
+		       hf_params_default.credit_initial, hf_params_default.credit_budget,
 		       HF_CREDIT_DEFAULT_MAX_AHEAD, HF_CREDIT_DEFAULT_MAX_AHEAD);
 		return -EINVAL;
 	}
-	if (!hf_params.max_peers) {
+	if (!hf_params_default.max_peers) {
 		pr_err("max_peers must be at least 1\n");
 		return -EINVAL;
 	}
@@ -174,10 +174,10 @@ static int __init hf_params_check(void)
 		pr_err("retry_limit=%u is above %u\n", hf_retry_limit, U8_MAX);
 		return -EINVAL;
 	}
-	hf_rto_params_default(&hf_params.rto);
-	hf_params.rto.retry_limit = hf_retry_limit;
-	hf_params.rto.granularity_us = jiffies_to_usecs(1);
-	return hf_rto_params_check(&hf_params.rto);
+	hf_rto_params_default(&hf_params_default.rto);
+	hf_params_default.rto.retry_limit = hf_retry_limit;
+	hf_params_default.rto.granularity_us = jiffies_to_usecs(1);
+	return hf_rto_params_check(&hf_params_default.rto);
 }
 
 static int __init hf_init(void)
@@ -197,7 +197,7 @@ static int __init hf_init(void)
 	if (err)
 		goto out_net;
 
-	hf_packet_type.type = htons(hf_params.ethertype);
+	hf_packet_type.type = htons(hf_params_default.ethertype);
 	dev_add_pack(&hf_packet_type);
 	/* Before any socket can build a train for a device to cut. */
 	hf_offload_register();
@@ -216,7 +216,7 @@ static int __init hf_init(void)
 		goto out_hfq;
 
 	pr_info("address family %d, EtherType %#06x\n", hf_family,
-		hf_params.ethertype);
+		hf_params_default.ethertype);
 	return 0;
 
 out_hfq:

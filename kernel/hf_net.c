@@ -12,6 +12,7 @@
 #include <linux/random.h>
 #include <linux/seq_file.h>
 
+#include "hf_genl.h"
 #include "hf_net.h"
 #include "hf_peer.h"
 
@@ -112,6 +113,7 @@ static int __net_init hf_net_init(struct net *net)
 	struct hf_net *hn = hf_net(net);
 
 	hn->net = net;
+	hf_config_init(net, &hn->config);
 	spin_lock_init(&hn->ports_lock);
 	hash_init(hn->ports);
 	hn->next_ephemeral = HF_EPHEMERAL_MIN +

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hf_net.h - per-network-namespace state of hyperframe: the port table
- * (ports are per namespace) and, as they land, the namespace's counters,
- * limits and peers.
+ * (ports are per namespace), the namespace's settings, counters, limits
+ * and peers.
  */
 #ifndef _HF_NET_H
 #define _HF_NET_H
@@ -14,6 +14,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "hf_params.h"
 #include "hf_stats.h"
 
 #define HF_PORT_HASH_BITS	8
@@ -41,6 +42,8 @@
  * @devs_lock: serialises the allocation of @devs and their users
  * @devs: per-device counters, a slot per device (hf_dev.c)
  * @dev_other: the counters of devices that found no free slot
+ * @config: the namespace's settings (hf_params.h); a new namespace
+ *	    starts with the initial namespace's
  * @net: the namespace this belongs to
  */
 struct hf_net {
@@ -58,6 +61,7 @@ struct hf_net {
 	spinlock_t devs_lock;
 	struct hf_dev_stats devs[HF_DEV_SLOTS];
 	struct hf_dev_stats dev_other;
+	struct hf_config config;
 	struct net *net;
 };
 

@@ -339,7 +339,7 @@ struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
  */
 void hf_offload_register(void)
 {
-	hf_offload.type = htons(hf_params.ethertype);
+	hf_offload.type = hf_ethertype();
 	dev_add_offload(&hf_offload);
 }
 

@@ -182,10 +182,10 @@ int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority)
 	int rc;
 
 	skb->dev = dev;
-	skb->protocol = htons(READ_ONCE(hf_params.ethertype));
+	skb->protocol = hf_ethertype();
 	skb->priority = priority;
 	skb_reset_network_header(skb);
-	if (dev_hard_header(skb, dev, READ_ONCE(hf_params.ethertype), peer->addr, NULL,
+	if (dev_hard_header(skb, dev, hf_params_default.ethertype, peer->addr, NULL,
 			    skb->len) < 0) {
 		kfree_skb(skb);
 		rc = -EINVAL;
@@ -323,7 +323,7 @@ static void tx_loss_sign(struct hf_peer *peer, u32 seq)
 	    (peer->tx_refused_mark && hf_seq_before(seq, peer->tx_refused_end)))
 		return;
 	tx_fsize_note(peer, hf_fsize_on_congestion(&peer->fsize,
-						   hf_fsize_params_read(&fp),
+						   hf_fsize_params_read(peer->cfg, &fp),
 						   HF_FSIZE_LOSS, seq));
 }
 
@@ -337,9 +337,9 @@ static void tx_fsize_init(struct hf_peer *peer)
 	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
 
-	hf_fsize_init(&peer->fsize, hf_fsize_params_read(&fp),
+	hf_fsize_init(&peer->fsize, hf_fsize_params_read(peer->cfg, &fp),
 		      hf_seg_size(READ_ONCE(peer->dev->mtu)));
-	hf_credit_tx_init(&peer->tx_credit, hf_credit_params_read(&cp));
+	hf_credit_tx_init(&peer->tx_credit, hf_credit_params_read(peer->cfg, &cp));
 	peer->tx_probe_shift = 0;
 	peer->tx_rate_hint = 0;
 }
@@ -390,7 +390,7 @@ static u32 tx_credit_frame(struct hf_peer *peer, const struct hf_tx_msg *msg,
 static void tx_probe_arm(struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
-	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(&rp));
+	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 
 	peer->reo_armed = false;
 	peer->tx_persist_armed = true;
@@ -402,7 +402,7 @@ static void tx_probe_arm(struct hf_peer *peer)
 static void rto_arm(struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
-	u32 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(&rp));
+	u32 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 
 	/* One jiffy more: jiffies + 1 may be due within microseconds. */
 	peer->reo_armed = false;
@@ -467,7 +467,7 @@ static u64 tx_link_share(const struct hf_peer *peer)
 static u64 tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
 {
 	unsigned long cap = sk ? READ_ONCE(sk->sk_max_pacing_rate) : 0;
-	u64 rate = READ_ONCE(hf_params.pacing_rate);
+	u64 rate = READ_ONCE(peer->cfg->p.pacing_rate);
 	u64 share = tx_link_share(peer);
 
 	if (cap && cap != ~0UL)
@@ -670,7 +670,7 @@ static bool tx_train_defer(const struct hf_peer *peer,
 			   const struct hf_tx_msg *msg, u32 want)
 {
 	u32 inflight = hf_txwin_inflight(&peer->txw);
-	u32 max = READ_ONCE(hf_params.max_inflight);
+	u32 max = READ_ONCE(peer->cfg->p.max_inflight);
 	u32 room = max > inflight ? max - inflight : 0;
 
 	if (!inflight || room >= max / 2)
@@ -732,7 +732,7 @@ static void tx_push(struct hf_peer *peer)
 	bool stalled = false, sent = false;
 	u32 credit_segs = U32_MAX;
 
-	hf_fsize_params_read(&fp);
+	hf_fsize_params_read(peer->cfg, &fp);
 
 	for (;; budget--) {
 		struct hf_tx_msg *msg;
@@ -749,7 +749,7 @@ static void tx_push(struct hf_peer *peer)
 			break;
 		/* Below max_inflight, the scoreboard always has room. */
 		if (peer->tx_zero_window ||
-		    hf_txwin_inflight(&peer->txw) >= READ_ONCE(hf_params.max_inflight)) {
+		    hf_txwin_inflight(&peer->txw) >= READ_ONCE(peer->cfg->p.max_inflight)) {
 			stalled = true;
 			break;
 		}
@@ -785,7 +785,7 @@ static void tx_push(struct hf_peer *peer)
 		if (!peer->frame_left) {
 			u64 now = ktime_get_ns();
 			u32 rto_us = hf_rto_current_us(&peer->rto,
-						       hf_rto_params_read(&rp));
+						       hf_rto_params_read(peer->cfg, &rp));
 
 			tx_fsize_note(peer, hf_fsize_prepare(&peer->fsize, &fp,
 							     now, rto_us));
@@ -1073,7 +1073,7 @@ static void tx_restart(struct hf_peer *peer)
 	/* The reset first, then the epoch that replaces the flow. */
 	hf_genl_event_flow_reset(peer, peer->tx_epoch, failed);
 	tx_new_epoch(peer);
-	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
+	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 	del_timer(&peer->rto_timer);
 }
 
@@ -1084,7 +1084,7 @@ static void tx_restart(struct hf_peer *peer)
  */
 void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 {
-	unsigned long reset = msecs_to_jiffies(READ_ONCE(hf_params.flow_reset_ms));
+	unsigned long reset = msecs_to_jiffies(READ_ONCE(peer->cfg->p.flow_reset_ms));
 
 	/*
 	 * A flow idle for flow_reset_ms may be forgotten by the receiver
@@ -1339,7 +1339,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	if (res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
 		return;
 	/* Rounds of the frame-size controller end as the cumulative ack moves. */
-	hf_fsize_params_read(&fp);
+	hf_fsize_params_read(peer->cfg, &fp);
 	if (res.acked)
 		tx_fsize_note(peer, hf_fsize_on_ack(&peer->fsize, &fp, a->cum_seq,
 						    now));
@@ -1386,7 +1386,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	if (sample) {
 		u32 rtt_us = min_t(u64, div_u64(sample, 1000), U32_MAX);
 
-		hf_rto_sample(&peer->rto, hf_rto_params_read(&rp), rtt_us);
+		hf_rto_sample(&peer->rto, hf_rto_params_read(peer->cfg, &rp), rtt_us);
 		tx_fsize_note(peer, hf_fsize_on_rtt(&peer->fsize, &fp, sample_seq,
 						    rtt_us, peer->rto.min_rtt_us));
 	}
@@ -1412,7 +1412,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * stale closing ack costs at most a probe.
 	 */
 	switch (hf_credit_grant_wire(&peer->tx_credit,
-				     hf_credit_params_read(&cp), a->credit,
+				     hf_credit_params_read(peer->cfg, &cp), a->credit,
 				     now)) {
 	case HF_CREDIT_NEW:
 		peer->tx_probe_shift = 0;
@@ -1498,7 +1498,7 @@ static void tx_rto_expired(struct timer_list *t)
 	}
 
 	hf_stat_inc(stats, HF_STAT_TX_RTO);
-	if (hf_rto_timeout(&peer->rto, hf_rto_params_read(&rp))) {
+	if (hf_rto_timeout(&peer->rto, hf_rto_params_read(peer->cfg, &rp))) {
 		u16 epoch = peer->tx_epoch;
 		u32 failed;
 
@@ -1534,7 +1534,7 @@ void hf_output_init(struct hf_peer *peer)
 	INIT_LIST_HEAD(&peer->tx_sent);
 	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
 		      HF_WIN_SEGS, 0);
-	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
+	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 	hf_reorder_init(&peer->reo);
 	tx_fsize_init(peer);
 	timer_setup(&peer->rto_timer, tx_rto_expired, 0);
@@ -1581,7 +1581,7 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 	hf_credit_stall_end(&peer->tx_credit, ktime_get_ns());
 	peer->tx_persist_armed = false;
 	peer->rto_phase = HF_RTO_IDLE;
-	hf_rto_init(&peer->rto, hf_rto_params_read(&rp));
+	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 	del_timer(&peer->rto_timer);
 	tx_sending_update(peer);
 	return dropped;
@@ -1632,7 +1632,7 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 {
 	u32 inflight = hf_txwin_inflight(&peer->txw);
 	u32 seg_size = hf_seg_size(READ_ONCE(peer->dev->mtu));
-	u32 limit = min_t(u32, READ_ONCE(hf_params.max_inflight), HF_WIN_SEGS);
+	u32 limit = min_t(u32, READ_ONCE(peer->cfg->p.max_inflight), HF_WIN_SEGS);
 	struct hf_fsize_params fp;
 	struct hf_rto_params rp;
 
@@ -1640,7 +1640,7 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 	info->hfi_epoch = peer->tx_epoch;
 	info->hfi_seg_size = seg_size;
 	info->hfi_frame_segs = hf_fsize_segs(&peer->fsize,
-					     hf_fsize_params_read(&fp));
+					     hf_fsize_params_read(peer->cfg, &fp));
 	info->hfi_frame_bytes = info->hfi_frame_segs * seg_size;
 	info->hfi_pacing_rate = tx_pacing_rate(peer, sk);
 	info->hfi_credit = inflight < limit ? limit - inflight : 0;
@@ -1649,7 +1649,7 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 	info->hfi_rttvar_us = peer->rto.rttvar_us;
 	info->hfi_min_rtt_us = peer->rto.min_rtt_us;
 	info->hfi_rto_us = hf_rto_current_us(&peer->rto,
-					     hf_rto_params_read(&rp));
+					     hf_rto_params_read(peer->cfg, &rp));
 	info->hfi_reorder_us = hf_reorder_window_us(&peer->reo,
 						    peer->rto.min_rtt_us,
 						    peer->rto.srtt_us);

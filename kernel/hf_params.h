@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hf_params.h - the module's tunables: set as module parameters at load,
- * changed at run time by HF_CMD_CONFIG_SET (hf_genl.c). Readers on the
- * data path take single fields with READ_ONCE() and the RTO settings,
+ * hf_params.h - the tunables: module parameters give the defaults at
+ * load, each network namespace holds its own copy (struct hf_config in
+ * struct hf_net), taken from the initial namespace's when it is created
+ * and changed at run time by HF_CMD_CONFIG_SET (hf_genl.c). Readers on
+ * the data path take single fields with READ_ONCE() and the RTO settings,
  * which only make sense together, with hf_rto_params_read().
  */
 #ifndef _HF_PARAMS_H
 #define _HF_PARAMS_H
 
+#include <asm/byteorder.h>
 #include <linux/seqlock.h>
 #include <linux/types.h>
 
@@ -17,8 +20,9 @@
 #include "core/hf_wire.h"
 
 /**
- * struct hf_params - module-wide settings
- * @ethertype: EtherType of hyperframe frames, host order
+ * struct hf_params - the settings of one namespace
+ * @ethertype: EtherType of hyperframe frames, host order; module-wide,
+ *	       set only at load (the packet handler is registered with it)
  * @max_msg: largest message sendmsg() accepts and a receiver takes
  * @max_peers: peers one namespace may hold
  * @frame_segs: segments of a new flow's first hyperframe (the frame-size
@@ -61,33 +65,51 @@ struct hf_params {
 	struct hf_rto_params rto;
 };
 
-extern struct hf_params hf_params;
-/* Writers of hf_params.rto hold it (write_seqlock_bh()). */
-extern seqlock_t hf_params_seq;
+/**
+ * struct hf_config - one namespace's settings and the lock of their RTO part
+ * @p: the settings
+ * @seq: writers of @p.rto hold it (write_seqlock_bh()); readers of the
+ *	 other fields take each with READ_ONCE()
+ */
+struct hf_config {
+	struct hf_params p;
+	seqlock_t seq;
+};
+
+/* The module parameters: read-only once the module is loaded. */
+extern struct hf_params hf_params_default;
+
+/* EtherType of every hyperframe frame, network order. */
+static inline __be16 hf_ethertype(void)
+{
+	return htons(hf_params_default.ethertype);
+}
 
 /**
  * hf_rto_params_read() - a consistent copy of the RTO settings
- * @p: filled with hf_params.rto as one CONFIG_SET left it
+ * @c: a namespace's settings
+ * @p: filled with @c's RTO settings as one CONFIG_SET left them
  *
  * Any context.
  *
  * Return: @p.
  */
 static inline const struct hf_rto_params *
-hf_rto_params_read(struct hf_rto_params *p)
+hf_rto_params_read(const struct hf_config *c, struct hf_rto_params *p)
 {
 	unsigned int seq;
 
 	do {
-		seq = read_seqbegin(&hf_params_seq);
-		*p = hf_params.rto;
-	} while (read_seqretry(&hf_params_seq, seq));
+		seq = read_seqbegin(&c->seq);
+		*p = c->p.rto;
+	} while (read_seqretry(&c->seq, seq));
 	return p;
 }
 
 /**
  * hf_fsize_params_read() - the frame-size controller's settings now
- * @p: filled from hf_params, the policy at its defaults
+ * @c: a namespace's settings
+ * @p: filled from @c, the policy at its defaults
  *
  * Any context. Each field is read once; the controller clamps with what
  * it is given, so settings changing between calls are harmless.
@@ -95,19 +117,20 @@ hf_rto_params_read(struct hf_rto_params *p)
  * Return: @p.
  */
 static inline const struct hf_fsize_params *
-hf_fsize_params_read(struct hf_fsize_params *p)
+hf_fsize_params_read(const struct hf_config *c, struct hf_fsize_params *p)
 {
 	hf_fsize_params_default(p);
-	p->initial_segs = READ_ONCE(hf_params.frame_segs);
-	p->min_segs = min(READ_ONCE(hf_params.frame_min_segs), p->initial_segs);
-	p->max_bytes = READ_ONCE(hf_params.frame_max_bytes);
-	p->delay_pct = READ_ONCE(hf_params.frame_delay_pct);
+	p->initial_segs = READ_ONCE(c->p.frame_segs);
+	p->min_segs = min(READ_ONCE(c->p.frame_min_segs), p->initial_segs);
+	p->max_bytes = READ_ONCE(c->p.frame_max_bytes);
+	p->delay_pct = READ_ONCE(c->p.frame_delay_pct);
 	return p;
 }
 
 /**
  * hf_credit_params_read() - the credit settings now
- * @p: filled from hf_params (CONFIG_SET may change them: the initial
+ * @c: a namespace's settings
+ * @p: filled from @c (CONFIG_SET may change them: the initial
  *     window counts from the next epoch, the budget at the next grant)
  *
  * Any context.
@@ -115,10 +138,10 @@ hf_fsize_params_read(struct hf_fsize_params *p)
  * Return: @p.
  */
 static inline const struct hf_credit_params *
-hf_credit_params_read(struct hf_credit_params *p)
+hf_credit_params_read(const struct hf_config *c, struct hf_credit_params *p)
 {
 	hf_credit_params_default(p);
-	p->initial_window = READ_ONCE(hf_params.credit_initial);
+	p->initial_window = READ_ONCE(c->p.credit_initial);
 	return p;
 }
 

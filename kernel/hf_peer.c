@@ -53,6 +53,23 @@ static struct hf_peer *peer_find(struct hf_net *hn, int ifindex,
 	return NULL;
 }
 
+/**
+ * hf_peer_find_rcu() - the peer behind an interface and address, if any
+ * @hn: the namespace
+ * @ifindex: the interface
+ * @addr: the remote Ethernet address
+ *
+ * Caller holds rcu_read_lock(); the peer, which may be dead, stays valid
+ * until it is released. No reference is taken.
+ *
+ * Return: the peer, or NULL.
+ */
+struct hf_peer *hf_peer_find_rcu(struct hf_net *hn, int ifindex,
+				 const u8 *addr)
+{
+	return peer_find(hn, ifindex, addr);
+}
+
 static void peer_free_rcu(struct rcu_head *head)
 {
 	struct hf_peer *peer = container_of(head, struct hf_peer, rcu);
@@ -87,6 +104,7 @@ static struct hf_peer *peer_alloc(struct net *net, struct net_device *dev,
 	}
 	refcount_set(&peer->refs, 1);
 	peer->net = net;
+	peer->cfg = &hf_net(net)->config;
 	peer->dev = dev;
 	dev_hold(dev);
 	ether_addr_copy(peer->addr, addr);
@@ -127,7 +145,7 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 		return peer;
 	}
 	/* Cheap early refusal; the count is checked again under the lock. */
-	if (READ_ONCE(hn->npeers) >= READ_ONCE(hf_params.max_peers)) {
+	if (READ_ONCE(hn->npeers) >= READ_ONCE(hn->config.p.max_peers)) {
 		*err = -ENOBUFS;
 		return NULL;
 	}
@@ -142,9 +160,9 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 	peer = peer_find(hn, dev->ifindex, addr);
 	if (peer) {
 		refcount_inc(&peer->refs);
-	} else if (hn->npeers >= READ_ONCE(hf_params.max_peers) ||
+	} else if (hn->npeers >= READ_ONCE(hn->config.p.max_peers) ||
 		   !(dev->reg_state == NETREG_REGISTERED)) {
-		*err = hn->npeers >= READ_ONCE(hf_params.max_peers) ? -ENOBUFS : -ENODEV;
+		*err = hn->npeers >= READ_ONCE(hn->config.p.max_peers) ? -ENOBUFS : -ENODEV;
 	} else {
 		peer = fresh;
 		fresh = NULL;
@@ -176,7 +194,7 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
  */
 static bool peer_kill(struct hf_peer *peer, bool idle, u32 *msgs)
 {
-	unsigned long idle_jiffies = msecs_to_jiffies(READ_ONCE(hf_params.peer_idle_ms));
+	unsigned long idle_jiffies = msecs_to_jiffies(READ_ONCE(peer->cfg->p.peer_idle_ms));
 	bool kill = true;
 
 	spin_lock(&peer->lock);

@@ -17,6 +17,9 @@
 #include "core/hf_rto.h"
 #include "core/hf_rxwin.h"
 #include "core/hf_txwin.h"
+
+struct hf_config;
+struct hf_net;
 #include "core/hf_wire.h"
 #include "hf_msg.h"
 #include "hf_params.h"
@@ -160,6 +163,7 @@ struct hf_peer {
 	struct rcu_head rcu;
 	refcount_t refs;
 	struct net *net;
+	const struct hf_config *cfg;
 	struct net_device *dev;
 	struct hf_dev_stats *dstats;
 	u8 addr[ETH_ALEN];
@@ -234,6 +238,8 @@ struct hf_peer {
 	u64 rx_reserved;
 };
 
+struct hf_peer *hf_peer_find_rcu(struct hf_net *hn, int ifindex,
+				 const u8 *addr);
 struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 			    const u8 *addr, bool create, int *err);
 void hf_peer_put(struct hf_peer *peer);

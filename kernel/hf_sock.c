@@ -330,7 +330,7 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 		if (err)
 			return err;
 	}
-	if (len > READ_ONCE(hf_params.max_msg))
+	if (len > READ_ONCE(hf_net(net)->config.p.max_msg))
 		return -EMSGSIZE;
 
 	/* Refuse a bad interface at once, before waiting for room. */
@@ -372,6 +372,8 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 		msg = NULL;
 	}
 	spin_unlock_bh(&peer->lock);
+	if (!msg)
+		hf_sock_note_peer(hs, dev->ifindex, dst.shf_addr);
 	hf_peer_put(peer);
 	if (msg) {
 		hf_tx_msg_put(msg);
@@ -696,7 +698,70 @@ static int hf_create(struct net *net, struct socket *sock, int protocol,
 	/* The port lookup finds sockets under RCU alone. */
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	sk->sk_destruct = hf_sock_destruct;
+	spin_lock_init(&hf_sk(sk)->peers_lock);
 	return 0;
+}
+
+/**
+ * hf_sock_note_peer() - remember a peer the socket sent to or received from
+ * @hs: the socket
+ * @ifindex: the peer's interface
+ * @addr: its Ethernet address
+ *
+ * A known peer is marked seen now; a new one takes a free slot or the
+ * one seen longest ago. Any context.
+ */
+void hf_sock_note_peer(struct hf_sock *hs, int ifindex, const u8 *addr)
+{
+	struct hf_sock_peer *p, *slot = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&hs->peers_lock, flags);
+	for (p = hs->peers; p < hs->peers + HF_SOCK_PEERS; p++) {
+		if (p->ifindex == ifindex && ether_addr_equal(p->addr, addr)) {
+			slot = p;
+			break;
+		}
+		/* Else a free slot, else the one seen longest ago. */
+		if (!slot || (slot->ifindex &&
+			      (!p->ifindex || time_before(p->seen, slot->seen))))
+			slot = p;
+	}
+	slot->ifindex = ifindex;
+	ether_addr_copy(slot->addr, addr);
+	slot->seen = jiffies;
+	spin_unlock_irqrestore(&hs->peers_lock, flags);
+}
+
+/**
+ * hf_sock_peers() - the peers a socket remembers
+ * @hs: the socket
+ * @peers: filled with them, most recently seen first
+ *
+ * Any context.
+ *
+ * Return: how many were filled.
+ */
+unsigned int hf_sock_peers(struct hf_sock *hs,
+			   struct hf_sock_peer peers[HF_SOCK_PEERS])
+{
+	unsigned int i, j, n = 0;
+	struct hf_sock_peer p;
+	unsigned long flags;
+
+	spin_lock_irqsave(&hs->peers_lock, flags);
+	for (i = 0; i < HF_SOCK_PEERS; i++)
+		if (hs->peers[i].ifindex)
+			peers[n++] = hs->peers[i];
+	spin_unlock_irqrestore(&hs->peers_lock, flags);
+	/* Insertion sort, newest first: at most HF_SOCK_PEERS entries. */
+	for (i = 1; i < n; i++) {
+		p = peers[i];
+		for (j = i; j > 0 && time_after(p.seen, peers[j - 1].seen); j--)
+			peers[j] = peers[j - 1];
+		peers[j] = p;
+	}
+	return n;
 }
 
 static struct net_proto_family hf_family_ops __ro_after_init = {

@@ -9,6 +9,21 @@
 #include <net/sock.h>
 #include <linux/hyperframe.h>
 
+/* Peers a socket remembers for the socket dump (hfctl socket show). */
+#define HF_SOCK_PEERS	8
+
+/**
+ * struct hf_sock_peer - a peer a socket talked to
+ * @ifindex: its interface; 0: the slot is free
+ * @addr: its Ethernet address
+ * @seen: jiffies of the last message sent to it or received from it
+ */
+struct hf_sock_peer {
+	int ifindex;
+	u8 addr[ETH_ALEN];
+	unsigned long seen;
+};
+
 /**
  * struct hf_sock - an AF_HYPERFRAME socket
  * @sk: the generic socket; must stay first
@@ -26,6 +41,9 @@
  * @tx_pace_ns: when paced (SO_MAX_PACING_RATE, the module's pacing_rate),
  *		the departure time (monotonic ns)
  *		free for the socket's next byte, over all its peers
+ * @peers_lock: guards @peers
+ * @peers: the peers this socket last sent to or received from, for the
+ *	   socket dump; keys only (no reference), looked up when shown
  */
 struct hf_sock {
 	struct sock sk;
@@ -38,6 +56,8 @@ struct hf_sock {
 	atomic_t rx_reasm;
 	bool rx_refused;
 	atomic64_t tx_pace_ns;
+	spinlock_t peers_lock;
+	struct hf_sock_peer peers[HF_SOCK_PEERS];
 };
 
 static inline struct hf_sock *hf_sk(const struct sock *sk)
@@ -45,6 +65,9 @@ static inline struct hf_sock *hf_sk(const struct sock *sk)
 	return container_of(sk, struct hf_sock, sk);
 }
 
+void hf_sock_note_peer(struct hf_sock *hs, int ifindex, const u8 *addr);
+unsigned int hf_sock_peers(struct hf_sock *hs,
+			   struct hf_sock_peer peers[HF_SOCK_PEERS]);
 int __init hf_sock_register(int family);
 void hf_sock_unregister(void);
 

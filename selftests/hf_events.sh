@@ -119,12 +119,12 @@ hf_module_load
 orig=$("$HFCTL" -j config show)
 check_err $? "config show failed"
 retry_limit=$(json_field retry_limit <<<"$orig")
-defer "$HFCTL" config set retry_limit "$retry_limit" \
+defer hf_config_set retry_limit "$retry_limit" \
 	peer_idle_ms "$(json_field peer_idle_ms <<<"$orig")" \
 	flow_reset_ms "$(json_field flow_reset_ms <<<"$orig")"
 # A silent peer is given up after 3 timeouts (about 150 ms), and an idle
 # one reclaimed after a second.
-"$HFCTL" config set retry_limit 2 peer_idle 1s
+hf_config_set retry_limit 2 peer_idle 1s
 check_err $? "config set retry_limit 2 peer_idle 1s failed"
 
 hf_topo_create 2
@@ -172,7 +172,7 @@ log_test "events: an idle peer reclaimed: peer down, reason idle"
 
 # 3. The first message between the nodes: state on both sides, an epoch
 # on the sender's only (the receiver only acks).
-"$HFCTL" config set peer_idle 600s
+hf_config_set peer_idle 600s
 check_err $? "config set peer_idle 600s failed"
 probe 1 2 "$LOGS/n1.json"
 check_err $? "the monitor of node 1 showed no event: $(cat "$LOGS/n1.err")"
@@ -199,7 +199,7 @@ log_test "events: first message to a new peer: peer up and epoch on the sender, 
 # slow to start in an emulated guest), is taken mid-stream under a new
 # receiver state: it fails with ECONNRESET and the flow restarts in a new
 # epoch.
-"$HFCTL" config set retry_limit "$retry_limit" flow_reset 86400s
+hf_config_set retry_limit "$retry_limit" flow_reset 86400s
 check_err $? "config set flow_reset 86400s failed"
 ip -n "$n1" link set eth0 down
 busywait 10000 has "$LOGS/n1.json" peer_down "$mac0"
@@ -222,7 +222,7 @@ log_test "events: receiver lost its state: flow reset (ECONNRESET) and a new epo
 
 # 5. A message in flight without limit to an address nobody has, then the
 # interface is deleted: every peer of it goes down, the message fails.
-"$HFCTL" config set retry_limit 255
+hf_config_set retry_limit 255
 check_err $? "config set retry_limit 255 failed"
 Q=02:00:00:00:03:01
 ip netns exec "$n0" timeout 120 "$XFER" send eth0 "$Q" 7000 100 >"$LOGS/q" 2>&1 &
@@ -325,11 +325,11 @@ mac1=$(hf_node_mac 1)
 "$HFCTL" -n "$n0" -j monitor >"$LOGS/cong.json" 2>"$LOGS/cong.err" &
 mc=$!
 defer kill "$mc"
-"$HFCTL" config set retry_limit 2
+hf_config_set retry_limit 2
 check_err $? "config set retry_limit 2 failed"
 probe 0 5 "$LOGS/cong.json"
 check_err $? "the monitor of node 0 showed no event: $(cat "$LOGS/cong.err")"
-"$HFCTL" config set retry_limit "$retry_limit"
+hf_config_set retry_limit "$retry_limit"
 # (the probes' timeouts may have cut their own peers' rates)
 # ns_counter NS KEY: counter KEY of namespace NS.
 ns_counter() { ip netns exec "$1" awk -v k="$2" '$1 == k {print $2}' /proc/net/hyperframe; }
@@ -379,8 +379,8 @@ defer rm -rf "$LOGS"
 hf_topo_create 2
 n0=${HF_NODES[0]}
 n1=${HF_NODES[1]}
-defer "$HFCTL" config set flow_reset_ms "$(json_field flow_reset_ms <<<"$orig")"
-"$HFCTL" config set flow_reset 3s
+defer hf_config_set flow_reset_ms "$(json_field flow_reset_ms <<<"$orig")"
+hf_config_set flow_reset 3s
 check_err $? "config set flow_reset 3s failed"
 # recv_start TO PORT: a receiver of one 1000-byte message, ready; its
 # pid in RPID[PORT].

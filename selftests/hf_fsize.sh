@@ -27,9 +27,9 @@ ktap_plan 3
 
 hf_module_load || exit "$KSFT_FAIL"
 init_segs=$("$HFCTL" -j config show | python3 -c 'import json,sys; print(json.load(sys.stdin)["frame_segs"])')
-"$HFCTL" config set pacing_rate "$((CAP * 8))bit"
+hf_config_set pacing_rate "$((CAP * 8))bit"
 check_err $? "config set pacing_rate"
-defer "$HFCTL" config set pacing_rate 0
+defer hf_config_set pacing_rate 0
 
 hf_topo_create 2 1500
 ip netns exec "${HF_NODES[1]}" "$XFER" recv 7300 1,1048576 "$ROUNDS" >"$LOGS/recv" 2>&1 &

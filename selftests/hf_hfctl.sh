@@ -6,7 +6,9 @@
 # and when the module is gone says to load it and exits 1. Through the
 # generic netlink family: "config set" round-trips every writable key,
 # refuses out-of-range values (with the range, changing nothing), unknown
-# keys and unprivileged callers; "stats show" matches /proc/net/hyperframe
+# keys and unprivileged callers; each network namespace has its own
+# settings (a new one copies the initial's); "socket show" names each
+# socket's peers with the flow's state; "stats show" matches /proc/net/hyperframe
 # after real traffic, per namespace; "peer show" and "socket show" list
 # what the traffic created; every -j output parses.
 
@@ -57,7 +59,7 @@ if proc != got:
 	return 1
 }
 
-ktap_plan 10
+ktap_plan 12
 
 hf_module_load
 out=$("$HFCTL" module show)
@@ -209,6 +211,34 @@ check_err $? "config set as nobody: no EPERM in: $err"
 check_eq "$(config_get max_peers)" "$(json_field max_peers <<<"$orig")" "max_peers after nobody's set"
 log_test "hfctl: config set needs CAP_NET_ADMIN"
 
+# Each namespace has its own settings; a new one starts from a copy of
+# the initial namespace's as they are when it is created.
+cfgns=hfcfg$RANDOM
+ip netns add "$cfgns-a"
+defer ip netns del "$cfgns-a"
+"$HFCTL" -n "$cfgns-a" config set peer_idle 7s max_peers 77
+check_err $? "config set in $cfgns-a failed"
+check_eq "$("$HFCTL" -n "$cfgns-a" -j config show | json_field peer_idle_ms)" 7000 \
+	"peer_idle_ms where it was set"
+check_eq "$("$HFCTL" -n "$cfgns-a" -j config show | json_field max_peers)" 77 \
+	"max_peers where it was set"
+check_eq "$("$HFCTL" -j config show)" "$orig" "initial namespace after a set in another"
+"$HFCTL" config set ack_delay 3ms
+check_err $? "config set ack_delay 3ms failed"
+defer "$HFCTL" config set ack_delay_us "$(json_field ack_delay_us <<<"$orig")"
+ip netns add "$cfgns-b"
+defer ip netns del "$cfgns-b"
+check_eq "$("$HFCTL" -n "$cfgns-b" -j config show | json_field ack_delay_us)" 3000 \
+	"ack_delay_us of a namespace made after the initial's changed"
+check_eq "$("$HFCTL" -n "$cfgns-b" -j config show | json_field peer_idle_ms)" \
+	"$(json_field peer_idle_ms <<<"$orig")" "peer_idle_ms of the new namespace"
+check_eq "$("$HFCTL" -n "$cfgns-a" -j config show | json_field ack_delay_us)" \
+	"$(json_field ack_delay_us <<<"$orig")" "ack_delay_us of the older namespace"
+"$HFCTL" config set ack_delay_us "$(json_field ack_delay_us <<<"$orig")"
+check_err $? "restoring ack_delay_us failed"
+log_test "hfctl: config is per network namespace; a new one copies the initial's"
+
+
 # Traffic: two messages from node 0 to node 1, port 7100. Peers must not
 # be reclaimed as idle before they are looked at, however slow the guest.
 "$HFCTL" config set peer_idle 600s
@@ -256,17 +286,77 @@ check_err $? "peer show -j on node 0 lacks node 1 with segments sent: $out"
 check_err $? "peer show on node 1 lacks node 0: $("$HFCTL" -n "$n1" peer show)"
 log_test "hfctl: peer show lists the peer after traffic"
 
+# socket show names the peers each socket talked to, with the flow's
+# frame size, rate, credit, srtt and retransmits, as peer show has them.
+mkfifo "$LOGS/hold1" "$LOGS/hold0"
+ip netns exec "$n1" env HF_XFER_HOLD=1 "$XFER" recv 7102 2000000 \
+	<"$LOGS/hold1" >"$LOGS/recv2" 2>&1 &
+rpid=$!
+exec {hold1}>"$LOGS/hold1"
+busywait 10000 grep -q ready "$LOGS/recv2"
+check_err $? "holding receiver did not start: $(cat "$LOGS/recv2")"
+ip netns exec "$n0" env HF_XFER_HOLD=1 timeout 600 "$XFER" send eth0 "$(hf_node_mac 1)" \
+	7102 2000000 <"$LOGS/hold0" >"$LOGS/send2" 2>&1 &
+spid=$!
+exec {hold0}>"$LOGS/hold0"
+busywait 60000 grep -q done "$LOGS/send2"
+check_err $? "holding sender did not finish: $(cat "$LOGS/send2")"
+busywait 60000 grep -q done "$LOGS/recv2"
+check_err $? "holding receiver did not finish: $(cat "$LOGS/recv2")"
+hf_counters_settle "$n0" "$n1"
+socks0=$("$HFCTL" -n "$n0" -j socket show)
+check_err $? "socket show -j on node 0 failed"
+peers0=$("$HFCTL" -n "$n0" -j peer show)
+socks1=$("$HFCTL" -n "$n1" -j socket show)
+check_err $? "socket show -j on node 1 failed"
+python3 -c '
+import json, sys
+socks, peers, mac = json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3]
+assert len(socks) == 1, "node 0 should have one socket: %s" % socks
+[sock] = socks
+assert len(sock["peers"]) == 1, "the sender should name one peer: %s" % sock
+[p] = sock["peers"]
+[q] = [q for q in peers if q["address"] == mac]
+assert p["address"] == mac and p["dev"] == "eth0", p
+assert p["frame_segs"] > 0 and p["seg_size"] == 1464, p
+assert p["srtt_us"] > 0 and p["tx_bytes"] >= 2000000, p
+# Counters stood still after the outcome: they must agree exactly.
+for k in ("tx_segs", "retransmits", "tx_bytes", "tx_msgs_delivered", "frame_segs",
+          "pacing_rate", "credit_bytes", "srtt_us", "epoch"):
+    assert p[k] == q[k], "%s: socket show %s, peer show %s" % (k, p[k], q[k])
+' "$socks0" "$peers0" "$(hf_node_mac 1)"
+check_err $? "node 0 socket show -j peers: $socks0 against $peers0"
+python3 -c '
+import json, sys
+socks, mac = json.loads(sys.argv[1]), sys.argv[2]
+[sock] = [s for s in socks if s["port"] == 7102]
+[p] = sock["peers"]
+assert p["address"] == mac and p["rx_bytes"] >= 2000000 and p["rx_msgs"] >= 1, p
+' "$socks1" "$(hf_node_mac 0)"
+check_err $? "node 1 socket show -j lacks its sender: $socks1"
+out=$("$HFCTL" -n "$n0" socket show)
+grep -qE "^ +peer dev eth0 addr $(hf_node_mac 1) frame_segs [1-9][0-9]* frame_bytes [1-9][0-9]* rate [^ ]+ credit [^ ]+ srtt [^ ]+ retransmits [0-9]+ inflight [0-9]+$" <<<"$out"
+check_err $? "socket show text lacks the peer line: $out"
+echo "# node 0: $(grep peer <<<"$out")"
+exec {hold0}>&- {hold1}>&-
+wait "$spid"
+check_err $? "holding sender failed: $(cat "$LOGS/send2")"
+wait "$rpid"
+check_err $? "holding receiver failed: $(cat "$LOGS/recv2")"
+check_eq "$("$HFCTL" -n "$n0" -j socket show)" "[]" "node 0 sockets after close"
+log_test "hfctl: socket show lists each socket's peers with frame size, rate, credit, srtt"
+
 stats_match "$n0"
 check_err $? "node 0 counters"
 stats_match "$n1"
 check_err $? "node 1 counters"
-check_eq "$("$HFCTL" -n "$n0" -j stats show | json_field tx_msgs)" 2 "node 0 tx_msgs"
+check_eq "$("$HFCTL" -n "$n0" -j stats show | json_field tx_msgs)" 3 "node 0 tx_msgs"
 check_eq "$("$HFCTL" -n "$n1" -j stats show | json_field tx_msgs)" 0 "node 1 tx_msgs"
-check_eq "$("$HFCTL" -n "$n1" -j stats show | json_field rx_msgs)" 2 "node 1 rx_msgs"
-check_eq "$("$HFCTL" -n "$n1" -j stats show | json_field rx_bytes)" 101000 "node 1 rx_bytes"
+check_eq "$("$HFCTL" -n "$n1" -j stats show | json_field rx_msgs)" 3 "node 1 rx_msgs"
+check_eq "$("$HFCTL" -n "$n1" -j stats show | json_field rx_bytes)" 2101000 "node 1 rx_bytes"
 check_eq "$("$HFCTL" -j stats show | json_field rx_msgs)" 0 "initial namespace rx_msgs"
-"$HFCTL" -n "$n1" stats show | grep -qE '^rx_msgs +2$'
-check_err $? "text stats lack 'rx_msgs 2'"
+"$HFCTL" -n "$n1" stats show | grep -qE '^rx_msgs +3$'
+check_err $? "text stats lack 'rx_msgs 3'"
 "$HFCTL" -n "$n1" stats show | grep -q '^drop_malformed_'
 check_fail $? "the malformed breakdown shows without -s"
 "$HFCTL" -n "$n1" -s stats show | grep -q '^drop_malformed_short '

@@ -403,9 +403,9 @@ log_test "SO_MAX_PACING_RATE at 100 Mbit/s paces a socket under hfq within 10 %"
 # 10.0-11.4 MB/s of 12.5 with no rate cut, where case 7's socket cap
 # reached 11.4-12.0 (the gap is not understood yet).
 delays=$(stat 0 tx_pacing_delays)
-"$HFCTL" config set pacing_rate 100mbit
+hf_config_set pacing_rate 100mbit
 check_err $? "config set pacing_rate 100mbit"
-defer "$HFCTL" config set pacing_rate 0
+defer hf_config_set pacing_rate 0
 check_rate "module pacing_rate under hfq" 12500000 0 $((4 << 20)) 25
 (($(stat 0 tx_pacing_delays) > delays))
 check_err $? "tx_pacing_delays did not move under a pacing rate"
@@ -419,7 +419,7 @@ sys.exit(0 if len(p) == 1 and 0 < p[0]["pacing_rate"] <= 12500000 else 1)' "$pee
 check_err $? "peer show during a paced transfer: want pacing_rate 1..12500000: $peers"
 drain
 check_rate "socket cap below pacing_rate" 6250000 6250000 0 25
-"$HFCTL" config set pacing_rate 0
+hf_config_set pacing_rate 0
 check_err $? "config set pacing_rate 0"
 log_test "the module's pacing_rate paces sockets; a lower socket cap wins"
 

@@ -14,6 +14,9 @@
  *	accepted and every 10 ms while it drains, one line each:
  *	"info MS frame_segs=.. pacing_rate=.. ...", MS since the first send
  *
+ * With HF_XFER_HOLD set, either mode then prints "done" and keeps its
+ * socket open until standard input reaches end of file.
+ *
  * The content of a message of length L is byte i = (i * 131 + L * 7 +
  * i / 4099) & 0xff: it differs between messages of different lengths and
  * repeats only over long distances, so a misplaced segment shows.
@@ -222,6 +225,24 @@ static int do_send(int fd, const char *ifname, const char *mac,
 	return 0;
 }
 
+/*
+ * With HF_XFER_HOLD in the environment, a run that succeeded keeps its
+ * socket open: it prints "done" and waits for end of file on standard
+ * input, so a test can look at the socket after the traffic.
+ */
+static int hold(int ret)
+{
+	char c;
+
+	if (ret || !getenv("HF_XFER_HOLD"))
+		return ret;
+	printf("done\n");
+	fflush(stdout);
+	while (read(STDIN_FILENO, &c, 1) > 0)
+		;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t sizes[MAX_SIZES];
@@ -234,14 +255,14 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 4 && !strcmp(argv[1], "recv")) {
 		n = parse_sizes(argv[3], sizes);
-		return do_recv(fd, atoi(argv[2]), sizes, n,
-			       argc > 4 ? atoi(argv[4]) : 1);
+		return hold(do_recv(fd, atoi(argv[2]), sizes, n,
+				    argc > 4 ? atoi(argv[4]) : 1));
 	}
 	if (argc >= 6 && !strcmp(argv[1], "send")) {
 		n = parse_sizes(argv[5], sizes);
-		return do_send(fd, argv[2], argv[3], atoi(argv[4]), sizes, n,
-			       argc > 6 ? atoi(argv[6]) : 1,
-			       argc > 7 && !strcmp(argv[7], "info"));
+		return hold(do_send(fd, argv[2], argv[3], atoi(argv[4]), sizes,
+				    n, argc > 6 ? atoi(argv[6]) : 1,
+				    argc > 7 && !strcmp(argv[7], "info")));
 	}
 	fprintf(stderr, "usage: hf_xfer recv PORT SIZES [REPEAT]\n"
 			"       hf_xfer send IFNAME MAC PORT SIZES [REPEAT [info]]\n");

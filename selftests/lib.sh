@@ -189,6 +189,22 @@ hf_topo_create()
 	done
 }
 
+# hf_config_set KEY VALUE...: hfctl config set in the initial namespace
+# and in every node's that still exists. Each namespace has its own
+# settings, copied from the initial one's when it is created, so a
+# change made after hf_topo_create must reach the nodes themselves.
+hf_config_set()
+{
+	local ns ret=0
+
+	"${HFCTL:?HFCTL is not set}" config set "$@" || ret=1
+	for ns in "${HF_NODES[@]}"; do
+		[[ -e /run/netns/$ns ]] || continue
+		"$HFCTL" -n "$ns" config set "$@" || ret=1
+	done
+	return $ret
+}
+
 # hf_node_mac I: Ethernet address of node I's eth0.
 hf_node_mac()
 {

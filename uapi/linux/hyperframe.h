@@ -387,6 +387,12 @@ enum hf_socket_attr {
 	HF_SOCKET_A_TX_MSGS,		/* u64, messages sent */
 	HF_SOCKET_A_INODE,		/* u64, socket inode, as in ss */
 	HF_SOCKET_A_UID,		/* u32, owner in the caller's user ns */
+	/*
+	 * nested, repeated: a peer the socket last sent to or received from
+	 * (at most 8, most recent first), as HF_PEER_A_* attributes; its
+	 * HF_PEER_A_PACING_RATE includes this socket's own cap
+	 */
+	HF_SOCKET_A_PEER,
 
 	__HF_SOCKET_A_MAX,
 	HF_SOCKET_A_MAX = __HF_SOCKET_A_MAX - 1

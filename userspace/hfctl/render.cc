@@ -373,6 +373,57 @@ std::string usecs(std::uint32_t value) {
   return hf::format_value(value, hf::Unit::usecs);
 }
 
+void peer_json(hf::JsonWriter& json, const std::string& dev, const hf::PeerInfo& peer) {
+  json.begin_object()
+      .member("ifindex", peer.ifindex)
+      .member("dev", dev)
+      .member("address", format_mac(peer.address))
+      .member("epoch", peer.epoch)
+      .member("seg_size", peer.seg_size)
+      .member("frame_segs", peer.frame_segs)
+      .member("pacing_rate", peer.pacing_rate)
+      .member("credit", peer.credit)
+      .member("inflight", peer.inflight)
+      .member("srtt_us", peer.srtt_us)
+      .member("rttvar_us", peer.rttvar_us)
+      .member("min_rtt_us", peer.min_rtt_us)
+      .member("rto_us", peer.rto_us)
+      .member("backoff", peer.backoff)
+      .member("retries", peer.retries)
+      .member("tx_queued_msgs", peer.tx_queued_msgs)
+      .member("tx_segs", peer.tx_segs)
+      .member("retransmits", peer.retransmits)
+      .member("spurious", peer.spurious)
+      .member("rx_segs", peer.rx_segs)
+      .member("tx_bytes", peer.tx_bytes)
+      .member("rx_bytes", peer.rx_bytes)
+      .member("tx_frames", peer.tx_frames)
+      .member("tx_msgs", peer.tx_msgs)
+      .member("tx_msgs_delivered", peer.tx_msgs_delivered)
+      .member("tx_msgs_failed", peer.tx_msgs_failed)
+      .member("rx_msgs", peer.rx_msgs)
+      .member("credit_bytes", peer.credit_bytes)
+      .member("credit_stall_us", peer.credit_stall_us)
+      .member("rx_credit", peer.rx_credit)
+      .member("rx_unread", peer.rx_unread)
+      .member("rate_hint", peer.rate_hint)
+      .member("link_share", peer.link_share)
+      .end_object();
+}
+
+// The line under a socket for a peer it talked to.
+void socket_peer_text(std::ostream& out, const PeerRow& row) {
+  const hf::PeerInfo& peer = row.info;
+  out << "    peer dev " << dev_or_index(row.dev, peer.ifindex) << " addr "
+      << format_mac(peer.address) << " frame_segs " << peer.frame_segs << " frame_bytes "
+      << std::uint64_t{peer.frame_segs} * peer.seg_size << " rate "
+      << (peer.pacing_rate != 0 ? hf::format_value(peer.pacing_rate, hf::Unit::bytes_per_s)
+                                : std::string("unpaced"))
+      << " credit " << hf::format_value(peer.credit_bytes, hf::Unit::bytes) << " srtt "
+      << usecs(peer.srtt_us) << " retransmits " << peer.retransmits << " inflight " << peer.inflight
+      << '\n';
+}
+
 }  // namespace
 
 void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const Options& options) {
@@ -380,41 +431,7 @@ void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const O
     hf::JsonWriter json(out, json_style(options));
     json.begin_array();
     for (const auto& [dev, peer] : peers) {
-      json.begin_object()
-          .member("ifindex", peer.ifindex)
-          .member("dev", dev)
-          .member("address", format_mac(peer.address))
-          .member("epoch", peer.epoch)
-          .member("seg_size", peer.seg_size)
-          .member("frame_segs", peer.frame_segs)
-          .member("pacing_rate", peer.pacing_rate)
-          .member("credit", peer.credit)
-          .member("inflight", peer.inflight)
-          .member("srtt_us", peer.srtt_us)
-          .member("rttvar_us", peer.rttvar_us)
-          .member("min_rtt_us", peer.min_rtt_us)
-          .member("rto_us", peer.rto_us)
-          .member("backoff", peer.backoff)
-          .member("retries", peer.retries)
-          .member("tx_queued_msgs", peer.tx_queued_msgs)
-          .member("tx_segs", peer.tx_segs)
-          .member("retransmits", peer.retransmits)
-          .member("spurious", peer.spurious)
-          .member("rx_segs", peer.rx_segs)
-          .member("tx_bytes", peer.tx_bytes)
-          .member("rx_bytes", peer.rx_bytes)
-          .member("tx_frames", peer.tx_frames)
-          .member("tx_msgs", peer.tx_msgs)
-          .member("tx_msgs_delivered", peer.tx_msgs_delivered)
-          .member("tx_msgs_failed", peer.tx_msgs_failed)
-          .member("rx_msgs", peer.rx_msgs)
-          .member("credit_bytes", peer.credit_bytes)
-          .member("credit_stall_us", peer.credit_stall_us)
-          .member("rx_credit", peer.rx_credit)
-          .member("rx_unread", peer.rx_unread)
-          .member("rate_hint", peer.rate_hint)
-          .member("link_share", peer.link_share)
-          .end_object();
+      peer_json(json, dev, peer);
     }
     json.end_array();
     out << '\n';
@@ -456,7 +473,7 @@ void render_socket_show(std::ostream& out, std::span<const SocketRow> sockets,
   if (options.json) {
     hf::JsonWriter json(out, json_style(options));
     json.begin_array();
-    for (const auto& [dev, sock] : sockets) {
+    for (const auto& [dev, sock, peers] : sockets) {
       json.begin_object()
           .member("port", sock.port)
           .member("ifindex", sock.ifindex)
@@ -466,8 +483,12 @@ void render_socket_show(std::ostream& out, std::span<const SocketRow> sockets,
           .member("rx_reassembly", sock.rx_reassembly)
           .member("tx_msgs", sock.tx_msgs)
           .member("uid", sock.uid)
-          .member("inode", sock.inode)
-          .end_object();
+          .member("inode", sock.inode);
+      json.key("peers").begin_array();
+      for (const PeerRow& peer : peers) {
+        peer_json(json, peer.dev, peer.info);
+      }
+      json.end_array().end_object();
     }
     json.end_array();
     out << '\n';
@@ -475,7 +496,7 @@ void render_socket_show(std::ostream& out, std::span<const SocketRow> sockets,
   }
   std::vector<std::array<std::string, 7>> rows;
   rows.push_back({"Port", "Dev", "Send-Q", "Recv-Q", "Msgs", "Uid", "Inode"});
-  for (const auto& [dev, sock] : sockets) {
+  for (const auto& [dev, sock, peers] : sockets) {
     rows.push_back({std::to_string(sock.port), dev_or_index(dev, sock.ifindex),
                     std::to_string(sock.tx_queued), std::to_string(sock.rx_queued),
                     std::to_string(sock.tx_msgs), std::to_string(sock.uid),
@@ -487,7 +508,8 @@ void render_socket_show(std::ostream& out, std::span<const SocketRow> sockets,
       widths.at(i) = std::max(widths.at(i), row.at(i).size());
     }
   }
-  for (const auto& row : rows) {
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const auto& row = rows.at(r);
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
       line += row.at(i);
@@ -496,6 +518,11 @@ void render_socket_show(std::ostream& out, std::span<const SocketRow> sockets,
       }
     }
     out << line << '\n';
+    if (r > 0) {
+      for (const PeerRow& peer : sockets[r - 1].peers) {
+        socket_peer_text(out, peer);
+      }
+    }
   }
 }
 

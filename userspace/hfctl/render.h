@@ -72,12 +72,16 @@ struct PeerRow {
 struct SocketRow {
   std::string dev;
   hf::SocketInfo info;
+  std::vector<PeerRow> peers;  // info.peers, each with its interface's name
 };
 
 // "hfctl peer show": one line per peer (-s: a second line of counters),
 // or a JSON array.
 void render_peer_show(std::ostream& out, std::span<const PeerRow> peers, const Options& options);
-// "hfctl socket show": an ss-like table, or a JSON array.
+// "hfctl socket show": an ss-like table, each socket followed by a line
+// per peer it last talked to (frame size, rate, credit, srtt,
+// retransmits), or a JSON array whose objects hold "peers" as "peer show
+// -j" prints them.
 void render_socket_show(std::ostream& out, std::span<const SocketRow> sockets,
                         const Options& options);
 

@@ -138,7 +138,12 @@ std::vector<hf::ConfigValue> parse_config_changes(std::span<const std::string> a
 std::string describe_set_error(const hf::ControlError& error,
                                std::span<const hf::ConfigValue> changes) {
   if (error.code().value() == EPERM) {
-    return "changing the configuration needs CAP_NET_ADMIN in the initial user namespace "
+    // With a message, the kernel refused a raise beyond the initial
+    // namespace's limit; without, the caller lacks the capability.
+    if (!error.extack().empty()) {
+      return "changing the configuration: " + error.extack() + ": " + error.code().message();
+    }
+    return "changing the configuration needs CAP_NET_ADMIN over the network namespace "
            "(run as root): " +
            error.code().message();
   }

@@ -189,6 +189,50 @@ std::vector<DeviceStats> Control::devices() {
   return devices;
 }
 
+namespace {
+
+// A peer from its HF_PEER_A_* attributes, parsed into `tb`.
+PeerInfo decode_peer(nlattr** tb) {
+  PeerInfo peer{.ifindex = static_cast<int>(get_u32(tb, HF_PEER_A_IFINDEX)),
+                .epoch = get_u32(tb, HF_PEER_A_EPOCH),
+                .seg_size = get_u32(tb, HF_PEER_A_SEG_SIZE),
+                .frame_segs = get_u32(tb, HF_PEER_A_FRAME_SEGS),
+                .pacing_rate = get_u64(tb, HF_PEER_A_PACING_RATE),
+                .credit = get_u32(tb, HF_PEER_A_CREDIT),
+                .inflight = get_u32(tb, HF_PEER_A_INFLIGHT),
+                .srtt_us = get_u32(tb, HF_PEER_A_SRTT_US),
+                .rttvar_us = get_u32(tb, HF_PEER_A_RTTVAR_US),
+                .min_rtt_us = get_u32(tb, HF_PEER_A_MIN_RTT_US),
+                .rto_us = get_u32(tb, HF_PEER_A_RTO_US),
+                .backoff = get_u32(tb, HF_PEER_A_BACKOFF),
+                .retries = get_u32(tb, HF_PEER_A_RETRIES),
+                .tx_queued_msgs = get_u32(tb, HF_PEER_A_TX_QUEUED_MSGS),
+                .tx_segs = get_u64(tb, HF_PEER_A_TX_SEGS),
+                .retransmits = get_u64(tb, HF_PEER_A_RETRANSMITS),
+                .spurious = get_u64(tb, HF_PEER_A_SPURIOUS),
+                .rx_segs = get_u64(tb, HF_PEER_A_RX_SEGS),
+                .tx_bytes = get_u64(tb, HF_PEER_A_TX_BYTES),
+                .rx_bytes = get_u64(tb, HF_PEER_A_RX_BYTES),
+                .tx_frames = get_u64(tb, HF_PEER_A_TX_FRAMES),
+                .tx_msgs = get_u64(tb, HF_PEER_A_TX_MSGS),
+                .tx_msgs_delivered = get_u64(tb, HF_PEER_A_TX_MSGS_DELIVERED),
+                .tx_msgs_failed = get_u64(tb, HF_PEER_A_TX_MSGS_FAILED),
+                .rx_msgs = get_u64(tb, HF_PEER_A_RX_MSGS),
+                .credit_bytes = get_u64(tb, HF_PEER_A_CREDIT_BYTES),
+                .credit_stall_us = get_u64(tb, HF_PEER_A_CREDIT_STALL_US),
+                .rx_credit = get_u64(tb, HF_PEER_A_RX_CREDIT),
+                .rx_unread = get_u64(tb, HF_PEER_A_RX_UNREAD),
+                .rate_hint = get_u64(tb, HF_PEER_A_RATE_HINT),
+                .link_share = get_u64(tb, HF_PEER_A_LINK_SHARE)};
+  nlattr* addr = tb[HF_PEER_A_ADDR];  // NOLINT(cppcoreguidelines-pro-bounds-pointer-arithmetic)
+  if (addr != nullptr && nla_len(addr) == static_cast<int>(peer.address.size())) {
+    std::memcpy(peer.address.data(), nla_data(addr), peer.address.size());
+  }
+  return peer;
+}
+
+}  // namespace
+
 std::vector<PeerInfo> Control::peers() {
   const std::string context = "listing the peers";
   std::vector<PeerInfo> peers;
@@ -196,43 +240,7 @@ std::vector<PeerInfo> Control::peers() {
       sock_.get(), family_, HF_CMD_PEER_GET, true, nullptr,
       [&peers, &context](nlmsghdr* nlh) {
         std::vector<nlattr*> v = detail::parse_reply(nlh, HF_PEER_A_MAX, context);
-        nlattr** tb = v.data();
-        PeerInfo peer{.ifindex = static_cast<int>(get_u32(tb, HF_PEER_A_IFINDEX)),
-                      .epoch = get_u32(tb, HF_PEER_A_EPOCH),
-                      .seg_size = get_u32(tb, HF_PEER_A_SEG_SIZE),
-                      .frame_segs = get_u32(tb, HF_PEER_A_FRAME_SEGS),
-                      .pacing_rate = get_u64(tb, HF_PEER_A_PACING_RATE),
-                      .credit = get_u32(tb, HF_PEER_A_CREDIT),
-                      .inflight = get_u32(tb, HF_PEER_A_INFLIGHT),
-                      .srtt_us = get_u32(tb, HF_PEER_A_SRTT_US),
-                      .rttvar_us = get_u32(tb, HF_PEER_A_RTTVAR_US),
-                      .min_rtt_us = get_u32(tb, HF_PEER_A_MIN_RTT_US),
-                      .rto_us = get_u32(tb, HF_PEER_A_RTO_US),
-                      .backoff = get_u32(tb, HF_PEER_A_BACKOFF),
-                      .retries = get_u32(tb, HF_PEER_A_RETRIES),
-                      .tx_queued_msgs = get_u32(tb, HF_PEER_A_TX_QUEUED_MSGS),
-                      .tx_segs = get_u64(tb, HF_PEER_A_TX_SEGS),
-                      .retransmits = get_u64(tb, HF_PEER_A_RETRANSMITS),
-                      .spurious = get_u64(tb, HF_PEER_A_SPURIOUS),
-                      .rx_segs = get_u64(tb, HF_PEER_A_RX_SEGS),
-                      .tx_bytes = get_u64(tb, HF_PEER_A_TX_BYTES),
-                      .rx_bytes = get_u64(tb, HF_PEER_A_RX_BYTES),
-                      .tx_frames = get_u64(tb, HF_PEER_A_TX_FRAMES),
-                      .tx_msgs = get_u64(tb, HF_PEER_A_TX_MSGS),
-                      .tx_msgs_delivered = get_u64(tb, HF_PEER_A_TX_MSGS_DELIVERED),
-                      .tx_msgs_failed = get_u64(tb, HF_PEER_A_TX_MSGS_FAILED),
-                      .rx_msgs = get_u64(tb, HF_PEER_A_RX_MSGS),
-                      .credit_bytes = get_u64(tb, HF_PEER_A_CREDIT_BYTES),
-                      .credit_stall_us = get_u64(tb, HF_PEER_A_CREDIT_STALL_US),
-                      .rx_credit = get_u64(tb, HF_PEER_A_RX_CREDIT),
-                      .rx_unread = get_u64(tb, HF_PEER_A_RX_UNREAD),
-                      .rate_hint = get_u64(tb, HF_PEER_A_RATE_HINT),
-                      .link_share = get_u64(tb, HF_PEER_A_LINK_SHARE)};
-        nlattr* addr = v.at(HF_PEER_A_ADDR);
-        if (addr != nullptr && nla_len(addr) == static_cast<int>(peer.address.size())) {
-          std::memcpy(peer.address.data(), nla_data(addr), peer.address.size());
-        }
-        peers.push_back(peer);
+        peers.push_back(decode_peer(v.data()));
       },
       context);
   return peers;
@@ -246,6 +254,14 @@ std::vector<SocketInfo> Control::sockets() {
       [&sockets, &context](nlmsghdr* nlh) {
         std::vector<nlattr*> v = detail::parse_reply(nlh, HF_SOCKET_A_MAX, context);
         nlattr** tb = v.data();
+        std::vector<PeerInfo> peers;
+        detail::for_each_of_type(nlh, HF_SOCKET_A_PEER, [&peers, &context](nlattr* nest) {
+          std::array<nlattr*, HF_PEER_A_MAX + 1> ptb{};
+          if (nla_parse_nested(ptb.data(), HF_PEER_A_MAX, nest, nullptr) < 0) {
+            detail::throw_errno(EPROTO, context + ": malformed socket peer");
+          }
+          peers.push_back(decode_peer(ptb.data()));
+        });
         sockets.push_back({.port = get_u32(tb, HF_SOCKET_A_PORT),
                            .ifindex = static_cast<int>(get_u32(tb, HF_SOCKET_A_IFINDEX)),
                            .tx_queued = get_u64(tb, HF_SOCKET_A_TX_QUEUED),
@@ -253,7 +269,8 @@ std::vector<SocketInfo> Control::sockets() {
                            .rx_reassembly = get_u64(tb, HF_SOCKET_A_RX_REASSEMBLY),
                            .tx_msgs = get_u64(tb, HF_SOCKET_A_TX_MSGS),
                            .inode = get_u64(tb, HF_SOCKET_A_INODE),
-                           .uid = get_u32(tb, HF_SOCKET_A_UID)});
+                           .uid = get_u32(tb, HF_SOCKET_A_UID),
+                           .peers = std::move(peers)});
       },
       context);
   return sockets;

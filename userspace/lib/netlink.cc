@@ -280,10 +280,6 @@ std::uint64_t get_uint(nlattr* nla, std::string_view name, const std::string& co
   }
 }
 
-namespace {
-
-// Calls `on_nest` with each top-level attribute of type `type` of a generic
-// netlink reply, in order.
 void for_each_of_type(nlmsghdr* nlh, int type, const std::function<void(nlattr*)>& on_nest) {
   auto* genl = static_cast<genlmsghdr*>(nlmsg_data(nlh));
   nlattr* nla = nullptr;
@@ -295,8 +291,6 @@ void for_each_of_type(nlmsghdr* nlh, int type, const std::function<void(nlattr*)
     }
   }
 }
-
-}  // namespace
 
 std::vector<Counter> parse_counters(nlmsghdr* nlh, int type, const std::string& context) {
   std::vector<Counter> counters;

@@ -69,6 +69,10 @@ void genl_transact(nl_sock* sock, int family, std::uint8_t cmd, bool dump,
 [[nodiscard]] std::uint64_t get_uint(nlattr* nla, std::string_view name,
                                      const std::string& context);
 
+// Calls `on_nest` with each top-level attribute of type `type` of a generic
+// netlink reply, in order.
+void for_each_of_type(nlmsghdr* nlh, int type, const std::function<void(nlattr*)>& on_nest);
+
 // Every attribute of type `type` of a generic netlink reply that is a nest
 // of HF_COUNTER_A_*, in order. Throws std::system_error (EPROTO) for a
 // nest without a name or a value.

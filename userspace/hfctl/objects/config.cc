@@ -1,5 +1,5 @@
 // hfctl/objects/config.cc - the "config" object: the module's settings
-// through the generic netlink family (module-wide for now).
+// through the generic netlink family; each network namespace has its own.
 #include <array>
 #include <limits>
 
@@ -46,7 +46,7 @@ constexpr std::array kCommands{
 
 constexpr ObjectSpec kConfigObject{
     .name = "config",
-    .summary = "the module's settings (module-wide; apply to new messages and peers)",
+    .summary = "the network namespace's settings (apply to new messages and peers)",
     .commands = kCommands,
     .default_command = "show",
     .keys = &hf::config_keys,

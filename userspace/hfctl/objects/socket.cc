@@ -13,8 +13,13 @@ namespace {
 void show(const Command& command, Env& env) {
   hf::Control control = hf::Control::open();
   std::vector<SocketRow> rows;
-  for (const hf::SocketInfo& sock : control.sockets()) {
-    rows.push_back({interface_name(sock.ifindex), sock});
+  for (hf::SocketInfo& sock : control.sockets()) {
+    SocketRow row{.dev = interface_name(sock.ifindex), .info = {}, .peers = {}};
+    for (const hf::PeerInfo& peer : sock.peers) {
+      row.peers.push_back({interface_name(peer.ifindex), peer});
+    }
+    row.info = std::move(sock);
+    rows.push_back(std::move(row));
   }
   render_socket_show(env.out, rows, command.options);
 }
@@ -22,7 +27,8 @@ void show(const Command& command, Env& env) {
 constexpr std::array kCommands{
     CommandSpec{.name = "show",
                 .synopsis = "",
-                .summary = "print each bound socket: port, interface, queued bytes, messages",
+                .summary = "print each bound socket: port, interface, queued bytes, messages, "
+                           "and the peers it last talked to",
                 .max_args = 0,
                 .run = &show,
                 .options = {}},

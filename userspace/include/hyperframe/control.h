@@ -144,6 +144,9 @@ struct SocketInfo {
   std::uint64_t tx_msgs = 0;
   std::uint64_t inode = 0;
   std::uint32_t uid = 0;
+  // The peers the socket last sent to or received from (at most 8, most
+  // recent first) that still exist; pacing_rate includes the socket's cap.
+  std::vector<PeerInfo> peers;
 };
 
 // Settings of an hfq qdisc, in base units; each is absent when not given

@@ -367,10 +367,59 @@ TEST(RenderSocketShow, AlignedTable) {
   sock.tx_queued = 65536;
   sock.tx_msgs = 12;
   sock.inode = 4242;
-  const std::vector<hfctl::SocketRow> rows{{"", sock}};
+  const std::vector<hfctl::SocketRow> rows{{"", sock, {}}};
   EXPECT_EQ(rendered([&](std::ostream& out) { hfctl::render_socket_show(out, rows, text()); }),
             "Port  Dev  Send-Q  Recv-Q  Msgs  Uid  Inode\n"
             "7000  *    65536   0       12    0    4242\n");
+}
+
+hf::PeerInfo socket_peer(std::uint8_t last, std::uint32_t frame_segs, std::uint64_t rate) {
+  hf::PeerInfo peer;
+  peer.ifindex = 2;
+  peer.address = {0x02, 0, 0, 0, 0, last};
+  peer.seg_size = 1464;
+  peer.frame_segs = frame_segs;
+  peer.pacing_rate = rate;
+  peer.credit_bytes = 65536;
+  peer.srtt_us = 250;
+  peer.retransmits = 3;
+  peer.inflight = 7;
+  return peer;
+}
+
+TEST(RenderSocketShow, EachSocketListsItsPeersUnderIt) {
+  hf::SocketInfo first;
+  first.port = 7000;
+  hf::SocketInfo second;
+  second.port = 7001;
+  const hf::PeerInfo paced = socket_peer(1, 32, 12500000);
+  const hf::PeerInfo unpaced = socket_peer(2, 4, 0);
+  const std::vector<hfctl::SocketRow> rows{
+      {"", first, {{"eth0", paced}, {"eth0", unpaced}}},
+      {"", second, {}},
+  };
+  EXPECT_EQ(rendered([&](std::ostream& out) { hfctl::render_socket_show(out, rows, text()); }),
+            "Port  Dev  Send-Q  Recv-Q  Msgs  Uid  Inode\n"
+            "7000  *    0       0       0     0    0\n"
+            "    peer dev eth0 addr 02:00:00:00:00:01 frame_segs 32 frame_bytes 46848 rate 100Mbit "
+            "credit 64k srtt 250us retransmits 3 inflight 7\n"
+            "    peer dev eth0 addr 02:00:00:00:00:02 frame_segs 4 frame_bytes 5856 rate unpaced "
+            "credit 64k srtt 250us retransmits 3 inflight 7\n"
+            "7001  *    0       0       0     0    0\n");
+  const std::string sockets_json =
+      rendered([&](std::ostream& out) { hfctl::render_socket_show(out, rows, json()); });
+  const std::string peer_json = rendered([&](std::ostream& out) {
+    hfctl::render_peer_show(out, std::vector<hfctl::PeerRow>{{"eth0", paced}}, json());
+  });
+  // The socket's "peers" holds each peer as "peer show -j" prints it.
+  const std::string peer_object = peer_json.substr(1, peer_json.size() - 3);
+  EXPECT_NE(sockets_json.find(R"("port":7000,)"), std::string::npos) << sockets_json;
+  EXPECT_NE(sockets_json.find(R"("peers":[)" + peer_object + ","), std::string::npos)
+      << sockets_json;
+  EXPECT_NE(sockets_json.find(R"("port":7001,"ifindex":0,"dev":"","tx_queued":0,"rx_queued":0,)"
+                              R"("rx_reassembly":0,"tx_msgs":0,"uid":0,"inode":0,"peers":[]})"),
+            std::string::npos)
+      << sockets_json;
 }
 
 // An hfq as a busy one reports itself, with every setting.

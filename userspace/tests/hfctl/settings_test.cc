@@ -120,6 +120,17 @@ TEST(DescribeSetError, SaysWhatPermissionIsMissing) {
   EXPECT_NE(message.find("Operation not permitted"), std::string::npos) << message;
 }
 
+TEST(DescribeSetError, QuotesTheKernelOnALimitAboveTheInitialNamespace) {
+  const auto changes = parse({"mem_limit", "1g"});
+  const hf::ControlError error(std::error_code(EPERM, std::generic_category()),
+                               "changing the configuration",
+                               "mem_limit above the initial namespace's needs CAP_NET_ADMIN there",
+                               std::nullopt, std::nullopt);
+  EXPECT_EQ(hfctl::describe_set_error(error, changes),
+            "changing the configuration: mem_limit above the initial namespace's needs "
+            "CAP_NET_ADMIN there: Operation not permitted");
+}
+
 using hfctl::QdiscArgs;
 using hfctl::QdiscCommand;
 
