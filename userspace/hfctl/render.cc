@@ -347,19 +347,6 @@ void render_dev_show(std::ostream& out, std::span<const DeviceRow> devices,
   }
 }
 
-std::string format_mac(const std::array<std::uint8_t, 6>& address) {
-  static constexpr std::string_view kDigits = "0123456789abcdef";
-  std::string text;
-  for (const std::uint8_t byte : address) {
-    if (!text.empty()) {
-      text += ':';
-    }
-    text += kDigits[byte >> 4U];
-    text += kDigits[byte & 0xfU];
-  }
-  return text;
-}
-
 namespace {
 
 std::string dev_or_index(const std::string& dev, int ifindex) {

@@ -12,6 +12,7 @@
 #include "hyperframe/events.h"
 #include "hyperframe/json.h"
 #include "hyperframe/module_info.h"
+#include "hyperframe/socket.h"
 #include "objects.h"
 
 namespace hfctl {
@@ -112,8 +113,8 @@ void render_event(std::ostream& out, const EventRow& row, const Options& options
 // "events lost", or {"event":"lost"}.
 void render_events_lost(std::ostream& out, const Options& options);
 
-// "aa:bb:cc:dd:ee:ff".
-[[nodiscard]] std::string format_mac(const std::array<std::uint8_t, 6>& address);
+// "aa:bb:cc:dd:ee:ff": libhyperframe's.
+using hf::format_mac;
 
 // A usage error: "hfctl: <what>" and a pointer to the relevant help.
 void render_usage_error(std::ostream& err, const UsageError& error);
