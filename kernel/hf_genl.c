@@ -25,7 +25,9 @@
  *    runs, with the offending attribute and its range in the extended ack.
  *    Nothing is clamped. The one rule a policy cannot express (rto min <=
  *    initial <= max) is checked on the merged result before anything is
- *    written, so a refused request changes nothing.
+ *    written, so a refused request changes nothing. The requests that
+ *    take no attribute (the gets and dumps but the qdisc's) have a policy
+ *    too, refusing any: nothing a caller sends is ignored.
  * 3. Readers of a configuration take no lock: each field is one aligned
  *    word (u64 on 64-bit), written here with WRITE_ONCE under
  *    hf_config_lock,
@@ -765,10 +767,25 @@ out:
 	return skb->len;
 }
 
+/*
+ * The policy of the requests that take no attribute. Strict validation
+ * refuses any attribute type above maxattr as unknown (EINVAL, "Unknown
+ * attribute type"); maxattr cannot be 0, which would mean no policy at
+ * all, so type 1 is refused here.
+ */
+static const struct nla_policy hf_noattr_policy[1 + 1] = {
+	[1] = {
+		.type = NLA_REJECT,
+		.reject_message = "this request takes no attribute",
+	},
+};
+
 static const struct genl_ops hf_genl_ops[] = {
 	{
 		.cmd	= HF_CMD_CONFIG_GET,
 		.doit	= hf_config_get_doit,
+		.policy	= hf_noattr_policy,
+		.maxattr = 1,
 	},
 	{
 		.cmd	= HF_CMD_CONFIG_SET,
@@ -780,14 +797,20 @@ static const struct genl_ops hf_genl_ops[] = {
 	{
 		.cmd	= HF_CMD_STATS_GET,
 		.doit	= hf_stats_get_doit,
+		.policy	= hf_noattr_policy,
+		.maxattr = 1,
 	},
 	{
 		.cmd	= HF_CMD_PEER_GET,
 		.dumpit	= hf_peer_dumpit,
+		.policy	= hf_noattr_policy,
+		.maxattr = 1,
 	},
 	{
 		.cmd	= HF_CMD_SOCKET_GET,
 		.dumpit	= hf_socket_dumpit,
+		.policy	= hf_noattr_policy,
+		.maxattr = 1,
 	},
 	{
 		.cmd	= HF_CMD_QDISC_GET,
@@ -806,6 +829,8 @@ static const struct genl_ops hf_genl_ops[] = {
 	{
 		.cmd	= HF_CMD_DEV_GET,
 		.dumpit	= hf_dev_dumpit,
+		.policy	= hf_noattr_policy,
+		.maxattr = 1,
 	},
 };
 

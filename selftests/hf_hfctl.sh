@@ -6,8 +6,10 @@
 # and when the module is gone says to load it and exits 1. Through the
 # generic netlink family: "config set" round-trips every writable key,
 # refuses out-of-range values (with the range, changing nothing), unknown
-# keys and unprivileged callers; each network namespace has its own
-# settings (a new one copies the initial's); "socket show" names each
+# keys and unprivileged callers, while a user namespace's root configures
+# its own network namespace within the initial's limits; raw requests
+# with stray attributes are refused by policy; each network namespace has
+# its own settings (a new one copies the initial's); "socket show" names each
 # socket's peers with the flow's state; "stats show" matches /proc/net/hyperframe
 # after real traffic, per namespace; "peer show" and "socket show" list
 # what the traffic created; every -j output parses.
@@ -200,6 +202,11 @@ check_err $? "malformed value: unclear message: $err"
 check_eq "$("$HFCTL" -j config show)" "$orig" "configuration after the refusals"
 log_test "hfctl: config set refuses bad values and keys, changing nothing"
 
+out=$(python3 "$HF_DIR/hf_genl_policy.py" 2>&1)
+check_err $? "raw requests against the family's policies: $out"
+check_eq "$("$HFCTL" -j config show)" "$orig" "configuration after the raw requests"
+log_test "netlink: every request is validated by policy; stray attributes are refused"
+
 nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
 out=$("${nobody[@]}" "$HFCTL" -j config show)
 check_err $? "config show as nobody failed"
@@ -210,6 +217,42 @@ grep -q 'CAP_NET_ADMIN.*Operation not permitted' <<<"$err"
 check_err $? "config set as nobody: no EPERM in: $err"
 check_eq "$(config_get max_peers)" "$(json_field max_peers <<<"$orig")" "max_peers after nobody's set"
 log_test "hfctl: config set needs CAP_NET_ADMIN"
+
+# CAP_NET_ADMIN in the network namespace's user namespace is enough to
+# configure it: nobody makes a user namespace and a network namespace in
+# it, and as root there sets its own settings. Raising a limit that bounds
+# memory the whole machine shares above the initial namespace's still
+# needs CAP_NET_ADMIN in the initial user namespace.
+userns_knob=/proc/sys/kernel/unprivileged_userns_clone
+if [[ -e $userns_knob ]]; then
+	defer echo "$(cat "$userns_knob")" ">$userns_knob"
+	echo 1 >"$userns_knob"
+fi
+init_mem=$(json_field mem_limit <<<"$orig")
+out=$("${nobody[@]}" unshare --user --map-root-user --net bash -c '
+hfctl=$1 mem=$2
+"$hfctl" config set peer_idle 5s || exit 11
+"$hfctl" -j config show || exit 12
+"$hfctl" config set mem_limit $((mem + 1)) && exit 13
+"$hfctl" config set mem_limit $((mem / 2)) || exit 14
+"$hfctl" -j config show || exit 15
+' userns "$HFCTL" "$init_mem" 2>&1)
+check_eq $? 0 "configuring a user namespace's own network namespace: $out"
+python3 -c '
+import json, sys
+text, mem = sys.argv[1], int(sys.argv[2])
+lines = text.splitlines()
+first, last = json.loads(lines[0]), json.loads(lines[-1])
+assert first["peer_idle_ms"] == 5000, first
+assert first["mem_limit"] == mem, first
+assert last["mem_limit"] == mem // 2 and last["peer_idle_ms"] == 5000, last
+want = ("mem_limit above the initial namespace\x27s needs CAP_NET_ADMIN there: "
+        "Operation not permitted")
+assert any(want in l for l in lines[1:-1]), "no refusal in %s" % lines[1:-1]
+' "$out" "$init_mem"
+check_err $? "user namespace configuration: $out"
+check_eq "$("$HFCTL" -j config show)" "$orig" "initial namespace after a user namespace's sets"
+log_test "hfctl: a user namespace's root configures its own namespace, within the initial's limits"
 
 # Each namespace has its own settings; a new one starts from a copy of
 # the initial namespace's as they are when it is created.

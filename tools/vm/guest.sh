@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs inside the test guest, chrooted into the host root: loads the freshly
+# Runs inside the test guest, with the host root as its root: loads the freshly
 # built module, runs the requested command, unloads the module, and returns
 # the command's status (or 126 when the module would not load or unload, or
 # kmemleak found a leak). Where the kernel has kmemleak (the debug line), it
