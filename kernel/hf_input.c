@@ -789,8 +789,14 @@ static int rx_frame(struct sk_buff *skb, struct net_device *dev,
 		trace_hf_frame_recv(dev, src, 1, skb->len);
 	}
 	flen = h.hlen + (h.type == HF_TYPE_DATA ? h.data.seg_len : 0);
-	if (pskb_trim(skb, flen) ||
-	    csum_fold(skb_checksum(skb, 0, flen, 0))) {
+	if (pskb_trim(skb, flen)) {
+		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		goto drop;
+	}
+	/* A frame of this host has its checksum left unfilled: see hf_offload.c. */
+	if (hf_csum_local(skb)) {
+		hf_stat_inc(stats, HF_STAT_RX_CSUM_LOCAL);
+	} else if (csum_fold(skb_checksum(skb, 0, flen, 0))) {
 		hf_stat_inc(stats, HF_STAT_DROP_CSUM);
 		goto drop;
 	}
@@ -868,6 +874,9 @@ static int rx_packed(struct sk_buff *skb, struct net_device *dev,
 			break;
 		}
 		hf_train_seg_adopt(seg, dev, skb->protocol, skb->pkt_type);
+		/* Copied, but still a frame of this host whose checksum is unfilled. */
+		if (hf_csum_local(skb))
+			hf_csum_offload(seg);
 		rc = rx_frame(seg, dev, src, false);
 		off += flen;
 	}

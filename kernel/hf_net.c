@@ -52,6 +52,7 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_RX_SEGS]		= "rx_segs",
 	[HF_STAT_RX_DATA_SKBS]		= "rx_data_skbs",
 	[HF_STAT_RX_LINEARIZED_TRAINS]	= "rx_linearized_trains",
+	[HF_STAT_RX_CSUM_LOCAL]		= "rx_csum_local",
 	[HF_STAT_RX_GRO_TRAINS]		= "rx_gro_trains",
 	[HF_STAT_RX_GRO_SEGS]		= "rx_gro_segs",
 	[HF_STAT_RX_EPOCHS]		= "rx_epochs",

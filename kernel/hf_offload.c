@@ -4,16 +4,17 @@
  *
  * A train is consecutive DATA segments of one hyperframe built as one
  * skb: the first segment is the head, the others hang on its frag_list,
- * each already a complete segment (header, checksum, payload frags) that
- * only lacks its link-layer header. It is marked SKB_GSO_FRAGLIST with
- * ip_summed CHECKSUM_UNNECESSARY, so the socket, the qdisc and the pacer
+ * each already a complete segment (header, payload frags) that only lacks
+ * its link-layer header and, where the device computes it, its checksum.
+ * It is marked SKB_GSO_FRAGLIST with ip_summed CHECKSUM_PARTIAL (design
+ * note 1), so the socket, the qdisc and the pacer
  * handle it once and a device that advertises tx-gso-list (veth, the
  * bridge, loopback) carries it whole; for any other device the stack cuts
  * it at the device boundary through the gso_segment callback registered
  * here for the hyperframe EtherType, which copies the link-layer header in
- * front of each segment (skb_segment_list()) and nothing else: no segment
- * is rewritten, so a cut train is byte for byte the segments it was built
- * from.
+ * front of each segment (skb_segment_list()) and, for a device that cannot
+ * checksum, computes each segment's checksum; nothing else is rewritten,
+ * so a cut train is byte for byte the segments it was built from.
  *
  * On the way in, the gro_receive and gro_complete callbacks registered
  * with it build the train again from the segments of one hyperframe that
@@ -23,9 +24,17 @@
  * segment comes that does not follow, or at the end of the NAPI poll.
  *
  * Design notes:
- * 1. CHECKSUM_UNNECESSARY, not NONE: the checksum is the transport's own,
- *    in each segment's header; NONE would make __skb_gso_segment() warn,
- *    PARTIAL would ask devices to fill a field they do not know.
+ * 1. Each segment's checksum is the Internet checksum of its header and
+ *    payload, from the header (csum_start) into the field at
+ *    HF_CSUM_OFFSET: exactly what CHECKSUM_PARTIAL asks of a
+ *    NETIF_F_HW_CSUM device, which is the only kind that gets a train
+ *    whole (harmonize_features() takes GSO away from a device that cannot
+ *    checksum a protocol it does not know). So the sender never reads the
+ *    payload to checksum it: a NIC computes it, the stack does for a
+ *    device that cannot (one segment: skb_checksum_help(); the segments
+ *    of a train: hf_gso_segment()), and a virtual link leaves it unfilled,
+ *    which the receiver takes as what it is, a frame of this host
+ *    (hf_csum_local()), as TCP does.
  * 2. The train stays below the device's gso_max_size and gso_max_segs
  *    (hf_train_fits()): a larger one would be cut in software even where
  *    the device could take it, which costs more than two smaller trains.
@@ -63,7 +72,29 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 		if (skb_headroom(seg) < hlen)
 			return ERR_PTR(-EINVAL);
 	segs = skb_segment_list(skb, features, hlen);
-	if (!IS_ERR(segs) && skb->dev)
+	if (IS_ERR(segs))
+		return segs;
+	/*
+	 * The stack leaves the checksum of segments to the device (no
+	 * skb_checksum_help() after GSO): one that cannot compute it gets
+	 * each computed here.
+	 */
+	if (!(features & NETIF_F_HW_CSUM)) {
+		for (seg = segs; seg; seg = seg->next) {
+			if (seg->ip_summed == CHECKSUM_PARTIAL &&
+			    skb_checksum_help(seg)) {
+				/*
+				 * segs is @skb with a reference of its own
+				 * (skb_segment_list()); the caller frees @skb.
+				 */
+				kfree_skb_list(segs->next);
+				segs->next = NULL;
+				consume_skb(segs);
+				return ERR_PTR(-ENOMEM);
+			}
+		}
+	}
+	if (skb->dev)
 		hf_stat_inc(&hf_net(dev_net(skb->dev))->stats,
 			    HF_STAT_TX_SW_SEGMENTED);
 	return segs;
@@ -125,6 +156,7 @@ static struct sk_buff *hf_gro_receive(struct list_head *head,
 		last = NAPI_GRO_CB(p)->last;
 		if (hf_train_seg_decode(last, last == p ? skb_gro_offset(p) : 0, &lh) ||
 		    !hf_gro_follows(&lh, &h) ||
+		    hf_csum_local(p) != hf_csum_local(skb) ||
 		    p->len + skb_gro_len(skb) > hf_dev_gro_max_size(p->dev)) {
 			/* The flow goes on otherwise: the train goes up first. */
 			NAPI_GRO_CB(skb)->flush |= !hf_gro_holds(&h);
@@ -153,7 +185,9 @@ alone:
 /*
  * GRO: a train of more than one segment goes up. Mark it as the sender
  * marks its trains, so that the packet handler splits it and a device it
- * is forwarded to carries or cuts it (hf_gso_segment()).
+ * is forwarded to carries or cuts it (hf_gso_segment()). Its segments are
+ * alike: all with the checksum filled in, or all left to a device
+ * (hf_gro_receive() merges no others), as a cut copies the head's state.
  */
 static int hf_gro_complete(struct sk_buff *skb, int nhoff)
 {
@@ -162,8 +196,11 @@ static int hf_gro_complete(struct sk_buff *skb, int nhoff)
 
 	shinfo->gso_type = SKB_GSO_FRAGLIST;
 	shinfo->gso_segs = NAPI_GRO_CB(skb)->count;
-	skb->ip_summed = CHECKSUM_UNNECESSARY;
-	skb->csum_level = 0;
+	/* Segments of this host keep their checksum left to a device. */
+	if (!hf_csum_local(skb)) {
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+		skb->csum_level = 0;
+	}
 	hf_stat_inc(stats, HF_STAT_RX_GRO_TRAINS);
 	hf_stat_add(stats, HF_STAT_RX_GRO_SEGS, shinfo->gso_segs);
 	return 0;

@@ -25,6 +25,38 @@ enum hf_wire_err hf_train_seg_decode(const struct sk_buff *skb, u32 off,
 struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 			      __be16 protocol, u8 pkt_type);
 
+/**
+ * hf_csum_offload() - leave a frame's checksum to the device
+ * @skb: a DATA segment, hyperframe header linear at skb->data, its
+ *	 checksum field 0
+ *
+ * Any context. The checksum is the Internet checksum of the header and
+ * payload, the form NETIF_F_HW_CSUM devices compute from csum_start and
+ * store at csum_offset; for any other device the stack computes it in
+ * software (skb_checksum_help(), or hf_gso_segment() for a train's
+ * segments). A virtual link (veth, the bridge) never fills it: the frame
+ * arrives CHECKSUM_PARTIAL, and hf_csum_local() says so.
+ */
+static inline void hf_csum_offload(struct sk_buff *skb)
+{
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb->csum_start = skb_headroom(skb);
+	skb->csum_offset = HF_CSUM_OFFSET;
+}
+
+/**
+ * hf_csum_local() - whether a frame that arrived still has its checksum
+ * left to a device: it was made on this host and never left it
+ * @skb: the frame
+ *
+ * Any context. Nothing on the way had a chance to corrupt it but memory,
+ * as TCP trusts a CHECKSUM_PARTIAL skb looped back (skb_csum_unnecessary()).
+ */
+static inline bool hf_csum_local(const struct sk_buff *skb)
+{
+	return skb->ip_summed == CHECKSUM_PARTIAL;
+}
+
 void hf_offload_register(void);
 void hf_offload_unregister(void);
 

@@ -225,7 +225,6 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 		},
 	};
 	struct sk_buff *skb;
-	__sum16 csum;
 	u8 *hdr;
 	int nfrags = 0;
 
@@ -246,7 +245,7 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 	 */
 	skb_reset_network_header(skb);
 	skb_reset_transport_header(skb);
-	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	hf_csum_offload(skb);
 
 	while (left) {
 		struct page *page = msg->pages[off >> PAGE_SHIFT];
@@ -261,9 +260,6 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 		off += n;
 		left -= n;
 	}
-
-	csum = csum_fold(skb_checksum(skb, 0, skb->len, 0));
-	memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
 	return skb;
 }
 

@@ -12,8 +12,12 @@
 # veth carries a train of segments whole and a capture would see it as
 # one frame, so the sender's device has tx-gso-list off: the stack cuts
 # each train in software (the module's gso_segment) and the capture shows
-# the wire segments a NIC would send. The third case checks that path:
-# trains were built and cut, and the receiver verified every byte.
+# the wire segments a NIC would send. veth fills no checksum either (the
+# sender leaves it to the device, and a receiver on the same host takes
+# the frame as its own), so the sender's device has tx-checksumming off
+# too: every checksum is computed in software, and the receiver and the
+# dissector verify it. The third case checks that path: trains were built
+# and cut, the receiver verified every segment and every byte.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -25,8 +29,8 @@ SIZES=1,5000,100000
 ktap_plan 3
 
 hf_topo_create 2 1500
-ip netns exec "${HF_NODES[0]}" ethtool -K eth0 tx-gso-list off >/dev/null
-check_err $? "ethtool -K eth0 tx-gso-list off"
+ip netns exec "${HF_NODES[0]}" ethtool -K eth0 tx-gso-list off tx off >/dev/null
+check_err $? "ethtool -K eth0 tx-gso-list off tx off"
 # dumpcap captures (tshark's dissectors take long to load in an emulated
 # guest); tshark reads the file afterwards.
 ip netns exec "${HF_NODES[1]}" dumpcap -q -i eth0 -f 'ether proto 0x88b5' \
@@ -97,6 +101,8 @@ check_eq "$segs" 74 "DATA segments sent"
 check_err $? "trains: $skbs skbs for $segs segments, $cut cut in software"
 check_eq "$(hf_stat 1 rx_data_skbs)" "$(hf_stat 1 rx_segs)" \
 	"skbs the receiver got (each one wire segment)"
+check_eq "$(hf_stat 1 rx_csum_local)" 0 "segments the receiver took unverified"
+check_eq "$(hf_stat 1 drop_csum)" 0 "segments failing their checksum"
 check_eq "$recv_rc" 0 "receiver's byte-by-byte verification"
 log_test "capture: trains cut in software for a device without tx-gso-list, byte-exact"
 

@@ -26,6 +26,11 @@
 --    the kernel sums in hf_input_rcv(). It is verified whenever those
 --    bytes are known and captured, even on a frame that is malformed for
 --    another reason (the kernel stops earlier; the dissector still tells).
+--    A DATA segment whose field is 0 and does not verify is "unfilled",
+--    not bad: its sender left the checksum to the device (checksum
+--    offload), and a capture before the device, or on a virtual link
+--    (veth, the bridge), which never fills it, shows it so. A receiver on
+--    the same host takes such a frame as its own (rx_csum_local).
 -- 3. Pure arithmetic instead of bit operations: no dependency on the
 --    bit/bit32 libraries, which differ between Lua 5.2 (Wireshark <= 4.2)
 --    and 5.4 (Wireshark >= 4.4). Every value fits a double exactly.
@@ -61,7 +66,7 @@ local type_names = { [TYPE_DATA] = "DATA", [TYPE_ACK] = "ACK" }
 local outcome_names = {
 	[0] = "delivered", [1] = "no_port", [2] = "too_big", [3] = "reserved",
 }
-local csum_status_names = { [0] = "incorrect", [1] = "correct", [2] = "unverified" }
+local csum_status_names = { [0] = "incorrect", [1] = "correct", [2] = "unverified", [3] = "unfilled" }
 
 -- The validation reasons of wire-format.md, in hf_wire_err order, plus csum.
 local reasons = {
@@ -459,8 +464,13 @@ local function dissect_one(tvb, pinfo, tree)
 				local sum = rfc1071_sum(tvb, csum_len)
 				local calc = 0xffff - fold(sum - stored)
 				status = fold(sum) == 0xffff and 1 or 0
+				-- A DATA segment's field left 0 for the device to fill.
+				if status == 0 and stored == 0 and items.v ~= nil and ftype == TYPE_DATA then
+					status = 3
+				end
 				items.csum:add(f.csum_calc, tvb(6, 2), calc):set_generated()
-				items.csum:append_text(status == 1 and " [correct]" or
+				items.csum:append_text(status == 1 and " [correct]" or status == 3 and
+					string.format(" [unfilled: left to the device (checksum offload), would be 0x%04x]", calc) or
 					string.format(" [incorrect, should be 0x%04x]", calc))
 			else
 				items.csum:append_text(" [unverified]")

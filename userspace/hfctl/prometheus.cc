@@ -80,6 +80,9 @@ constexpr std::array kKnownCounters{
                  "Socket buffers of DATA that arrived; a train of segments counts once."},
     KnownCounter{"rx_linearized_trains", MetricType::counter,
                  "Trains that arrived copied into one buffer (generic XDP) and were cut here."},
+    KnownCounter{"rx_csum_local", MetricType::counter,
+                 "Frames sent on this host with their checksum left to the device, which a "
+                 "virtual link never fills: taken without verifying."},
     KnownCounter{"rx_gro_trains", MetricType::counter,
                  "Trains GRO built again from DATA segments that arrived one by one."},
     KnownCounter{"rx_gro_segs", MetricType::counter,
