@@ -229,6 +229,7 @@ if [[ -e $userns_knob ]]; then
 	echo 1 >"$userns_knob"
 fi
 init_mem=$(json_field mem_limit <<<"$orig")
+# shellcheck disable=SC2016 # the inner script expands its own arguments
 out=$("${nobody[@]}" unshare --user --map-root-user --net bash -c '
 hfctl=$1 mem=$2
 "$hfctl" config set peer_idle 5s || exit 11
