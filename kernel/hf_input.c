@@ -793,7 +793,7 @@ static int rx_frame(struct sk_buff *skb, struct net_device *dev,
 		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
 		goto drop;
 	}
-	/* A frame of this host has its checksum left unfilled: see hf_offload.c. */
+	/* A frame that crossed no wire may have it unfilled: hf_csum_local(). */
 	if (hf_csum_local(skb)) {
 		hf_stat_inc(stats, HF_STAT_RX_CSUM_LOCAL);
 	} else if (csum_fold(skb_checksum(skb, 0, flen, 0))) {
@@ -874,7 +874,7 @@ static int rx_packed(struct sk_buff *skb, struct net_device *dev,
 			break;
 		}
 		hf_train_seg_adopt(seg, dev, skb->protocol, skb->pkt_type);
-		/* Copied, but still a frame of this host whose checksum is unfilled. */
+		/* Copied, but still a frame whose checksum was left unfilled. */
 		if (hf_csum_local(skb))
 			hf_csum_offload(seg);
 		rc = rx_frame(seg, dev, src, false);

@@ -33,8 +33,8 @@
  *    payload to checksum it: a NIC computes it, the stack does for a
  *    device that cannot (one segment: skb_checksum_help(); the segments
  *    of a train: hf_gso_segment()), and a virtual link leaves it unfilled,
- *    which the receiver takes as what it is, a frame of this host
- *    (hf_csum_local()), as TCP does.
+ *    which the receiver takes as what it is, a frame that crossed no
+ *    wire (hf_csum_local()), as TCP does.
  * 2. The train stays below the device's gso_max_size and gso_max_segs
  *    (hf_train_fits()): a larger one would be cut in software even where
  *    the device could take it, which costs more than two smaller trains.
@@ -60,6 +60,7 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 {
 	unsigned int hlen = skb_mac_header_len(skb);
 	struct sk_buff *segs, *seg;
+	int err;
 
 	if (!(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST) ||
 	    !skb_has_frag_list(skb))
@@ -81,8 +82,10 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 	 */
 	if (!(features & NETIF_F_HW_CSUM)) {
 		for (seg = segs; seg; seg = seg->next) {
-			if (seg->ip_summed == CHECKSUM_PARTIAL &&
-			    skb_checksum_help(seg)) {
+			if (seg->ip_summed != CHECKSUM_PARTIAL)
+				continue;
+			err = skb_checksum_help(seg);
+			if (err) {
 				/*
 				 * segs is @skb with a reference of its own
 				 * (skb_segment_list()); the caller frees @skb.
@@ -90,7 +93,7 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 				kfree_skb_list(segs->next);
 				segs->next = NULL;
 				consume_skb(segs);
-				return ERR_PTR(-ENOMEM);
+				return ERR_PTR(err);
 			}
 		}
 	}
@@ -196,7 +199,7 @@ static int hf_gro_complete(struct sk_buff *skb, int nhoff)
 
 	shinfo->gso_type = SKB_GSO_FRAGLIST;
 	shinfo->gso_segs = NAPI_GRO_CB(skb)->count;
-	/* Segments of this host keep their checksum left to a device. */
+	/* Segments that crossed no wire keep their checksum left to a device. */
 	if (!hf_csum_local(skb)) {
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 		skb->csum_level = 0;

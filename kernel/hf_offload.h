@@ -46,11 +46,17 @@ static inline void hf_csum_offload(struct sk_buff *skb)
 
 /**
  * hf_csum_local() - whether a frame that arrived still has its checksum
- * left to a device: it was made on this host and never left it
+ * left to a device: it crossed no wire
  * @skb: the frame
  *
- * Any context. Nothing on the way had a chance to corrupt it but memory,
- * as TCP trusts a CHECKSUM_PARTIAL skb looped back (skb_csum_unnecessary()).
+ * Any context. A Linux host fills the checksum in before any physical
+ * device, so a CHECKSUM_PARTIAL frame comes from this kernel's sockets
+ * over a virtual link, or from a co-resident guest or local process that
+ * handed it over the same way (virtio-net, tun/tap or AF_PACKET with a
+ * vnet header asking for it): nothing on the way could corrupt it but
+ * memory, and its field is 0, so it is taken as TCP takes such an skb
+ * (skb_csum_unnecessary()). A checksum is no authentication: whoever can
+ * hand over such a frame could as well have computed a valid one.
  */
 static inline bool hf_csum_local(const struct sk_buff *skb)
 {

@@ -61,7 +61,7 @@ if proc != got:
 	return 1
 }
 
-ktap_plan 12
+ktap_plan 14
 
 hf_module_load
 out=$("$HFCTL" module show)

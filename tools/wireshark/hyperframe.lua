@@ -29,8 +29,9 @@
 --    A DATA segment whose field is 0 and does not verify is "unfilled",
 --    not bad: its sender left the checksum to the device (checksum
 --    offload), and a capture before the device, or on a virtual link
---    (veth, the bridge), which never fills it, shows it so. A receiver on
---    the same host takes such a frame as its own (rx_csum_local).
+--    (veth, the bridge), which never fills it, shows it so. A receiver
+--    takes such a frame unverified, as one that crossed no wire
+--    (rx_csum_local).
 -- 3. Pure arithmetic instead of bit operations: no dependency on the
 --    bit/bit32 libraries, which differ between Lua 5.2 (Wireshark <= 4.2)
 --    and 5.4 (Wireshark >= 4.4). Every value fits a double exactly.

@@ -81,7 +81,7 @@ constexpr std::array kKnownCounters{
     KnownCounter{"rx_linearized_trains", MetricType::counter,
                  "Trains that arrived copied into one buffer (generic XDP) and were cut here."},
     KnownCounter{"rx_csum_local", MetricType::counter,
-                 "Frames sent on this host with their checksum left to the device, which a "
+                 "Frames that crossed no wire with their checksum left to a device, which a "
                  "virtual link never fills: taken without verifying."},
     KnownCounter{"rx_gro_trains", MetricType::counter,
                  "Trains GRO built again from DATA segments that arrived one by one."},
