@@ -13,10 +13,10 @@
 # one frame, so the sender's device has tx-gso-list off: the stack cuts
 # each train in software (the module's gso_segment) and the capture shows
 # the wire segments a NIC would send. veth fills no checksum either (the
-# sender leaves it to the device, and a receiver on the same host takes
-# the frame as its own), so the sender's device has tx-checksumming off
-# too: every checksum is computed in software, and the receiver and the
-# dissector verify it. The third case checks that path: trains were built
+# sender leaves it to the device, and the receiver takes the frame
+# unverified, as one that crossed no wire), so the sender's device has
+# tx-checksumming off too: every checksum is computed in software, and
+# the receiver and the dissector verify it. The third case checks that path: trains were built
 # and cut, the receiver verified every segment and every byte.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
