@@ -531,8 +531,12 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 	int hlen;
 	u8 *hdr;
 
+	if (peer->ack_echo)
+		h.flags |= HF_AF_ECHO;
 	h.ack.nsack = hf_rxwin_sack(&peer->rxw, h.ack.sack, HF_SACK_MAX);
 	peer->ack_owed = 0;
+	peer->ack_due = false;
+	peer->ack_echo = false;
 	del_timer(&peer->ack_timer);
 
 	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_HLEN_MAX, GFP_ATOMIC);
@@ -561,9 +565,14 @@ static void rx_ack_timer(struct timer_list *t)
 	spin_unlock_bh(&peer->lock);
 }
 
-/* A DATA segment for @peer; consumes @skb. Peer lock held. */
+/*
+ * A DATA segment for @peer; consumes @skb. @more: segments of the same
+ * train follow it in this softirq, so an ACK it calls for waits for the
+ * train's last (one ACK per train, as one per GRO skb in TCP; the ACK
+ * timer covers a last segment that never gets here). Peer lock held.
+ */
 static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
-		    const struct hf_hdr *h)
+		    const struct hf_hdr *h, bool more)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	const struct hf_data_hdr *d = &h->data;
@@ -718,8 +727,10 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	now |= h->flags & (HF_DF_FRAME_END | HF_DF_ACK_NOW);
 	now |= hf_rxwin_pending(&peer->rxw) != 0;
 	now |= ++peer->ack_owed >= HF_ACK_EVERY;
-	if (now)
-		rx_send_ack(peer, h->flags & HF_DF_ACK_NOW ? HF_AF_ECHO : 0);
+	peer->ack_echo |= !!(h->flags & HF_DF_ACK_NOW);
+	peer->ack_due |= now;
+	if (peer->ack_due && !more)
+		rx_send_ack(peer, 0);
 	else if (!timer_pending(&peer->ack_timer))
 		mod_timer(&peer->ack_timer,
 			  jiffies + usecs_to_jiffies(READ_ONCE(peer->cfg->p.ack_delay_us)) + 1);
@@ -744,12 +755,18 @@ drop:
 	kfree_skb(skb);
 }
 
+/* How a frame reached rx_frame(). */
+#define HF_RXF_LONE	BIT(0)	/* alone, not a segment of a train */
+#define HF_RXF_MORE	BIT(1)	/* segments of its train follow it */
+#define HF_RXF_UNFILLED	BIT(2)	/* copied out of a train that crossed no wire */
+
 /*
  * Take in one frame from @src on @dev: a lone segment or ACK, or one
- * segment of a train. Return: NET_RX_SUCCESS or NET_RX_DROP.
+ * segment of a train; @how: HF_RXF_* flags. Return: NET_RX_SUCCESS or
+ * NET_RX_DROP.
  */
 static int rx_frame(struct sk_buff *skb, struct net_device *dev,
-		    const u8 *src, bool lone)
+		    const u8 *src, unsigned int how)
 {
 	struct net *net = dev_net(dev);
 	struct hf_net *hn = hf_net(net);
@@ -784,7 +801,7 @@ static int rx_frame(struct sk_buff *skb, struct net_device *dev,
 		goto drop;
 	}
 	/* A train's skb was counted once, as it arrived. */
-	if (lone && h.type == HF_TYPE_DATA) {
+	if ((how & HF_RXF_LONE) && h.type == HF_TYPE_DATA) {
 		hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
 		trace_hf_frame_recv(dev, src, 1, skb->len);
 	}
@@ -794,7 +811,7 @@ static int rx_frame(struct sk_buff *skb, struct net_device *dev,
 		goto drop;
 	}
 	/* A frame that crossed no wire may have it unfilled: hf_csum_local(). */
-	if (hf_csum_local(skb)) {
+	if ((how & HF_RXF_UNFILLED) || hf_csum_local(skb)) {
 		hf_stat_inc(stats, HF_STAT_RX_CSUM_LOCAL);
 	} else if (csum_fold(skb_checksum(skb, 0, flen, 0))) {
 		hf_stat_inc(stats, HF_STAT_DROP_CSUM);
@@ -817,7 +834,7 @@ static int rx_frame(struct sk_buff *skb, struct net_device *dev,
 		return NET_RX_DROP;
 	}
 	if (h.type == HF_TYPE_DATA) {
-		rx_data(peer, skb, &h);
+		rx_data(peer, skb, &h, how & HF_RXF_MORE);
 	} else {
 		hf_output_ack(peer, &h);
 		consume_skb(skb);
@@ -845,6 +862,8 @@ static int rx_packed(struct sk_buff *skb, struct net_device *dev,
 {
 	struct hf_net *hn = hf_net(dev_net(dev));
 	struct hf_stats *stats = &hn->stats;
+	/* Copied, but still a frame whose checksum was left unfilled. */
+	unsigned int how = hf_csum_local(skb) ? HF_RXF_UNFILLED : 0;
 	int rc = NET_RX_DROP;
 	u32 off = 0;
 
@@ -874,11 +893,9 @@ static int rx_packed(struct sk_buff *skb, struct net_device *dev,
 			break;
 		}
 		hf_train_seg_adopt(seg, dev, skb->protocol, skb->pkt_type);
-		/* Copied, but still a frame whose checksum was left unfilled. */
-		if (hf_csum_local(skb))
-			hf_csum_offload(seg);
-		rc = rx_frame(seg, dev, src, false);
 		off += flen;
+		rc = rx_frame(seg, dev, src,
+			      how | (off < skb->len ? HF_RXF_MORE : 0));
 	}
 	if (off < skb->len) {
 		/* The rest of the train is lost: counted above, repaired. */
@@ -926,7 +943,7 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	ether_addr_copy(src, eth_hdr(skb)->h_source);
 	if (!skb_is_gso(skb) ||
 	    !(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST))
-		return rx_frame(skb, dev, src, true);
+		return rx_frame(skb, dev, src, HF_RXF_LONE);
 
 	/*
 	 * A train; without its frag_list, something on the way copied it
@@ -946,9 +963,9 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	}
 	protocol = skb->protocol;
 	pkt_type = skb->pkt_type;
-	rc = rx_frame(skb, dev, src, false);
+	rc = rx_frame(skb, dev, src, list ? HF_RXF_MORE : 0);
 	while ((seg = hf_train_next(&list, dev, protocol, pkt_type)))
-		rc = rx_frame(seg, dev, src, false);
+		rc = rx_frame(seg, dev, src, list ? HF_RXF_MORE : 0);
 	return rc;
 
 drop:
@@ -1085,6 +1102,8 @@ void hf_input_reset(struct hf_peer *peer)
 	peer->rx_msg_status = 0;
 	peer->rx_refused = false;
 	peer->ack_owed = 0;
+	peer->ack_due = false;
+	peer->ack_echo = false;
 	del_timer(&peer->ack_timer);
 }
 

@@ -654,13 +654,14 @@ static u32 tx_train_segs(const struct hf_peer *peer,
 
 /*
  * Whether to hold back a train that would start now, @want segments of
- * @msg at most, for the window to open further: an ACK every HF_ACK_EVERY
- * segments opens that many, and sending each opening at once makes trains
- * that short, however large the frame. As TCP defers a TSO skb
- * (tcp_tso_should_defer()), a push waits while the window has room for
- * less than a full train and less than half of max_inflight, and only
- * with segments in flight: their ACKs (or, at worst, the retransmission
- * timer) call the next push, and the last of them opens the whole window.
+ * @msg at most, for the window to open further: an ACK opens what one
+ * train carried (or HF_ACK_EVERY lone segments, hf_input.c), and sending
+ * each opening at once makes trains that short, however large the frame.
+ * As TCP defers a TSO skb (tcp_tso_should_defer()), a push waits while
+ * the window has room for less than a full train and less than half of
+ * max_inflight, and only with segments in flight: their ACKs (or, at
+ * worst, the retransmission timer) call the next push, and the last of
+ * them opens the whole window.
  */
 static bool tx_train_defer(const struct hf_peer *peer,
 			   const struct hf_tx_msg *msg, u32 want)

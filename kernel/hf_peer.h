@@ -150,6 +150,8 @@ enum hf_rto_phase {
  * @rx_credit_reasm: bytes of @rx_credit.received still in reassembly:
  *		     granted beyond the share (hf_input.c says why)
  * @ack_owed: segments received since the last ACK
+ * @ack_due: an ACK held back until the last segment of a train
+ * @ack_echo: the ACK owed answers an HF_DF_ACK_NOW
  * @ack_timer: sends an ACK that waited ack_delay_us
  * @rx_segs: segments accepted (for HF_INFO)
  * @rx_bytes: payload bytes of the segments in @rx_segs
@@ -231,6 +233,8 @@ struct hf_peer {
 	struct hf_credit_rx rx_credit;
 	u64 rx_credit_reasm;
 	u32 ack_owed;
+	bool ack_due;
+	bool ack_echo;
 	struct timer_list ack_timer;
 	u64 rx_segs;
 	u64 rx_bytes;

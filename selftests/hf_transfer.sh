@@ -96,6 +96,18 @@ for mtu in 1500 9000; do
 	check_err $? "no push waited for room for a full train"
 	(($(hf_stat 1 rx_data_skbs) <= skbs + rexmit))
 	check_err $? "$(hf_stat 1 rx_data_skbs) DATA skbs arrived for $skbs sent"
+	# One ACK per arriving train, not one per 16 segments (at MTU 1500 a
+	# full train carries 43): a segment that more of its train follows
+	# leaves the ACK it calls for to the train's last (before, 43
+	# segments took 3). Refused segments and duplicates are answered at
+	# once, one ACK each; credit the reader returns, one per quarter of
+	# its share read, may add up to a quarter more.
+	acks=$(hf_stat 1 tx_acks)
+	rx_skbs=$(hf_stat 1 rx_data_skbs)
+	echo "# MTU $mtu: the receiver sent $acks ACKs for $rx_skbs DATA skbs" \
+		"of $(hf_stat 1 rx_segs) segments"
+	((4 * acks <= 5 * rx_skbs + 4 * (refused + rexmit)))
+	check_err $? "$acks ACKs for $rx_skbs DATA skbs: more than one per train"
 	# A clean round trip doubles the frame: 64 MiB make many.
 	(($(hf_stat 0 tx_frame_grows) > 0))
 	check_err $? "the frame size never grew on a clean link"

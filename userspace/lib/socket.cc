@@ -63,6 +63,16 @@ std::error_code last_error() noexcept {
   return {errno, std::generic_category()};
 }
 
+// A msghdr for one buffer, `iov`, to or from `addr`.
+msghdr one_buffer_msg(sockaddr_hf& addr, iovec& iov) noexcept {
+  msghdr msg{};
+  msg.msg_name = &addr;
+  msg.msg_namelen = sizeof(addr);
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  return msg;
+}
+
 // The value of hex digit `c`, or -1.
 int hex_value(char c) noexcept {
   if (c >= '0' && c <= '9') {
@@ -261,11 +271,7 @@ std::size_t Socket::send_to(const Address& to, std::span<const std::byte> messag
   // NOLINTNEXTLINE(cppcoreguidelines-pro-type-const-cast)
   iov.iov_base = const_cast<std::byte*>(message.data());
   iov.iov_len = message.size();
-  msghdr msg{};
-  msg.msg_name = &addr;
-  msg.msg_namelen = sizeof(addr);
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
+  const msghdr msg = one_buffer_msg(addr, iov);
   error.clear();
   const ssize_t sent = ::sendmsg(fd_.get(), &msg, flags | MSG_NOSIGNAL);
   if (sent < 0) {
@@ -290,11 +296,7 @@ Received Socket::receive(std::span<std::byte> buffer, int flags, std::error_code
   iovec iov{};
   iov.iov_base = buffer.data();
   iov.iov_len = buffer.size();
-  msghdr msg{};
-  msg.msg_name = &from;
-  msg.msg_namelen = sizeof(from);
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
+  msghdr msg = one_buffer_msg(from, iov);
   error.clear();
   // MSG_TRUNC: the message's own length, however much of it fits.
   const ssize_t length = ::recvmsg(fd_.get(), &msg, flags | MSG_TRUNC);
