@@ -1,7 +1,7 @@
 #!/bin/bash
 # "make bench": builds the module and tools, installs what the benchmark
 # alone needs (matplotlib for the plots, perftest and rdma-core for
-# the soft-RoCE row), runs tools/bench/guest.sh in a QEMU guest on the
+# the soft-RoCE row, perf for the profiles), runs tools/bench/guest.sh in a QEMU guest on the
 # chosen kernel line and turns its results into build/bench/LINE/:
 # results.json, results.md and the plots (tools/bench/report.py).
 # Usage: bench.sh [LINE] [--quick]
@@ -18,7 +18,7 @@ for arg; do
 done
 cd "$tree"
 
-tools/deps.sh --with python3-matplotlib perftest rdma-core ibverbs-providers
+tools/deps.sh --with python3-matplotlib perftest rdma-core ibverbs-providers linux-perf
 
 dest=build/bench/$line
 mkdir -p "$dest"

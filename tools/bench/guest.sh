@@ -14,9 +14,10 @@
 #    the rate their ACKs hint), TCP's keep the veth default;
 #  - the software limit: an AF_UNIX stream with large writes (two copies
 #    per byte);
-#  - CPU time per byte for every run (hfperf's, from /proc/stat: perf in a
-#    TCG guest samples only the idle loop, its timer being delivered when
-#    the vCPU halts);
+#  - CPU time per byte for every run (hfperf's, from /proc/stat);
+#  - a profile (perf record -a -g) of one 4 MiB pair run per transport
+#    (hyperframe, TCP) in the CPU-bound regime at MTU 1500: where each
+#    one's CPU time goes (lib.sh's profile());
 #  - RoCE through soft-RoCE (rxe) over loopback with perftest, where the
 #    guest can, as a reference row (init namespace only: rxe in 6.1 opens
 #    its UDP socket there).
@@ -75,6 +76,11 @@ regime()
 		mixed "$name" "$mtu" "$t"
 		incast "$name" "$mtu" "$t"
 	done
+	if [[ $name == cpu && $mtu == 1500 ]]; then
+		say "$name regime, MTU $mtu: profiles of a 4 MiB pair run, hf and tcp"
+		profile "$mtu" hf
+		profile "$mtu" tcp
+	fi
 	defer_run
 }
 

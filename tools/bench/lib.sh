@@ -191,3 +191,44 @@ else:  # the probe's links, by its programs' names (one probe at a time)
 sys.exit(0 if len(mine) >= want else 1)
 EOF
 }
+
+# profile MTU T: a 4 MiB pair run of T under `perf record -a -g` (cpu-clock:
+# a TCG guest has no PMU), the reports beside it in $OUT/raw as
+# profile-T.{children,self,comm}.txt. perf takes seconds to start under
+# TCG, so the run waits until its workload does (recording has begun) and
+# stops it when the run ends: the profile covers the run and little else.
+profile()
+{
+	local mtu=$1 t=$2 mark pid n=0 sort opts
+	local data=$OUT/raw/profile-$t.data
+
+	command -v perf >/dev/null || { fail "profile $t: perf is not installed"; return; }
+	mark=$(mktemp -u)
+	perf record -e cpu-clock -F 499 -a -g -o "$data" -- \
+		sh -c "touch $mark; exec sleep 600" >"$OUT/raw/profile-$t.err" 2>&1 &
+	pid=$!
+	while [[ ! -e $mark ]] && kill -0 "$pid" 2>/dev/null && ((n++ < 1200)); do
+		sleep 0.1
+	done
+	if [[ ! -e $mark ]]; then
+		kill "$pid" 2>/dev/null
+		wait "$pid"
+		fail "profile $t: perf record did not start: $(head -c 300 "$OUT/raw/profile-$t.err")"
+		return
+	fi
+	rm -f "$mark"
+	pair profile "$mtu" "$t" 4m
+	kill -INT "$pid"
+	wait "$pid"
+	for sort in children self comm; do
+		case $sort in
+		children) opts=(--children --sort sym) ;;
+		self) opts=(--no-children --sort sym) ;;
+		comm) opts=(--no-children --sort comm) ;;
+		esac
+		perf report -i "$data" "${opts[@]}" -n -g none --stdio --percent-limit 0.1 \
+			>"$OUT/raw/profile-$t.$sort.txt" 2>>"$OUT/raw/profile-$t.err" ||
+			fail "profile $t: perf report --sort $sort failed"
+	done
+	rm -f "$data" "$data.old"
+}

@@ -3,7 +3,9 @@
 wrote (RAW: one JSON per hfperf run and a .meta beside it) and writes, in
 DEST, results.json (every figure, the targets and how far each is), a
 markdown table (results.md) and PNG plots: goodput against message size,
-all-to-all round times, latency under load.
+all-to-all round times, latency under load. Where the guest profiled a
+4 MiB pair (profile-T.*.txt, perf report's text), it says where each
+transport's CPU time went, per MiB delivered.
 
 Usage: report.py RAW DEST [--commit SHA] [--command CMD] [--quiet]
 """
@@ -12,6 +14,7 @@ import argparse
 import datetime
 import json
 import pathlib
+import re
 import statistics
 import sys
 
@@ -112,6 +115,8 @@ def collect(raw):
     for meta_path in sorted(raw.glob("*.meta")):
         name = meta_path.name[:-len(".meta")]
         meta = read_meta(meta_path)
+        if meta["regime"] == "profile":
+            continue  # profile_runs() reads these
         kind = meta["kind"]
         if kind == "pair":
             figures = pair_run(raw, name, meta, two_copy_bps)
@@ -130,6 +135,82 @@ def collect(raw):
         run.update(figures)
         runs.append(run)
     return two_copy_bps, runs, missing
+
+
+# The idle loop: left out of the hottest functions (the run's setup and
+# end idle too, so per MiB it says nothing of the transport).
+IDLE = re.compile(r"native_safe_halt|default_idle|\w+_idle|mwait_idle\w*")
+
+# What a profile's time is spent on: (label, how to find it) where a name
+# is a symbol's "children" share (time in it and what it calls) in the
+# children report, "self:REGEX" sums the self shares of the symbols it
+# matches and "comm:REGEX" those of the commands it matches. Shares overlap
+# (a send call runs the receive softirq when it enables bottom halves).
+PROFILE_ROWS = (
+    ("the run's threads (hfperf, softirq threads)", "comm:hfperf|ksoftirqd/.*"),
+    ("send calls", ("hf_sendmsg", "tcp_sendmsg")),
+    ("receive calls", ("hf_recvmsg", "tcp_recvmsg")),
+    ("receive softirq (net_rx_action)", ("net_rx_action",)),
+    ("copying user data", "self:copy_user_.*|rep_movs_alternative|__copy_user_nocache"),
+    ("allocating skbs (__alloc_skb)", ("__alloc_skb",)),
+    ("freeing skbs (skb_release_data)", ("skb_release_data",)),
+    ("zeroing memory (clear_page, memset)", "self:clear_page_.*|memset_.*|__memset"),
+)
+ROW = re.compile(r"^\s+([\d.]+)%\s+(?:([\d.]+)%\s+)?(\d+)\s+(?:\[[^\]]+\]\s+)?(.+?)\s*$")
+
+
+def perf_report(path):
+    """perf report --stdio -n text: (event count, [(share %, self %, name)])."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return None, []
+    count = re.search(r"^# Event count \(approx\.\): (\d+)", text, re.M)
+    rows = []
+    for line in text.splitlines():
+        m = ROW.match(line)
+        if m:
+            first = float(m.group(1))
+            rows.append((first, float(m.group(2)) if m.group(2) else first, m.group(4)))
+    return (int(count.group(1)) if count else None), rows
+
+
+def profile_run(raw, t):
+    """One transport's profile: CPU microseconds per MiB delivered, by row."""
+    run = load_json(raw / ("profile-1500-pair-%s-4m.json" % t))
+    event_ns, children = perf_report(raw / ("profile-%s.children.txt" % t))
+    _, self_rows = perf_report(raw / ("profile-%s.self.txt" % t))
+    _, comms = perf_report(raw / ("profile-%s.comm.txt" % t))
+    if not run or not run.get("sizes") or not event_ns or not children:
+        return None
+    size = run["sizes"][0]
+    mib = size["bytes"] / MIB
+    if mib <= 0:
+        return None
+
+    def us_per_mib(share):
+        return share / 100 * event_ns / 1e3 / mib
+
+    rows = {}
+    for label, how in PROFILE_ROWS:
+        if isinstance(how, tuple):
+            shares = [c for c, _, name in children if name in how]
+            share = max(shares) if shares else 0.0
+        else:
+            where, _, pattern = how.partition(":")
+            regex = re.compile(pattern)
+            share = sum(c for c, _, name in (comms if where == "comm" else self_rows)
+                        if regex.fullmatch(name))
+        rows[label] = us_per_mib(share)
+    top = [(name, us_per_mib(own)) for _, own, name in self_rows
+           if not IDLE.fullmatch(name)][:12]
+    return {"goodput_bps": size["goodput_bps"], "bytes": size["bytes"],
+            "cpu_ms": event_ns / 1e6, "rows_us_per_mib": rows, "top_us_per_mib": top}
+
+
+def profile_runs(raw):
+    runs = {t: profile_run(raw, t) for t in ("hf", "tcp")}
+    return {t: r for t, r in runs.items() if r}
 
 
 def find(runs, **want):
@@ -266,6 +347,32 @@ def markdown(result):
                     ", ".join(gbit(f) for f in r["flows_bps"]), num(r["jain"], "%.3f"),
                     r["switch_drops"]))
             lines.append("")
+    profiles = result.get("profile") or {}
+    if profiles:
+        lines += ["## Profile: 4 MiB bulk, CPU-bound, MTU 1500 (perf in the guest)", "",
+                  "`perf record -a -g`, cpu-clock at 499 Hz over the whole guest while one"
+                  " 4 MiB pair run moved data (%s). CPU time per MiB delivered, in"
+                  " microseconds; the rows overlap (a send call runs the receive softirq"
+                  " when it enables bottom halves)." % "; ".join(
+                      "%s %s Gbit/s, %.0f ms of CPU sampled" % (
+                          NAMES[t], gbit(p["goodput_bps"]), p["cpu_ms"])
+                      for t, p in sorted(profiles.items())), "",
+                  "| where | hyperframe | TCP | hf/TCP |", "|---|---|---|---|"]
+        hf, tcp = profiles.get("hf"), profiles.get("tcp")
+        for label, _ in PROFILE_ROWS:
+            a = hf and hf["rows_us_per_mib"][label]
+            b = tcp and tcp["rows_us_per_mib"][label]
+            lines.append("| %s | %s | %s | %s |" % (label, num(a, "%.0f"), num(b, "%.0f"),
+                                                   num(ratio(a, b), "%.2f")))
+        lines += ["", "Hottest functions, their own time (microseconds per MiB):", "",
+                  "| hyperframe | us/MiB | TCP | us/MiB |", "|---|---|---|---|"]
+        tops = [p["top_us_per_mib"] if p else [] for p in (hf, tcp)]
+        for i in range(max(len(x) for x in tops)):
+            cells = []
+            for top in tops:
+                cells += ["`%s`" % top[i][0], "%.0f" % top[i][1]] if i < len(top) else ["", ""]
+            lines.append("| %s |" % " | ".join(cells))
+        lines.append("")
     lines += ["## RoCE (soft-RoCE, rxe over loopback, initial namespace)", "", "```",
               result["roce"].strip() or "(not run)", "```", ""]
     if result["failures"] or result["missing"]:
@@ -373,6 +480,7 @@ def main():
         "two_copy_bps": two_copy_bps,
         "runs": runs,
         "targets": targets(runs, two_copy_bps),
+        "profile": profile_runs(raw_dir),
         "roce": text("roce.txt"),
         "failures": [l for l in text("failures").splitlines() if l],
         "missing": missing,

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Unit tests of tools/bench/report.py on a synthetic run directory: the
 figures it derives (a round is its slowest node's, wire packets per MiB,
-ratios to TCP and to the two-copy bound), the targets' verdicts, the
-markdown, and a failed run reported rather than dropped."""
+ratios to TCP and to the two-copy bound), the targets' verdicts, a
+profile's CPU time per MiB from perf's text reports, the markdown, and a
+failed run reported rather than dropped."""
 
 import json
 import pathlib
@@ -106,6 +107,54 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(result["missing"], ["cpu-1500-pair-tcp-4m"])
         self.assertIn("no result: cpu-1500-pair-tcp-4m", md)
         self.assertIn("cpu-1500-pair-tcp-4m: refused", md)
+
+    def test_profile(self):
+        # perf report --stdio -n text as the guest writes it: 2 s of CPU
+        # sampled while 100 MiB moved, so 1 % is 200 us per MiB.
+        head = "# Samples: 4K of event 'cpu-clock'\n# Event count (approx.): 2000000000\n#\n"
+        for t, send, alloc in (("hf", 40.0, 10.0), ("tcp", 20.0, 0.5)):
+            self.write("profile-1500-pair-%s-4m" % t,
+                       {"regime": "profile", "mtu": 1500, "kind": "pair", "transport": t,
+                        "size": "4m", "wire_segs": 0},
+                       pair_json(1e9, 18.0, nbytes=100 << 20))
+            (self.raw / ("profile-%s.children.txt" % t)).write_text(
+                head + "    50.00%%     0.00%%             0  [k] do_syscall_64\n"
+                "    %.2f%%     0.10%%             4  [k] %s_sendmsg\n" % (send, t) +
+                "    %.2f%%     1.00%%            40  [k] __alloc_skb\n" % alloc)
+            (self.raw / ("profile-%s.self.txt" % t)).write_text(
+                head + "    30.00%          1200  [k] native_safe_halt\n"
+                "    12.00%           480  [k] copy_user_enhanced_fast_string\n"
+                "     3.00%           120  [k] clear_page_erms\n"
+                "     1.00%            40  [k] memset_erms\n")
+            (self.raw / ("profile-%s.comm.txt" % t)).write_text(
+                head + "    30.00%          1200  swapper\n"
+                "    45.00%          1800  hfperf\n"
+                "     5.00%           200  ksoftirqd/0\n"
+                "     4.00%           160  ip\n")
+        rc, result, md = self.run_report()
+        self.assertEqual(rc, 0)
+        self.assertEqual(result["runs"], [])  # a profile run is not a regime's
+        hf = result["profile"]["hf"]
+        rows = hf["rows_us_per_mib"]
+        self.assertAlmostEqual(rows["the run's threads (hfperf, softirq threads)"], 10000)
+        self.assertAlmostEqual(rows["send calls"], 8000)
+        self.assertAlmostEqual(rows["allocating skbs (__alloc_skb)"], 2000)
+        self.assertAlmostEqual(rows["copying user data"], 2400)
+        self.assertAlmostEqual(rows["zeroing memory (clear_page, memset)"], 800)
+        self.assertEqual(rows["receive calls"], 0)  # absent: nothing sampled there
+        self.assertEqual([name for name, _ in hf["top_us_per_mib"]],
+                         ["copy_user_enhanced_fast_string", "clear_page_erms", "memset_erms"])
+        self.assertIn("| send calls | 8000 | 4000 | 2.00 |", md)
+        self.assertIn("| allocating skbs (__alloc_skb) | 2000 | 100 | 20.00 |", md)
+        self.assertIn("| `clear_page_erms` | 600 | `clear_page_erms` | 600 |", md)
+
+    def test_profile_missing_report(self):
+        self.write("profile-1500-pair-hf-4m",
+                   {"regime": "profile", "mtu": 1500, "kind": "pair", "transport": "hf",
+                    "size": "4m", "wire_segs": 0}, pair_json(1e9, 18.0))
+        rc, result, md = self.run_report()
+        self.assertEqual(result["profile"], {})  # no perf text: no figures invented
+        self.assertNotIn("## Profile", md)
 
 
 if __name__ == "__main__":
