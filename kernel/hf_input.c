@@ -509,6 +509,17 @@ static u32 rx_rate_hint(const struct hf_peer *peer)
 	return min_t(u64, DIV_ROUND_UP_ULL(hint * 8, 1000), U32_MAX);
 }
 
+/*
+ * The ACK timer, unless it is already set or the peer is dead (its timers
+ * stopped for good). Peer lock held.
+ */
+static void rx_ack_timer_arm(struct hf_peer *peer)
+{
+	if (!peer->dead && !timer_pending(&peer->ack_timer))
+		mod_timer(&peer->ack_timer,
+			  jiffies + usecs_to_jiffies(READ_ONCE(peer->cfg->p.ack_delay_us)) + 1);
+}
+
 static void rx_send_ack(struct hf_peer *peer, u8 flags)
 {
 	struct net_device *dev = peer->dev;
@@ -531,6 +542,18 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 	int hlen;
 	u8 *hdr;
 
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_HLEN_MAX, GFP_ATOMIC);
+	if (!skb) {
+		/*
+		 * What was owed stays owed (one ACK may stand for a train),
+		 * and the timer tries again: any ACK says it all.
+		 */
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
+		peer->ack_owed = max_t(u32, peer->ack_owed, 1);
+		peer->ack_due = true;
+		rx_ack_timer_arm(peer);
+		return;
+	}
 	if (peer->ack_echo)
 		h.flags |= HF_AF_ECHO;
 	h.ack.nsack = hf_rxwin_sack(&peer->rxw, h.ack.sack, HF_SACK_MAX);
@@ -539,11 +562,6 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 	peer->ack_echo = false;
 	del_timer(&peer->ack_timer);
 
-	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_HLEN_MAX, GFP_ATOMIC);
-	if (!skb) {
-		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
-		return;
-	}
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
 	hlen = hf_hdr_len(&h);
 	hdr = skb_put(skb, hlen);
@@ -731,9 +749,8 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	peer->ack_due |= now;
 	if (peer->ack_due && !more)
 		rx_send_ack(peer, 0);
-	else if (!timer_pending(&peer->ack_timer))
-		mod_timer(&peer->ack_timer,
-			  jiffies + usecs_to_jiffies(READ_ONCE(peer->cfg->p.ack_delay_us)) + 1);
+	else
+		rx_ack_timer_arm(peer);
 	return;
 
 release:
