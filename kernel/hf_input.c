@@ -523,22 +523,10 @@ static void rx_ack_timer_arm(struct hf_peer *peer)
 static void rx_send_ack(struct hf_peer *peer, u8 flags)
 {
 	struct net_device *dev = peer->dev;
-	bool closed = rx_window_closed(peer);
-	struct hf_hdr h = {
-		.type = HF_TYPE_ACK,
-		.flags = flags | (closed ? HF_AF_CLOSED : 0),
-		.ack = {
-			.cum_seq = hf_rxwin_cum(&peer->rxw),
-			.credit = rx_credit_limit(peer, closed),
-			.rate_kbps = rx_rate_hint(peer),
-			.msg_done = peer->rx_msg_done,
-			.msg_status = peer->rx_msg_status,
-			.epoch = peer->rx_epoch,
-			.rx_state = peer->rx_state,
-		},
-	};
+	struct hf_hdr h = { .type = HF_TYPE_ACK };
 	struct sk_buff *skb;
 	__sum16 csum;
+	bool closed;
 	int hlen;
 	u8 *hdr;
 
@@ -549,13 +537,24 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 		 * and the timer tries again: any ACK says it all.
 		 */
 		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
-		peer->ack_owed = max_t(u32, peer->ack_owed, 1);
 		peer->ack_due = true;
 		rx_ack_timer_arm(peer);
 		return;
 	}
-	if (peer->ack_echo)
-		h.flags |= HF_AF_ECHO;
+	/*
+	 * Only for an ACK that leaves: the credit it grants is recorded as
+	 * advertised, and the SACK runs are extended for it.
+	 */
+	closed = rx_window_closed(peer);
+	h.flags = flags | (closed ? HF_AF_CLOSED : 0) |
+		  (peer->ack_echo ? HF_AF_ECHO : 0);
+	h.ack.cum_seq = hf_rxwin_cum(&peer->rxw);
+	h.ack.credit = rx_credit_limit(peer, closed);
+	h.ack.rate_kbps = rx_rate_hint(peer);
+	h.ack.msg_done = peer->rx_msg_done;
+	h.ack.msg_status = peer->rx_msg_status;
+	h.ack.epoch = peer->rx_epoch;
+	h.ack.rx_state = peer->rx_state;
 	h.ack.nsack = hf_rxwin_sack(&peer->rxw, h.ack.sack, HF_SACK_MAX);
 	peer->ack_owed = 0;
 	peer->ack_due = false;
@@ -578,7 +577,7 @@ static void rx_ack_timer(struct timer_list *t)
 	struct hf_peer *peer = from_timer(peer, t, ack_timer);
 
 	spin_lock_bh(&peer->lock);
-	if (!peer->dead && peer->ack_owed)
+	if (!peer->dead && (peer->ack_owed || peer->ack_due))
 		rx_send_ack(peer, 0);
 	spin_unlock_bh(&peer->lock);
 }

@@ -150,7 +150,8 @@ enum hf_rto_phase {
  * @rx_credit_reasm: bytes of @rx_credit.received still in reassembly:
  *		     granted beyond the share (hf_input.c says why)
  * @ack_owed: segments received since the last ACK
- * @ack_due: an ACK held back until the last segment of a train
+ * @ack_due: an ACK held back until the last segment of a train, or one
+ *	     that could not be allocated (the ACK timer tries again)
  * @ack_echo: the ACK owed answers an HF_DF_ACK_NOW
  * @ack_timer: sends an ACK that waited ack_delay_us
  * @rx_segs: segments accepted (for HF_INFO)
