@@ -1,9 +1,10 @@
 #!/bin/bash
 # "make bench": builds the module and tools, installs what the benchmark
 # alone needs (matplotlib for the plots, perftest and rdma-core for
-# the soft-RoCE row, perf for the profiles), runs tools/bench/guest.sh in a QEMU guest on the
-# chosen kernel line and turns its results into build/bench/LINE/:
-# results.json, results.md and the plots (tools/bench/report.py).
+# the soft-RoCE row, perf for the profiles), runs tools/bench/guest.sh in
+# a QEMU guest on the chosen kernel line and turns its results into
+# build/bench/LINE/: results.json, results.md and the plots
+# (tools/bench/report.py).
 # Usage: bench.sh [LINE] [--quick]
 set -euo pipefail
 
