@@ -38,6 +38,11 @@
 -- 4. Bytes after header + payload (Ethernet padding of a short frame) are
 --    shown as hyperframe.padding and covered by nothing else, unless they
 --    start another DATA segment (note 5).
+-- 6. A packed train (flag PACKED, docs/wire-format.md "Packed trains")
+--    is one header for several segments whose payloads follow it: it is
+--    validated as hf_train_check() does, its checksum covers the whole
+--    frame, hyperframe.train_segs counts its segments, and nothing after
+--    it is padding or another segment.
 -- 5. A capture on a receiver may hold a train in one frame: segments back
 --    to back after one Ethernet header, as GRO or generic XDP put them
 --    together (docs/design.md, "GRO"). After a well-formed DATA segment
@@ -54,8 +59,9 @@ local COMMON_LEN, DATA_HLEN, ACK_HLEN = 8, 36, 40
 local SACK_BLOCK_LEN, SACK_MAX = 8, 16
 local STATUS_WINDOW = 32
 local WIRE_MSG_MAX = 2 ^ 30
-local DF_FRAME_START, DF_FRAME_END, DF_RETRANSMIT, DF_ACK_NOW = 1, 2, 4, 8
-local DF_ALL, AF_ALL = 0x0f, 0x0f
+local DF_FRAME_START, DF_FRAME_END, DF_RETRANSMIT, DF_ACK_NOW, DF_PACKED = 1, 2, 4, 8, 16
+local DF_ALL, AF_ALL = 0x1f, 0x0f
+local TRAIN_MIN_SEG_SIZE = 64
 local AF_ECHO = 1
 local AF_WINDOW = 2
 local AF_DUP = 4
@@ -95,6 +101,7 @@ local f = {
 	fl_end     = ProtoField.bool("hyperframe.flags.frame_end", "FRAME_END (last segment of its hyperframe)", 8, nil, DF_FRAME_END),
 	fl_rtx     = ProtoField.bool("hyperframe.flags.retransmit", "RETRANSMIT", 8, nil, DF_RETRANSMIT),
 	fl_acknow  = ProtoField.bool("hyperframe.flags.ack_now", "ACK_NOW (asks for an immediate ack)", 8, nil, DF_ACK_NOW),
+	fl_packed  = ProtoField.bool("hyperframe.flags.packed", "PACKED (a packed train: the payloads of several segments)", 8, nil, DF_PACKED),
 	fl_echo    = ProtoField.bool("hyperframe.flags.echo", "ECHO (answers an ACK_NOW)", 8, nil, AF_ECHO),
 	fl_window  = ProtoField.bool("hyperframe.flags.window", "WINDOW (room again: resend what was refused)", 8, nil, AF_WINDOW),
 	fl_dup     = ProtoField.bool("hyperframe.flags.dup", "DUP (answers a segment that had already arrived: spurious retransmission)", 8, nil, AF_DUP),
@@ -118,6 +125,7 @@ local f = {
 	seg_size   = ProtoField.uint16("hyperframe.seg_size", "Segment size (stride)", base.DEC),
 	seg_index  = ProtoField.uint32("hyperframe.seg_index", "Segment index in message", base.DEC),
 	frame_idx  = ProtoField.uint32("hyperframe.frame_index", "Segment index in hyperframe", base.DEC),
+	train_segs = ProtoField.uint32("hyperframe.train_segs", "Segments in packed train", base.DEC),
 	epoch      = ProtoField.uint16("hyperframe.epoch", "Epoch", base.DEC),
 	-- ACK
 	cum_seq    = ProtoField.uint32("hyperframe.cum_seq", "Cumulative ack", base.DEC),
@@ -216,6 +224,7 @@ local function flag_names(ftype, flags)
 		if has_flag(flags, DF_FRAME_END) then names[#names + 1] = "FRAME_END" end
 		if has_flag(flags, DF_RETRANSMIT) then names[#names + 1] = "RETRANSMIT" end
 		if has_flag(flags, DF_ACK_NOW) then names[#names + 1] = "ACK_NOW" end
+		if has_flag(flags, DF_PACKED) then names[#names + 1] = "PACKED" end
 	elseif ftype == TYPE_ACK then
 		if has_flag(flags, AF_ECHO) then names[#names + 1] = "ECHO" end
 		if has_flag(flags, AF_WINDOW) then names[#names + 1] = "WINDOW" end
@@ -264,6 +273,9 @@ local function dissect_data(tvb, root, flags, flen, cap, items)
 
 	local present = flen - DATA_HLEN
 	local cover = DATA_HLEN + math.min(v.seg_len, present)
+	local packed = has_flag(flags, DF_PACKED)
+	local nsegs
+	local train_verdict
 	local function verdict()
 		if undefined_bits(TYPE_DATA, flags) ~= 0 then
 			return "flags", string.format("flags 0x%02x: bits 0x%02x are undefined for DATA", flags, undefined_bits(TYPE_DATA, flags)), "flags"
@@ -301,12 +313,53 @@ local function dissect_data(tvb, root, flags, flen, cap, items)
 		if has_flag(flags, DF_FRAME_START) and index ~= 0 then
 			return "frame", string.format("FRAME_START on segment %d of its hyperframe", index), "flags"
 		end
-		if has_flag(flags, DF_FRAME_END) and index ~= v.frame_segs - 1 then
+		-- A packed train's FRAME_END is about its last segment.
+		if has_flag(flags, DF_FRAME_END) and not packed and index ~= v.frame_segs - 1 then
 			return "frame", string.format("FRAME_END on segment %d of %d", index, v.frame_segs), "flags"
+		end
+		if packed then
+			return train_verdict()
+		end
+		return nil
+	end
+	-- As hf_train_check(): the payload is every byte after the header.
+	function train_verdict()
+		if has_flag(flags, DF_RETRANSMIT) then
+			return "flags", "RETRANSMIT on a packed train", "flags"
+		end
+		if v.seg_size < TRAIN_MIN_SEG_SIZE then
+			return "length", string.format("seg_size %d below %d in a packed train", v.seg_size, TRAIN_MIN_SEG_SIZE), "seg_size"
+		end
+		if v.seg_len ~= v.seg_size then
+			return "length", string.format("seg_len %d is not seg_size %d in a packed train", v.seg_len, v.seg_size), "seg_len"
+		end
+		if present <= v.seg_size then
+			return "length", string.format("packed train of %d payload bytes holds one segment of %d at most", present, v.seg_size), "seg_len"
+		end
+		if v.offset + present > v.msg_len then
+			return "offset", string.format("packed train of %d bytes at offset %d runs past msg_len %d", present, v.offset, v.msg_len), "offset"
+		end
+		if present % v.seg_size ~= 0 and v.offset + present ~= v.msg_len then
+			return "length", string.format("packed train ends %d bytes into a segment that is not the message's last", present % v.seg_size), "seg_len"
+		end
+		nsegs = math.ceil(present / v.seg_size)
+		if nsegs > v.frame_segs - index then
+			return "frame", string.format("packed train of %d segments from index %d runs past frame_segs %d", nsegs, index, v.frame_segs), "frame_segs"
+		end
+		if has_flag(flags, DF_FRAME_END) and index + nsegs ~= v.frame_segs then
+			return "frame", string.format("FRAME_END on a packed train ending at segment %d of %d", index + nsegs, v.frame_segs), "flags"
 		end
 		return nil
 	end
 	local reason, detail, key = verdict()
+	if packed then
+		-- One checksum over all of it (kernel: rx_train()).
+		if not reason then
+			root:add(f.train_segs, tvb(24, 2), nsegs):set_generated()
+			items.train_segs = nsegs
+		end
+		return flen, reason, detail, key, flen
+	end
 	-- Only a DATA whose payload is all there has a checksum to verify.
 	local csum_len = v.seg_len <= present and DATA_HLEN + v.seg_len or nil
 	return csum_len, reason, detail, key, cover
@@ -438,6 +491,9 @@ local function dissect_one(tvb, pinfo, tree)
 		if ftype == TYPE_DATA and v then
 			info = string.format("DATA %d→%d seq=%d msg=%d off=%d len=%d/%d",
 				items.sport_v, items.dport_v, v.seq, v.msg_id, v.offset, v.seg_len, v.msg_len)
+			if items.train_segs then
+				info = info .. string.format(" [packed train of %d segments]", items.train_segs)
+			end
 		elseif ftype == TYPE_ACK and v then
 			info = string.format("ACK cum=%d sack=%d done=%d", v.cum_seq, v.nsack, v.msg_done)
 			if v.refused > 0 then info = info .. string.format(" refused=%d", v.refused) end
@@ -562,6 +618,7 @@ local function dissect_one(tvb, pinfo, tree)
 		fi:add(f.fl_end, tvb(1, 1))
 		fi:add(f.fl_rtx, tvb(1, 1))
 		fi:add(f.fl_acknow, tvb(1, 1))
+		fi:add(f.fl_packed, tvb(1, 1))
 	elseif ftype == TYPE_ACK then
 		fi:add(f.fl_echo, tvb(1, 1))
 		fi:add(f.fl_window, tvb(1, 1))

@@ -86,6 +86,7 @@ FIELDS = [
     "hyperframe.version", "hyperframe.type", "hyperframe.flags",
     "hyperframe.flags.frame_start", "hyperframe.flags.frame_end",
     "hyperframe.flags.retransmit", "hyperframe.flags.ack_now",
+    "hyperframe.flags.packed",
     "hyperframe.flags.echo", "hyperframe.flags.window", "hyperframe.flags.dup",
     "hyperframe.flags.closed", "hyperframe.flags.undefined",
     "hyperframe.sport", "hyperframe.dport", "hyperframe.port",
@@ -94,7 +95,7 @@ FIELDS = [
     "hyperframe.seq", "hyperframe.msg_id", "hyperframe.msg_len",
     "hyperframe.offset", "hyperframe.seg_len", "hyperframe.frame_segs",
     "hyperframe.frame_seq", "hyperframe.seg_size", "hyperframe.frame_index",
-    "hyperframe.seg_index", "hyperframe.epoch",
+    "hyperframe.seg_index", "hyperframe.epoch", "hyperframe.train_segs",
     "hyperframe.cum_seq", "hyperframe.credit", "hyperframe.rate_kbps",
     "hyperframe.msg_done", "hyperframe.msg_status",
     "hyperframe.outcome.msg_id", "hyperframe.outcome.status",
@@ -132,6 +133,23 @@ def put_csum(body, clen, bad=False, value=None):
 
 def payload(n, seed=0):
     return bytes((seed + 7 * i) & 0xFF for i in range(n))
+
+def packed(seq=0, msg_id=0, msg_len=None, offset=0, seg_size=200, nbytes=600,
+           frame_segs=3, frame_seq=None, flags=0x03, seg_len=None, csum=None,
+           bad_csum=False, epoch=0x1234):
+    """A packed train: one header (PACKED set), then @nbytes of payload,
+    the segments it stands for back to back; checksum over all of it."""
+    if msg_len is None:
+        msg_len = offset + nbytes
+    if frame_seq is None:
+        frame_seq = seq
+    if seg_len is None:
+        seg_len = seg_size
+    h = struct.pack("!BBHHHIIIIHHIHH", VERSION << 4 | 1, flags | 0x10, 5001, 7000,
+                    0, seq, msg_id, msg_len, offset, seg_len, frame_segs,
+                    frame_seq, seg_size, epoch)
+    body = h + payload(nbytes, seq)
+    return put_csum(body, len(body), bad_csum, csum)
 
 def data(seq=0, msg_id=0, msg_len=None, offset=0, seg_len=None, frame_segs=1,
          frame_seq=None, seg_size=1464, epoch=0x1234, flags=0, sport=5001,
@@ -286,7 +304,7 @@ FRAMES = [
     ("type_3", raw(0x33, flags=0x01), "type", b""),
     ("type_15", raw(0x3F, n=8), "type", b""),
     # ---- flags
-    ("flags_data_0x10", data(msg_len=100, flags=0x13), "flags", b""),
+    ("flags_data_0x20", data(msg_len=100, flags=0x23), "flags", b""),
     ("flags_data_0x80", data(msg_len=100, flags=0x80), "flags", b""),
     ("flags_ack_0x10", ack(cum=5, flags=0x1F), "flags", b""),
     ("flags_ack_0x10_alone", ack(cum=5, flags=0x10), "flags", b""),
@@ -357,6 +375,23 @@ FRAMES += [
     ("data_bad_csum_then_data_not_a_train", data(seq=4, msg_len=100, bad_csum=True),
      "csum", data(seq=5, msg_len=100)),
     ("data_then_ack_not_a_train", data(seq=4, msg_len=100), None, ack(cum=3)),
+    # ---- packed trains (wire-format.md, "Packed trains")
+    ("packed_whole_frame", packed(seq=40, msg_id=2), None, b""),
+    ("packed_middle_ack_now", packed(seq=41, offset=200, msg_len=2000, nbytes=400,
+                                     frame_segs=5, frame_seq=40, flags=0x08), None, b""),
+    ("packed_ragged_end_of_message", packed(seq=50, msg_len=550, nbytes=550), None, b""),
+    ("packed_unfilled", packed(seq=60, csum=0), None, b""),
+    ("packed_bad_csum", packed(seq=61, bad_csum=True), "csum", b""),
+    ("packed_retransmit", packed(seq=62, flags=0x07), "flags", b""),
+    ("packed_one_segment", packed(seq=63, nbytes=200, frame_segs=1), "length", b""),
+    ("packed_tiny_stride", packed(seq=64, seg_size=32, nbytes=96), "length", b""),
+    ("packed_short_first", packed(seq=65, seg_len=100, msg_len=2000), "length", b""),
+    ("packed_ragged_middle", packed(seq=66, msg_len=2000, nbytes=550, flags=0x01),
+     "length", b""),
+    ("packed_past_message", packed(seq=67, msg_len=500, nbytes=600, flags=0x01,
+                                   ), "offset", b""),
+    ("packed_past_frame", packed(seq=68, frame_segs=2, flags=0x01), "frame", b""),
+    ("packed_early_end", packed(seq=69, frame_segs=4), "frame", b""),
 ]
 
 # Trains: segments back to back in one frame, as GRO or generic XDP put
@@ -391,6 +426,26 @@ else:
 def before(a, b):
     return (a - b) % W >= 2 ** 31
 
+def train_segs(p, seg_size):
+    return (p + seg_size - 1) // seg_size
+
+def train_verdict(flags, p, msg_len, off, seg_len, seg_size, idx, fsegs):
+    """hf_train_check() of a packed train with @p payload bytes."""
+    if flags & 4:
+        return "flags"
+    if seg_size < 64 or seg_len != seg_size or p <= seg_size:
+        return "length"
+    if off + p > msg_len:
+        return "offset"
+    if p % seg_size and off + p != msg_len:
+        return "length"
+    n = train_segs(p, seg_size)
+    if n > fsegs - idx:
+        return "frame"
+    if flags & 2 and idx + n != fsegs:
+        return "frame"
+    return None
+
 def verdict(frame):
     """The drop reason of wire-format.md's validation table, checked in
     hf_hdr_decode()'s order; None for a well-formed header."""
@@ -403,10 +458,11 @@ def verdict(frame):
     if t == 1:
         if fl < 36:
             return "short"
-        if flags & ~0x0F:
+        if flags & ~0x1F:
             return "flags"
         (seq, _, msg_len, off, seg_len, fsegs, fseq, seg_size,
          _) = struct.unpack("!IIIIHHIHH", frame[8:36])
+        is_packed = flags & 0x10
         if seg_len > fl - 36 or not seg_size or seg_len > seg_size:
             return "length"
         if not seg_len and msg_len:
@@ -418,8 +474,11 @@ def verdict(frame):
         idx = (seq - fseq) % W
         if not fsegs or idx >= fsegs:
             return "frame"
-        if (flags & 1 and idx) or (flags & 2 and idx != fsegs - 1):
+        if (flags & 1 and idx) or (flags & 2 and not is_packed and idx != fsegs - 1):
             return "frame"
+        if is_packed:
+            return train_verdict(flags, fl - 36, msg_len, off, seg_len, seg_size,
+                                 idx, fsegs)
         return None
     if t == 2:
         if fl < 40:
@@ -464,13 +523,14 @@ def expect(body, pad):
         reason, info, data_from = "version", "version %d type %d" % (v, t), 8
     elif t == 1:
         for bit, name, fld in ((1, "FRAME_START", "frame_start"), (2, "FRAME_END", "frame_end"),
-                               (4, "RETRANSMIT", "retransmit"), (8, "ACK_NOW", "ack_now")):
+                               (4, "RETRANSMIT", "retransmit"), (8, "ACK_NOW", "ack_now"),
+                               (16, "PACKED", "packed")):
             e["hyperframe.flags." + fld] = int(bool(flags & bit))
             if flags & bit:
                 names.append(name)
-        if flags & 0xF0:
-            e["hyperframe.flags.undefined"] = "0x%02x" % (flags & 0xF0)
-            names.append("undefined 0x%02x" % (flags & 0xF0))
+        if flags & 0xE0:
+            e["hyperframe.flags.undefined"] = "0x%02x" % (flags & 0xE0)
+            names.append("undefined 0x%02x" % (flags & 0xE0))
     elif t == 2:
         e["hyperframe.flags.echo"] = int(bool(flags & 1))
         e["hyperframe.flags.window"] = int(bool(flags & 2))
@@ -507,12 +567,18 @@ def expect(body, pad):
         present = fl - 36
         if seg_len <= present:
             verify = 36 + seg_len
-        if min(seg_len, present):
-            n = min(seg_len, present)
+        n = min(seg_len, present)
+        if flags & 0x10:
+            # A packed train: all after the header is payload, one checksum.
+            verify, n = fl, present
+        if n:
             e["data.len"] = n
             e["data.data"] = frame[36:36 + n].hex()
         info = "DATA %d→%d seq=%d msg=%d off=%d len=%d/%d" % (
             sport, dport, seq, msg_id, off, seg_len, msg_len)
+        if flags & 0x10 and verdict(frame) is None:
+            e["hyperframe.train_segs"] = train_segs(present, seg_size)
+            info += " [packed train of %d segments]" % train_segs(present, seg_size)
     elif v == VERSION and t == 2 and fl < 40:
         reason, info, data_from = "short", "ACK", 8
     elif v == VERSION and t == 2:
