@@ -49,8 +49,14 @@
 #include "hf_port.h"
 #include "hf_sock.h"
 #include "hf_trace.h"
+#include "hf_train.h"
 
 #define HF_PER_CHUNK	(PAGE_SIZE / sizeof(struct sk_buff *))
+/*
+ * The slot of a segment held in another slot's skb: a packed train that
+ * arrived whole is kept as one skb in its first segment's slot.
+ */
+#define HF_RX_COVERED	((struct sk_buff *)1UL)
 #define HF_ACK_EVERY	16
 /* The least credit share, in segments: a new flow's first frame. */
 #define HF_CREDIT_MIN_SEGS	4
@@ -80,7 +86,8 @@ static void rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 			if (!m->chunks[c])
 				continue;
 			for (i = 0; i < HF_PER_CHUNK; i++)
-				kfree_skb(m->chunks[c][i]);
+				if (m->chunks[c][i] != HF_RX_COVERED)
+					kfree_skb(m->chunks[c][i]);
 			free_page((unsigned long)m->chunks[c]);
 		}
 		kfree(m->chunks);
@@ -332,6 +339,8 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 		struct sk_buff *seg = *slot;
 
 		*slot = NULL;
+		if (seg == HF_RX_COVERED)
+			continue;
 		head->len += seg->len;
 		head->data_len += seg->len;
 		*link = seg;
@@ -583,6 +592,84 @@ static void rx_ack_timer(struct timer_list *t)
 }
 
 /*
+ * @segs new segments of @m, @bytes of payload, were taken in (held, or
+ * counted for a refused message): count them and their credit.
+ */
+static void rx_data_count(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
+			  u32 segs, u32 bytes)
+{
+	m->received += segs;
+	rx_credit_data(peer, bytes);
+	m->credited += bytes;
+	hf_stat_add(&hf_net(peer->net)->stats, HF_STAT_RX_SEGS, segs);
+	peer->rx_segs += segs;
+	peer->rx_bytes += bytes;
+	hf_dev_stat_add(peer->dstats, HF_DEV_STAT_RX_SEGS, segs);
+	hf_dev_stat_add(peer->dstats, HF_DEV_STAT_RX_BYTES, bytes);
+	if (flags & HF_DF_FRAME_START)
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_RX_FRAMES);
+}
+
+/*
+ * After @segs new segments of @m: deliver and resolve what they complete,
+ * and ACK now or arm the ACK timer. @more: segments of the same train
+ * follow in this softirq, so an ACK waits for its last.
+ */
+static void rx_data_taken(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
+			  u32 segs, bool more)
+{
+	bool now;
+
+	if (m->received == m->nsegs)
+		rx_deliver_ready(peer);
+	now = rx_resolve(peer);
+	now |= flags & (HF_DF_FRAME_END | HF_DF_ACK_NOW);
+	now |= hf_rxwin_pending(&peer->rxw) != 0;
+	peer->ack_owed += segs;
+	now |= peer->ack_owed >= HF_ACK_EVERY;
+	peer->ack_echo |= !!(flags & HF_DF_ACK_NOW);
+	peer->ack_due |= now;
+	if (peer->ack_due && !more)
+		rx_send_ack(peer, 0);
+	else
+		rx_ack_timer_arm(peer);
+}
+
+/*
+ * DATA of flow incarnation @epoch arrived: adopt it when it is not the
+ * current one. Return: false for the incarnation before the current one,
+ * whose DATA is dropped.
+ */
+static bool rx_epoch_adopt(struct hf_peer *peer, u16 epoch)
+{
+	u16 prev = peer->rx_epoch;
+
+	if (epoch == prev)
+		return true;
+	/*
+	 * A late segment of the flow before this one (a repair still queued
+	 * when its sender moved on) must not throw away the current flow:
+	 * adopting it, then the current one again, would make the sender
+	 * believe we lost our state.
+	 */
+	if (prev && epoch == peer->rx_prev_epoch)
+		return false;
+	/*
+	 * A new flow, or one we lost our state for (its sender learns that
+	 * from the new @rx_state in our ACKs).
+	 */
+	hf_input_reset(peer);
+	if (prev)
+		peer->rx_prev_epoch = prev;
+	peer->rx_epoch = epoch;
+	do {
+		peer->rx_state = get_random_u16();
+	} while (!peer->rx_state);
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_EPOCHS);
+	return true;
+}
+
+/*
  * A DATA segment for @peer; consumes @skb. @more: segments of the same
  * train follow it in this softirq, so an ACK it calls for waits for the
  * train's last (one ACK per train, as one per GRO skb in TCP; the ACK
@@ -597,34 +684,12 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	struct hf_net *hn = hf_net(peer->net);
 	struct sk_buff **slot = NULL;
 	struct hf_rx_msg *m;
-	bool now, fresh = false;
+	bool fresh = false;
 	u32 index;
 
-	if (d->epoch != peer->rx_epoch) {
-		u16 prev = peer->rx_epoch;
-
-		/*
-		 * A late segment of the flow before this one (a repair still
-		 * queued when its sender moved on) must not throw away the
-		 * current flow: adopting it, then the current one again,
-		 * would make the sender believe we lost our state.
-		 */
-		if (prev && d->epoch == peer->rx_prev_epoch) {
-			why = HF_STAT_DROP_STALE_EPOCH;
-			goto count_drop;
-		}
-		/*
-		 * A new flow, or one we lost our state for (its sender
-		 * learns that from the new @rx_state in our ACKs).
-		 */
-		hf_input_reset(peer);
-		if (prev)
-			peer->rx_prev_epoch = prev;
-		peer->rx_epoch = d->epoch;
-		do {
-			peer->rx_state = get_random_u16();
-		} while (!peer->rx_state);
-		hf_stat_inc(stats, HF_STAT_RX_EPOCHS);
+	if (!rx_epoch_adopt(peer, d->epoch)) {
+		why = HF_STAT_DROP_STALE_EPOCH;
+		goto count_drop;
 	}
 	/* Only the flow's own frames keep it alive, never stray ones. */
 	peer->last_active = jiffies;
@@ -705,16 +770,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW] = m;
 	if (hf_seq_after(d->seq, m->last_seq))
 		m->last_seq = d->seq;
-	m->received++;
-	rx_credit_data(peer, d->seg_len);
-	m->credited += d->seg_len;
-	hf_stat_inc(stats, HF_STAT_RX_SEGS);
-	peer->rx_segs++;
-	peer->rx_bytes += d->seg_len;
-	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_RX_SEGS);
-	hf_dev_stat_add(peer->dstats, HF_DEV_STAT_RX_BYTES, d->seg_len);
-	if (h->flags & HF_DF_FRAME_START)
-		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_RX_FRAMES);
+	rx_data_count(peer, m, h->flags, 1, d->seg_len);
 
 	/*
 	 * Held segments taking far more memory than announced: refused as
@@ -738,18 +794,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		consume_skb(skb);
 	}
 
-	if (m->received == m->nsegs)
-		rx_deliver_ready(peer);
-	now = rx_resolve(peer);
-	now |= h->flags & (HF_DF_FRAME_END | HF_DF_ACK_NOW);
-	now |= hf_rxwin_pending(&peer->rxw) != 0;
-	now |= ++peer->ack_owed >= HF_ACK_EVERY;
-	peer->ack_echo |= !!(h->flags & HF_DF_ACK_NOW);
-	peer->ack_due |= now;
-	if (peer->ack_due && !more)
-		rx_send_ack(peer, 0);
-	else
-		rx_ack_timer_arm(peer);
+	rx_data_taken(peer, m, h->flags, 1, more);
 	return;
 
 release:
@@ -811,6 +856,12 @@ static int rx_frame(struct sk_buff *skb, struct net_device *dev,
 	}
 
 	werr = hf_hdr_decode(skb->data, skb->len, &h);
+	/*
+	 * A packed train goes to rx_train() as it arrives: one here came
+	 * inside another train, which no sender builds.
+	 */
+	if (!werr && h.type == HF_TYPE_DATA && (h.flags & HF_DF_PACKED))
+		werr = HF_WERR_FLAGS;
 	if (werr) {
 		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
 		atomic64_inc(&stats->malformed[werr]);
@@ -867,14 +918,226 @@ drop:
 }
 
 /*
+ * Whether packed train @skb, @n segments of @payload bytes from header @h,
+ * can be held as it came, one skb for all: its flow and message are the
+ * current ones, every segment is new and its slot free, and its memory is
+ * what the message reserved. Creates the message when it is new (*fresh).
+ * Otherwise rx_data_train() takes it apart, and rx_data() decides each
+ * segment as if it had come alone, with every drop reason that has.
+ */
+static struct hf_rx_msg *rx_train_whole(struct hf_peer *peer,
+					const struct sk_buff *skb,
+					const struct hf_hdr *h, u32 n,
+					u32 payload, bool *fresh)
+{
+	const struct hf_data_hdr *d = &h->data;
+	enum hf_stat why;
+	struct hf_rx_msg *m;
+	u32 index, i;
+
+	*fresh = false;
+	if (!rx_epoch_adopt(peer, d->epoch) ||
+	    hf_seq_before(d->msg_id, peer->rx_msg_done) ||
+	    d->msg_id - peer->rx_msg_done >= HF_STATUS_WINDOW ||
+	    !hf_rxwin_fresh(&peer->rxw, d->seq, n) ||
+	    skb->truesize > 2 * rx_msg_reserve(payload, n))
+		return NULL;
+	m = peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW];
+	if (!m) {
+		m = rx_msg_new(peer, h, &why);
+		if (!m)
+			return NULL;
+		*fresh = true;
+	}
+	if (m->len != d->msg_len || m->seg_size != d->seg_size ||
+	    m->sport != h->sport || m->dport != h->dport)
+		goto slow;
+	if (!m->chunks)
+		return m;
+	if (m->charge + skb->truesize > 2 * m->reserve)
+		goto slow;
+	index = d->offset / d->seg_size;
+	for (i = 0; i < n; i++) {
+		struct sk_buff **slot = seg_slot(m, index + i, true);
+
+		if (!slot || *slot)
+			goto slow;
+	}
+	return m;
+slow:
+	if (*fresh)
+		rx_msg_free(peer, m);
+	*fresh = false;
+	return NULL;
+}
+
+/*
+ * A packed train for @peer, @n segments of @payload bytes; consumes @skb.
+ * Held whole when it can be (rx_train_whole()), else each segment is
+ * copied out with the header it stands for and taken as if it had come
+ * alone. Peer lock held.
+ */
+static void rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
+			  const struct hf_hdr *h, u32 n, u32 payload)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	const struct hf_data_hdr *d = &h->data;
+	struct hf_net *hn = hf_net(peer->net);
+	struct hf_rx_msg *m;
+	bool fresh;
+	u32 i;
+
+	m = rx_train_whole(peer, skb, h, n, payload, &fresh);
+	if (m) {
+		u32 index = d->offset / d->seg_size;
+
+		peer->last_active = jiffies;
+		if (fresh)
+			peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW] = m;
+		for (i = 0; i < n; i++)
+			hf_rxwin_mark(&peer->rxw, d->seq + i);
+		if (hf_seq_after(d->seq + n - 1, m->last_seq))
+			m->last_seq = d->seq + n - 1;
+		rx_data_count(peer, m, h->flags, n, payload);
+		if (m->chunks) {
+			skb_orphan(skb);
+			__skb_pull(skb, HF_DATA_HLEN);
+			skb->next = NULL;
+			skb_set_owner_r(skb, m->sk);
+			atomic64_add(skb->truesize, &hn->rx_mem);
+			atomic_add(skb->truesize, &hf_sk(m->sk)->rx_reasm);
+			m->charge += skb->truesize;
+			*seg_slot(m, index, false) = skb;
+			for (i = 1; i < n; i++)
+				*seg_slot(m, index + i, false) = HF_RX_COVERED;
+		} else {
+			consume_skb(skb);
+		}
+		rx_data_taken(peer, m, h->flags, n, false);
+		return;
+	}
+
+	hf_stat_inc(stats, HF_STAT_RX_PACKED_SPLIT);
+	for (i = 0; i < n; i++) {
+		struct hf_hdr sh;
+		struct sk_buff *seg;
+
+		hf_train_seg(h, payload, i, &sh);
+		seg = alloc_skb(HF_DATA_HLEN + sh.data.seg_len, GFP_ATOMIC);
+		if (!seg) {
+			/* Neither held nor marked: the sender repairs it. */
+			hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+			hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+			continue;
+		}
+		hf_hdr_encode(&sh, skb_put(seg, HF_DATA_HLEN), HF_DATA_HLEN);
+		/* Within @skb: hf_train_check() measured it. */
+		if (skb_copy_bits(skb, HF_DATA_HLEN + (sh.data.offset - d->offset),
+				  skb_put(seg, sh.data.seg_len), sh.data.seg_len)) {
+			kfree_skb(seg);
+			continue;
+		}
+		hf_train_seg_adopt(seg, skb->dev, skb->protocol, skb->pkt_type);
+		rx_data(peer, seg, &sh, i + 1 < n);
+	}
+	consume_skb(skb);
+}
+
+/*
+ * A packed train (core/hf_train.h): one header for the segments whose
+ * payloads follow it, as a sender builds it for a device that carries
+ * trains whole. Checked as a whole (its length decides how many segments
+ * it holds), then taken in under the peer's lock at once. Return:
+ * NET_RX_SUCCESS or NET_RX_DROP.
+ */
+static int rx_train(struct sk_buff *skb, struct net_device *dev,
+		    const u8 *src)
+{
+	struct net *net = dev_net(dev);
+	struct hf_net *hn = hf_net(net);
+	struct hf_stats *stats = &hn->stats;
+	enum hf_wire_err werr;
+	struct hf_peer *peer;
+	u32 n = 0, payload;
+	struct hf_hdr h;
+	int err;
+
+	if (skb->len < HF_DATA_HLEN) {
+		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+		atomic64_inc(&stats->malformed[HF_WERR_SHORT]);
+		goto drop;
+	}
+	if (!pskb_may_pull(skb, HF_DATA_HLEN)) {
+		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		goto drop;
+	}
+	payload = skb->len - HF_DATA_HLEN;
+	werr = hf_hdr_decode(skb->data, skb->len, &h);
+	if (!werr)
+		werr = hf_train_check(&h, payload, &n);
+	if (werr) {
+		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+		atomic64_inc(&stats->malformed[werr]);
+		goto drop;
+	}
+	hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
+	hf_stat_inc(stats, HF_STAT_RX_PACKED_TRAINS);
+	trace_hf_frame_recv(dev, src, n, skb->len);
+	/* One checksum for the whole train, as for any frame. */
+	if (hf_csum_local(skb)) {
+		hf_stat_inc(stats, HF_STAT_RX_CSUM_LOCAL);
+	} else if (csum_fold(skb_checksum(skb, 0, skb->len, 0))) {
+		hf_stat_inc(stats, HF_STAT_DROP_CSUM);
+		goto drop;
+	}
+
+	peer = hf_peer_get(net, dev, src, true, &err);
+	if (!peer) {
+		hf_stat_inc(stats, err == -ENOBUFS ? HF_STAT_DROP_PEER_LIMIT :
+				   HF_STAT_DROP_MEMORY);
+		goto drop;
+	}
+	spin_lock_bh(&peer->lock);
+	if (peer->dead) {
+		spin_unlock_bh(&peer->lock);
+		hf_peer_put(peer);
+		kfree_skb(skb);
+		return NET_RX_DROP;
+	}
+	rx_data_train(peer, skb, &h, n, payload);
+	spin_unlock_bh(&peer->lock);
+	hf_peer_put(peer);
+	return NET_RX_SUCCESS;
+
+drop:
+	hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
+	kfree_skb(skb);
+	return NET_RX_DROP;
+}
+
+/*
+ * Whether @skb starts with a packed train's header (rx_train()): this
+ * version's DATA with PACKED set. Any other version goes to rx_frame(),
+ * whose decoder refuses it for that first, as hf_hdr_decode() orders it.
+ */
+static bool rx_is_packed(const struct sk_buff *skb)
+{
+	u8 buf[2];
+	const u8 *p = skb_header_pointer(skb, 0, sizeof(buf), buf);
+
+	return p && p[0] == (HF_WIRE_VERSION << 4 | HF_TYPE_DATA) &&
+	       (p[1] & HF_DF_PACKED);
+}
+
+/*
  * A train whose segments lie back to back in one buffer: something on the
  * way (XDP on a veth, generic XDP) copied it out of its frag_list. Each
  * segment is copied into an skb of its own (pulling each out of the
  * buffer in place would copy the train once per segment); its length
  * comes from its header, checked by rx_frame() as any frame's.
  */
-static int rx_packed(struct sk_buff *skb, struct net_device *dev,
-		     const u8 *src)
+static int rx_linearized(struct sk_buff *skb, struct net_device *dev,
+			 const u8 *src)
 {
 	struct hf_net *hn = hf_net(dev_net(dev));
 	struct hf_stats *stats = &hn->stats;
@@ -957,6 +1220,8 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 		return NET_RX_DROP;
 	}
 	ether_addr_copy(src, eth_hdr(skb)->h_source);
+	if (rx_is_packed(skb))
+		return rx_train(skb, dev, src);
 	if (!skb_is_gso(skb) ||
 	    !(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST))
 		return rx_frame(skb, dev, src, HF_RXF_LONE);
@@ -970,7 +1235,7 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	trace_hf_frame_recv(dev, src, skb_shinfo(skb)->gso_segs ?: 1, skb->len);
 	if (!skb_has_frag_list(skb)) {
 		hf_stat_inc(stats, HF_STAT_RX_LINEARIZED_TRAINS);
-		return rx_packed(skb, dev, src);
+		return rx_linearized(skb, dev, src);
 	}
 	list = hf_train_split(skb);
 	if (IS_ERR(list)) {

@@ -92,6 +92,9 @@ static unsigned int hf_retry_limit = 8;
 module_param_named(retry_limit, hf_retry_limit, uint, 0444);
 MODULE_PARM_DESC(retry_limit, "retransmission timeouts in a row before a peer is unreachable (default 8)");
 
+module_param_named(packed_trains, hf_packed_trains, bool, 0644);
+MODULE_PARM_DESC(packed_trains, "send a train as one header and its payloads, not one skb per segment (default Y)");
+
 static int hf_netdev_event(struct notifier_block *nb, unsigned long event,
 			   void *ptr)
 {

@@ -54,6 +54,69 @@
 #include "hf_net.h"
 #include "hf_offload.h"
 #include "hf_params.h"
+#include "hf_train.h"
+
+bool hf_packed_trains __read_mostly = true;
+
+/*
+ * Cut a packed train (core/hf_train.h) into the segments it stands for:
+ * skb_segment() copies the link-layer and hyperframe headers in front of
+ * each gso_size (seg_size) bytes of payload, sharing the pages where the
+ * device can gather them and copying them where it cannot; each header
+ * is then rewritten to its segment's own and its checksum left to the
+ * device or computed here, as for a chained train's segments.
+ */
+static struct sk_buff *hf_gso_segment_packed(struct sk_buff *skb,
+					     netdev_features_t features)
+{
+	struct sk_buff *segs, *seg;
+	struct hf_hdr h, sh;
+	u32 payload, nsegs, i = 0;
+	u8 *hdr;
+
+	if (hf_train_seg_decode(skb, 0, &h) ||
+	    !(h.flags & HF_DF_PACKED) ||
+	    hf_train_check(&h, skb->len - HF_DATA_HLEN, &nsegs) ||
+	    skb_shinfo(skb)->gso_size != h.data.seg_size)
+		return ERR_PTR(-EINVAL);
+	payload = skb->len - HF_DATA_HLEN;
+	if (!pskb_may_pull(skb, HF_DATA_HLEN))
+		return ERR_PTR(-ENOMEM);
+	__skb_pull(skb, HF_DATA_HLEN);
+	/* One segment per gso_size, never a GSO_PARTIAL super-segment. */
+	segs = skb_segment(skb, features & ~NETIF_F_GSO_PARTIAL);
+	if (IS_ERR_OR_NULL(segs))
+		return segs ?: ERR_PTR(-EINVAL);
+	for (seg = segs; seg; seg = seg->next, i++) {
+		if (i >= nsegs)
+			goto bad;
+		hf_train_seg(&h, payload, i, &sh);
+		hdr = skb_network_header(seg);
+		hf_hdr_encode(&sh, hdr, HF_DATA_HLEN);
+		skb_set_transport_header(seg, skb_network_offset(seg));
+		if (seg->ip_summed == CHECKSUM_PARTIAL) {
+			/* The device sums header and payload: hf_csum_offload(). */
+			seg->csum_start = skb_network_header(seg) - seg->head;
+			seg->csum_offset = HF_CSUM_OFFSET;
+		} else {
+			__sum16 csum = csum_fold(csum_partial(hdr, HF_DATA_HLEN,
+							      SKB_GSO_CB(seg)->csum));
+
+			memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
+			seg->ip_summed = CHECKSUM_NONE;
+		}
+	}
+	if (i != nsegs)
+		goto bad;
+	if (skb->dev)
+		hf_stat_inc(&hf_net(dev_net(skb->dev))->stats,
+			    HF_STAT_TX_SW_SEGMENTED);
+	return segs;
+bad:
+	/* skb_segment() cut at gso_size, which was checked: cannot happen. */
+	kfree_skb_list(segs);
+	return ERR_PTR(-EINVAL);
+}
 
 static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 				      netdev_features_t features)
@@ -62,9 +125,10 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 	struct sk_buff *segs, *seg;
 	int err;
 
-	if (!(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST) ||
-	    !skb_has_frag_list(skb))
+	if (!(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST))
 		return ERR_PTR(-EINVAL);
+	if (!skb_has_frag_list(skb))
+		return hf_gso_segment_packed(skb, features);
 	/*
 	 * Each segment gets the head's link-layer header pushed in front,
 	 * VLAN tags included: one without the room would underflow.
@@ -145,8 +209,12 @@ static struct sk_buff *hf_gro_receive(struct list_head *head,
 	struct sk_buff *p, *last;
 	struct hf_hdr h, lh;
 
-	/* A train that came whole (frag_list) is not cut or added to. */
-	if (NAPI_GRO_CB(skb)->flush || hf_train_seg_decode(skb, off, &h))
+	/*
+	 * A train that came whole, chained (frag_list) or packed, is not cut
+	 * or added to.
+	 */
+	if (NAPI_GRO_CB(skb)->flush || skb_is_gso(skb) ||
+	    hf_train_seg_decode(skb, off, &h) || (h.flags & HF_DF_PACKED))
 		goto alone;
 
 	list_for_each_entry(p, head, list) {
@@ -268,6 +336,26 @@ void hf_train_start(struct sk_buff *skb, u32 seg_len)
 
 	shinfo->gso_size = seg_len;
 	shinfo->gso_segs = 1;
+	shinfo->gso_type = SKB_GSO_FRAGLIST;
+}
+
+/**
+ * hf_train_pack() - mark a packed train as one GSO skb
+ * @skb: the train: its first segment's header at skb->data, HF_DF_PACKED
+ *	 set, then the payload of @nsegs segments in page frags
+ * @seg_size: the message's segment stride, the payload per segment
+ * @nsegs: the segments it stands for, at least 2
+ *
+ * Any context. Marked as a chained train is, so that the same devices
+ * carry it whole; the cut (hf_gso_segment_packed()) takes gso_size bytes
+ * of payload per segment.
+ */
+void hf_train_pack(struct sk_buff *skb, u32 seg_size, u32 nsegs)
+{
+	struct skb_shared_info *shinfo = skb_shinfo(skb);
+
+	shinfo->gso_size = seg_size;
+	shinfo->gso_segs = nsegs;
 	shinfo->gso_type = SKB_GSO_FRAGLIST;
 }
 

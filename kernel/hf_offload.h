@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hf_offload.h - trains: consecutive segments of a hyperframe as one
- * GSO skb, built by the sender, cut by the stack or split by the receiver.
+ * GSO skb, chained or packed, built by the sender, cut by the stack or
+ * split by the receiver.
  */
 #ifndef _HF_OFFLOAD_H
 #define _HF_OFFLOAD_H
@@ -12,11 +13,14 @@
 
 struct net_device;
 
+extern bool hf_packed_trains;
+
 bool hf_train_fits(const struct net_device *dev, u32 len, u32 segs);
 void hf_train_start(struct sk_buff *skb, u32 seg_len);
 void hf_train_add(struct sk_buff *train, struct sk_buff *tail,
 		  struct sk_buff *seg);
 void hf_train_end(struct sk_buff *skb);
+void hf_train_pack(struct sk_buff *skb, u32 seg_size, u32 nsegs);
 struct sk_buff *hf_train_split(struct sk_buff *skb);
 void hf_train_seg_adopt(struct sk_buff *seg, struct net_device *dev,
 			__be16 protocol, u8 pkt_type);
@@ -24,6 +28,35 @@ enum hf_wire_err hf_train_seg_decode(const struct sk_buff *skb, u32 off,
 				     struct hf_hdr *h);
 struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 			      __be16 protocol, u8 pkt_type);
+
+/**
+ * hf_train_is_packed() - whether a sent skb is a packed train
+ * @skb: a DATA frame built by this host (hf_output.c)
+ *
+ * Any context. A chained train carries its segments on its frag_list; a
+ * packed one (hf_train_pack()) is a GSO skb without one.
+ */
+static inline bool hf_train_is_packed(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) && !skb_has_frag_list(skb);
+}
+
+/**
+ * hf_train_wire_len() - bytes a sent frame takes on the wire
+ * @skb: a frame built by this host, without its link-layer header
+ * @hh: the device's link-layer header length
+ *
+ * Any context. Every segment pays a link-layer header, and each of a
+ * packed train's segments but the first a hyperframe header the train
+ * only implies.
+ */
+static inline u32 hf_train_wire_len(const struct sk_buff *skb, u32 hh)
+{
+	u32 segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+
+	return skb->len + segs * hh +
+	       (hf_train_is_packed(skb) ? (segs - 1) * HF_DATA_HLEN : 0);
+}
 
 /**
  * hf_csum_offload() - leave a frame's checksum to the device

@@ -199,17 +199,24 @@ int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority)
 	return rc;
 }
 
-/* Build DATA segment @index of @msg as sequence number @seq. */
+/*
+ * Build DATA segments @index to @index + @nsegs - 1 of @msg, sequence
+ * numbers from @seq, as one skb: a lone segment when @nsegs is 1, else a
+ * packed train (core/hf_train.h), its first segment's header and every
+ * payload behind it. @flags: FRAME_START of the first, FRAME_END and
+ * ACK_NOW of the last. The caller keeps the payload within MAX_SKB_FRAGS
+ * pages (tx_train_add()).
+ */
 static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
-				 u32 index, u32 seq, u8 flags, u32 frame_seq,
-				 u16 frame_segs)
+				 u32 index, u32 nsegs, u32 seq, u8 flags,
+				 u32 frame_seq, u16 frame_segs)
 {
 	struct net_device *dev = peer->dev;
 	u32 off = index * msg->seg_size;
-	u32 left = min(msg->len - off, msg->seg_size);
+	u32 left = min_t(u64, msg->len - off, (u64)nsegs * msg->seg_size);
 	struct hf_hdr h = {
 		.type = HF_TYPE_DATA,
-		.flags = flags,
+		.flags = flags | (nsegs > 1 ? HF_DF_PACKED : 0),
 		.sport = msg->sport,
 		.dport = msg->dport,
 		.data = {
@@ -217,7 +224,7 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 			.msg_id = msg->msg_id,
 			.msg_len = msg->len,
 			.offset = off,
-			.seg_len = left,
+			.seg_len = min(left, msg->seg_size),
 			.frame_segs = frame_segs,
 			.frame_seq = frame_seq,
 			.seg_size = msg->seg_size,
@@ -238,13 +245,14 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 	skb_reserve(skb, HF_SEG_HEADROOM(dev));
 	hdr = skb_put(skb, HF_DATA_HLEN);
 	hf_hdr_encode(&h, hdr, HF_DATA_HLEN);
-	/*
-	 * The header is "network" and "transport" both: the qdisc then counts
-	 * a train's wire bytes as its length plus a link-layer header per
-	 * segment (qdisc_pkt_len_init()).
-	 */
 	skb_reset_network_header(skb);
-	skb_reset_transport_header(skb);
+	/*
+	 * A lone segment's header is "network" and "transport" both; a
+	 * packed train's payload is its "transport" part, so that the qdisc
+	 * counts its wire bytes with a link-layer and a hyperframe header
+	 * per segment (qdisc_pkt_len_init()).
+	 */
+	skb_set_transport_header(skb, nsegs > 1 ? HF_DATA_HLEN : 0);
 	hf_csum_offload(skb);
 
 	while (left) {
@@ -260,7 +268,15 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 		off += n;
 		left -= n;
 	}
+	if (nsegs > 1)
+		hf_train_pack(skb, msg->seg_size, nsegs);
 	return skb;
+}
+
+/* Pages of @msg that bytes [@off, @off + @len) lie in; @len > 0. */
+static u32 tx_msg_pages(u32 off, u32 len)
+{
+	return ((off + len - 1) >> PAGE_SHIFT) - (off >> PAGE_SHIFT) + 1;
 }
 
 /* The slot of sequence number @seq: the window is a ring of HF_WIN_SEGS. */
@@ -515,9 +531,8 @@ static void tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 	if (!rate)
 		return;
 	now = ktime_get_ns();
-	/* A train pays a link-layer header per segment. */
-	len_ns = hf_pace_len_ns(skb->len + peer->dev->hard_header_len *
-				max_t(u32, skb_shinfo(skb)->gso_segs, 1), rate);
+	len_ns = hf_pace_len_ns(hf_train_wire_len(skb, peer->dev->hard_header_len),
+				rate);
 	old = atomic64_read(next);
 	do {
 		start = hf_pace_start(old, now, len_ns / 2);
@@ -588,14 +603,24 @@ static void tx_sent_add(struct hf_peer *peer, struct hf_tx_msg *msg)
 }
 
 /*
- * Segments of one frame built since the last send, to leave as one skb
+ * Segments of one frame taken since the last send, to leave as one skb
  * (hf_offload.c): the socket, the qdisc and the pacer handle it once.
+ * Packed (the packed_trains parameter), it is built when it leaves, one
+ * header and the payload of every segment; chained, each segment is built
+ * as it is taken and hung on the first's frag_list.
  */
 struct tx_train {
 	struct sk_buff *head;
 	struct sk_buff *tail;
 	struct hf_tx_msg *msg;
 	u32 seq;
+	u32 index;
+	u32 segs;
+	u32 len;
+	u32 frame_seq;
+	u16 frame_segs;
+	u8 flags;
+	bool packed;
 	u32 max_segs;
 };
 
@@ -603,14 +628,28 @@ struct tx_train {
 static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
 {
 	struct sk_buff *skb = t->head;
+	u32 segs = t->segs;
 
-	if (!skb)
+	if (!segs)
 		return 0;
 	t->head = NULL;
 	t->tail = NULL;
-	trace_hf_frame_xmit(peer, t->msg->msg_id, t->seq,
-			    skb_shinfo(skb)->gso_segs, skb->len);
-	hf_train_end(skb);
+	t->segs = 0;
+	if (t->packed) {
+		skb = seg_build(peer, t->msg, t->index, segs, t->seq, t->flags,
+				t->frame_seq, t->frame_segs);
+		/* Unsent but in flight: the timer will send them again. */
+		if (!skb) {
+			hf_stat_inc(&hf_net(peer->net)->stats,
+				    HF_STAT_TX_XMIT_ERRORS);
+			return 0;
+		}
+	} else {
+		hf_train_end(skb);
+	}
+	/* Its segments' bytes with a header each, packed or chained. */
+	trace_hf_frame_xmit(peer, t->msg->msg_id, t->seq, segs,
+			    hf_train_wire_len(skb, 0));
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_DATA_SKBS);
 	tx_pace(peer, t->msg->sk, skb);
 	return hf_xmit(peer, skb, t->msg->sk->sk_priority);
@@ -676,45 +715,67 @@ static bool tx_train_defer(const struct hf_peer *peer,
 }
 
 /*
- * Add segment @skb of @msg to @t's train, sending the train first when
- * @skb starts another frame (or belongs to another message: a segment
- * that could not be built leaves no FRAME_START) or would make it too
- * long for the device to take whole, and after, when the frame ends or
- * the train is full (tx_train_segs()). Return: 0, or hf_xmit()'s error
- * (@skb is freed then).
+ * Add segment @index of @msg, sequence number @seq, to @t's train,
+ * sending the train first when the segment starts another frame, belongs
+ * to another message or does not follow the train's last (one that could
+ * not be built leaves a gap), or would make the train too long for the
+ * device to take whole or for one burst of the pacer, and after, when
+ * the frame ends or the train is full (tx_train_segs()). Return: 0;
+ * -ENOMEM when a chained segment could not be built (it stays in flight,
+ * for the timer); or -ENOBUFS when the device refused the train.
  */
 static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
-			struct hf_tx_msg *msg, struct sk_buff *skb, u32 seq,
-			u8 flags)
+			struct hf_tx_msg *msg, u32 index, u32 seq, u8 flags)
 {
 	u32 hh = peer->dev->hard_header_len;
+	u32 off = index * msg->seg_size;
+	u32 payload = min(msg->len - off, msg->seg_size);
+	u32 len = payload + (t->packed && t->segs ? 0 : HF_DATA_HLEN);
+	struct sk_buff *skb = NULL;
 
-	if (t->head &&
+	if (t->segs &&
 	    ((flags & HF_DF_FRAME_START) || t->msg != msg ||
-	     !hf_train_fits(peer->dev, t->head->len + skb->len + hh,
-			    skb_shinfo(t->head)->gso_segs + 1) ||
-	     t->head->len + skb->len > tx_train_paced_max(peer, msg->sk, skb->len)) &&
-	    tx_train_send(peer, t)) {
-		kfree_skb(skb);
+	     seq != t->seq + t->segs || index != t->index + t->segs ||
+	     !hf_train_fits(peer->dev, t->len + len + hh, t->segs + 1) ||
+	     t->len + len > tx_train_paced_max(peer, msg->sk,
+					       payload + HF_DATA_HLEN) ||
+	     (t->packed && tx_msg_pages(t->index * msg->seg_size,
+					off + payload - t->index * msg->seg_size) >
+			   MAX_SKB_FRAGS)) &&
+	    tx_train_send(peer, t))
 		return -ENOBUFS;
+	if (!t->packed) {
+		skb = seg_build(peer, msg, index, 1, seq, flags,
+				peer->frame_seq, peer->frame_segs);
+		if (!skb)
+			return -ENOMEM;
 	}
-	if (!t->head) {
-		hf_train_start(skb, skb->len);
+	if (!t->segs) {
+		len = payload + HF_DATA_HLEN;
+		if (skb)
+			hf_train_start(skb, skb->len);
 		t->head = skb;
 		t->msg = msg;
 		t->seq = seq;
+		t->index = index;
+		t->len = 0;
+		t->flags = 0;
+		t->frame_seq = peer->frame_seq;
+		t->frame_segs = peer->frame_segs;
 		t->max_segs = tx_train_segs(peer, msg);
-	} else {
+	} else if (skb) {
 		hf_train_add(t->head, t->tail, skb);
 		t->tail = skb;
 	}
+	t->segs++;
+	t->len += len;
+	t->flags = (t->flags & HF_DF_FRAME_START) | flags;
 	/*
 	 * A full train leaves at once, so that the next one starts where
 	 * tx_push() may defer it, not here with whatever the window has left.
 	 */
-	if ((flags & HF_DF_FRAME_END) ||
-	    skb_shinfo(t->head)->gso_segs >= t->max_segs)
-		return tx_train_send(peer, t);
+	if ((flags & HF_DF_FRAME_END) || t->segs >= t->max_segs)
+		return tx_train_send(peer, t) ? -ENOBUFS : 0;
 	return 0;
 }
 
@@ -723,7 +784,7 @@ static void tx_push(struct hf_peer *peer)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	int budget = HF_PUSH_BUDGET;
-	struct tx_train train = {};
+	struct tx_train train = { .packed = READ_ONCE(hf_packed_trains) };
 	struct hf_fsize_params fp;
 	struct hf_rto_params rp;
 	bool stalled = false, sent = false;
@@ -734,12 +795,12 @@ static void tx_push(struct hf_peer *peer)
 	for (;; budget--) {
 		struct hf_tx_msg *msg;
 		struct hf_tx_slot *slot;
-		struct sk_buff *skb;
 		u32 seq, index, off;
 		u8 flags = 0;
+		int err;
 
 		/* The budget ends a push between trains, never inside one. */
-		if (budget <= 0 && !train.head)
+		if (budget <= 0 && !train.segs)
 			break;
 		msg = peer->frame_left ? peer->frame_msg : tx_pick(peer);
 		if (!msg)
@@ -758,7 +819,7 @@ static void tx_push(struct hf_peer *peer)
 				break;
 			}
 		}
-		if (!train.head &&
+		if (!train.segs &&
 		    tx_train_defer(peer, msg, peer->frame_left ?:
 				   min3(hf_fsize_segs(&peer->fsize, &fp),
 					msg->nsegs - msg->next_seg,
@@ -823,10 +884,9 @@ static void tx_push(struct hf_peer *peer)
 		if (msg->next_seg == msg->nsegs)
 			tx_sent_add(peer, msg);
 
-		skb = seg_build(peer, msg, index, seq, flags, peer->frame_seq,
-				peer->frame_segs);
+		err = tx_train_add(peer, &train, msg, index, seq, flags);
 		/* Unsent but in flight: the timer will send it again. */
-		if (!skb) {
+		if (err == -ENOMEM) {
 			hf_stat_inc(stats, HF_STAT_TX_XMIT_ERRORS);
 			continue;
 		}
@@ -837,7 +897,7 @@ static void tx_push(struct hf_peer *peer)
 		hf_dev_stat_add(peer->dstats, HF_DEV_STAT_TX_BYTES,
 				min(msg->len - off, msg->seg_size));
 		/* The device is full: acks or the timer resume sending. */
-		if (tx_train_add(peer, &train, msg, skb, seq, flags))
+		if (err)
 			break;
 	}
 	/* What a frame cut short by the window or budget has so far. */
@@ -877,7 +937,7 @@ static void tx_retransmit(struct hf_peer *peer, u32 seq)
 		return;
 	slot->rexmit = true;
 	slot->sent_ns = ktime_get_ns();
-	skb = seg_build(peer, slot->msg, slot->index, seq,
+	skb = seg_build(peer, slot->msg, slot->index, 1, seq,
 			HF_DF_FRAME_START | HF_DF_FRAME_END | HF_DF_RETRANSMIT,
 			seq, 1);
 	if (!skb) {

@@ -45,6 +45,8 @@ enum hf_stat {
 	HF_STAT_RX_SEGS,		/* DATA segments accepted */
 	HF_STAT_RX_DATA_SKBS,		/* skbs of DATA that arrived: a train once */
 	HF_STAT_RX_LINEARIZED_TRAINS,	/* trains that arrived in one buffer, cut here */
+	HF_STAT_RX_PACKED_TRAINS,	/* packed trains that arrived whole */
+	HF_STAT_RX_PACKED_SPLIT,	/* of those, taken apart: not all new */
 	HF_STAT_RX_CSUM_LOCAL,		/* frames that crossed no wire, checksum unfilled */
 	HF_STAT_RX_GRO_TRAINS,		/* trains GRO built from segments that came alone */
 	HF_STAT_RX_GRO_SEGS,		/* the segments in them */

@@ -47,7 +47,7 @@ sizes_for()
 	echo "0,1,$((mtu - 1)),$mtu,$((mtu + 1)),$((seg - 1)),$seg,$((seg + 1)),$((16 * seg)),65536,1048576,67108864"
 }
 
-ktap_plan 12
+ktap_plan 13
 
 for mtu in 1500 9000; do
 	hf_topo_create 2 "$mtu"
@@ -119,14 +119,24 @@ for mtu in 1500 9000; do
 	(($(hf_stat 0 tx_credit_stalls) > 0))
 	check_err $? "64 MiB through a window of max_inflight segments never stalled"
 	check_eq "$(hf_stat 0 tx_pacing_delays)" 0 "skbs held by pacing with nothing paced"
-	# veth computes no checksum: every segment arrives with its own left
-	# to a device, and the receiver takes it as one that crossed no wire.
+	# veth computes no checksum: every DATA skb arrives with it left to
+	# a device (a chained train's segments each, a packed train once),
+	# and the receiver takes it as a frame that crossed no wire.
 	local_csum=$(hf_stat 1 rx_csum_local)
-	rx_segs=$(hf_stat 1 rx_segs)
+	rx_skbs=$(hf_stat 1 rx_data_skbs)
 	echo "# MTU $mtu: $local_csum frames taken with the checksum unfilled," \
-		"$rx_segs segments accepted"
-	((local_csum >= rx_segs))
-	check_err $? "$local_csum frames unfilled for $rx_segs segments over veth"
+		"$rx_skbs DATA skbs arrived"
+	((local_csum >= rx_skbs))
+	check_err $? "$local_csum frames unfilled for $rx_skbs DATA skbs over veth"
+	# Trains are packed (packed_trains=Y): one header and the payloads of
+	# every segment. On a clean link each arrives whole and is held as
+	# it came, one skb for all its segments; none is taken apart.
+	packed=$(hf_stat 1 rx_packed_trains)
+	echo "# MTU $mtu: $packed packed trains arrived, $(hf_stat 1 rx_packed_split)" \
+		"taken apart"
+	((packed > 0 && packed <= rx_skbs))
+	check_err $? "$packed packed trains among $rx_skbs DATA skbs"
+	check_eq "$(hf_stat 1 rx_packed_split)" 0 "packed trains taken apart on a clean link"
 	check_eq "$(hf_stat 1 drop_csum)" 0 "checksum drops over veth"
 	# Counters and peers are per namespace: each side saw only its part.
 	check_eq "$(hf_stat 1 tx_msgs)" 0 "messages sent counted in the receiver's namespace"
@@ -282,6 +292,12 @@ defer_run
 # Generic XDP on the receiving device copies each train out of its
 # frag_list into one buffer (netif_receive_generic_xdp() linearizes): the
 # receiver must cut the segments out of it, each checked as any frame.
+# Chained trains (packed_trains=N) take that path; packed ones are one
+# buffer already (case 13).
+packed_param=/sys/module/hyperframe/parameters/packed_trains
+echo N >"$packed_param"
+check_err $? "packed_trains=N"
+defer "echo Y >$packed_param"
 hf_topo_create 2 1500
 cat >"$LOGS/xdp_pass.c" <<'XDPEOF'
 #define SEC(name) __attribute__((section(name), used))
@@ -309,6 +325,7 @@ echo "# generic XDP at the receiver: $(hf_stat 0 tx_segs) segments in" \
 check_err $? "no train arrived linearized: the path was not taken"
 check_eq "$(hf_stat 1 drop_malformed)" 0 "segments cut out of linearized trains found malformed"
 check_eq "$(hf_stat 1 drop_memory)" 0 "segments the receiver could not cut out for memory"
+check_eq "$(hf_stat 1 rx_packed_trains)" 0 "packed trains arrived with packed_trains=N"
 log_test "transfer: trains linearized by generic XDP at the receiver, byte-exact"
 defer_run
 # GRO at the receiver: the sender's device cannot carry trains (no
@@ -375,6 +392,40 @@ check_err $? "no train was cut in software for a device without checksum offload
 check_eq "$local_csum" 0 "frames taken unverified from a device that checksums"
 check_eq "$bad" 0 "segments failing a checksum computed in software"
 log_test "transfer: a device without checksum offload gets every checksum computed, byte-exact"
+defer_run
+
+# Packed trains through the paths a chained train takes: copied into a
+# new buffer by generic XDP at the receiver (still one header and its
+# payloads), then cut in software (tx-gso-list off) into the segments it
+# stands for, whose headers the cut writes. Byte-exact both ways; the
+# copy arrives whole, the cut as segments.
+hf_topo_create 2 1500
+ip -n "${HF_NODES[1]}" link set dev eth0 xdpgeneric obj "$LOGS/xdp_pass.o" sec xdp \
+	2>"$LOGS/xdp.err"
+check_err $? "attaching generic XDP: $(head -n 3 "$LOGS/xdp.err")"
+xfer 0 1 7400 "1,100000,1048576,4194304" 2
+check_eq "$(hf_stat 1 rx_msgs)" 8 "messages delivered as packed trains through generic XDP"
+packed=$(hf_stat 1 rx_packed_trains)
+echo "# packed trains through generic XDP: $(hf_stat 0 tx_data_skbs) skbs sent," \
+	"$packed packed trains arrived, $(hf_stat 1 rx_packed_split) taken apart," \
+	"$(hf_stat 0 tx_retransmits) retransmitted"
+((packed > 0))
+check_err $? "no packed train arrived through generic XDP"
+check_eq "$(hf_stat 1 rx_linearized_trains)" 0 "packed trains taken for linearized chained ones"
+check_eq "$(hf_stat 1 drop_malformed)" 0 "packed trains found malformed after the copy"
+ip -n "${HF_NODES[1]}" link set dev eth0 xdpgeneric off
+ip netns exec "${HF_NODES[0]}" ethtool -K eth0 tx-gso-list off >/dev/null
+check_err $? "ethtool -K eth0 tx-gso-list off (sender)"
+packed_before=$packed
+xfer 0 1 7401 "1048576,4194304" 2
+check_eq "$(hf_stat 1 rx_msgs)" 12 "messages delivered from packed trains cut in software"
+echo "# packed trains cut in software: $(hf_stat 0 tx_sw_segmented) cut," \
+	"$(($(hf_stat 1 rx_packed_trains) - packed_before)) arrived packed"
+(($(hf_stat 0 tx_sw_segmented) > 0))
+check_err $? "no packed train was cut in software"
+check_eq "$(hf_stat 1 rx_packed_trains)" "$packed_before" "packed trains arrived whole from a device that cuts them"
+check_eq "$(hf_stat 1 drop_malformed)" 0 "segments cut from packed trains found malformed"
+log_test "transfer: packed trains copied by generic XDP and cut in software, byte-exact"
 defer_run
 rm -rf "$LOGS"
 

@@ -380,6 +380,34 @@ enum hf_rx_verdict hf_rxwin_mark(struct hf_rxwin *win, u32 seq)
 }
 
 /**
+ * hf_rxwin_fresh() - whether a run of segments would all be new
+ * @win: the peer flow's window; caller serialises access
+ * @seq: the first sequence number of the run
+ * @n: its length, at least 1
+ *
+ * Reads @win only: hf_rxwin_mark() of each of the @n segments, in order,
+ * would return HF_RX_NEW exactly when this returns true. Costs at most
+ * @n / 64 + 2 word loads.
+ *
+ * Return: true when every segment of [@seq, @seq + @n) lies in the window
+ * and none has arrived.
+ */
+bool hf_rxwin_fresh(struct hf_rxwin *win, u32 seq, u32 n)
+{
+	u32 d = rx_off(win, seq);
+	u32 below;
+
+	if (!n || d >= win->nbits || n > win->nbits - d)
+		return false;
+	/* Bits are set only in (cum, highest): nothing above highest came. */
+	if (!hf_seq_before(seq, win->highest))
+		return true;
+	below = win->highest - seq < n ? win->highest - seq : n;
+	return hf_bm_next_set(win->words, win->nbits, seq, below,
+			      &win->scan_words) == below;
+}
+
+/**
  * hf_rxwin_sack() - SACK blocks for the next ACK
  * @win: the window; caller serialises access (the run lists are extended
  *	 here, so this is not a read-only call)

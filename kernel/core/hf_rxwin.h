@@ -71,6 +71,7 @@ struct hf_rxwin {
 int hf_rxwin_init(struct hf_rxwin *win, u64 *words, u32 nbits,
 		  u32 initial_seq);
 enum hf_rx_verdict hf_rxwin_mark(struct hf_rxwin *win, u32 seq);
+bool hf_rxwin_fresh(struct hf_rxwin *win, u32 seq, u32 n);
 unsigned int hf_rxwin_sack(struct hf_rxwin *win, struct hf_sack_block *out,
 			   unsigned int max);
 

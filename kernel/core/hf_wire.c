@@ -180,7 +180,9 @@ static enum hf_wire_err decode_data(const u8 *buf, size_t len,
 		return HF_WERR_FRAME;
 	if ((h->flags & HF_DF_FRAME_START) && index != 0)
 		return HF_WERR_FRAME;
-	if ((h->flags & HF_DF_FRAME_END) && index != d->frame_segs - 1U)
+	/* A packed train's last segment ends it: hf_train_check(). */
+	if ((h->flags & HF_DF_FRAME_END) && !(h->flags & HF_DF_PACKED) &&
+	    index != d->frame_segs - 1U)
 		return HF_WERR_FRAME;
 	return HF_WERR_OK;
 }

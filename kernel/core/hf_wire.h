@@ -34,7 +34,8 @@ enum hf_type {
 #define HF_DF_FRAME_END		0x02	/* last segment of a hyperframe */
 #define HF_DF_RETRANSMIT	0x04	/* sent again after a loss */
 #define HF_DF_ACK_NOW		0x08	/* sender asks for an immediate ack */
-#define HF_DF_ALL		0x0f
+#define HF_DF_PACKED		0x10	/* a packed train of segments (hf_train.h) */
+#define HF_DF_ALL		0x1f
 
 /* ACK flags. */
 #define HF_AF_ECHO		0x01	/* answers an HF_DF_ACK_NOW */

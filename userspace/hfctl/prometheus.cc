@@ -80,6 +80,11 @@ constexpr std::array kKnownCounters{
                  "Socket buffers of DATA that arrived; a train of segments counts once."},
     KnownCounter{"rx_linearized_trains", MetricType::counter,
                  "Trains that arrived copied into one buffer (generic XDP) and were cut here."},
+    KnownCounter{"rx_packed_trains", MetricType::counter,
+                 "Packed trains (one header for all their segments) that arrived whole."},
+    KnownCounter{"rx_packed_split", MetricType::counter,
+                 "Packed trains taken apart segment by segment: some segments had arrived "
+                 "before or fell outside the windows."},
     KnownCounter{"rx_csum_local", MetricType::counter,
                  "Frames that crossed no wire with their checksum left to a device, which a "
                  "virtual link never fills: taken without verifying."},

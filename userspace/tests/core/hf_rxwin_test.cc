@@ -283,6 +283,53 @@ TEST(hf_rxwin_mark, long_run_behind_one_hole_is_taken_a_word_at_a_time) {
   EXPECT_LE(w.scanned(), kBits / 64 + 2);
 }
 
+TEST(hf_rxwin_fresh, a_run_in_an_empty_window_up_to_its_edge) {
+  RxWin w(64, kWrapStart);
+  EXPECT_TRUE(hf_rxwin_fresh(w.get(), kWrapStart, 64));
+  EXPECT_FALSE(hf_rxwin_fresh(w.get(), kWrapStart, 65));
+  EXPECT_FALSE(hf_rxwin_fresh(w.get(), kWrapStart + 1, 64));
+  EXPECT_FALSE(hf_rxwin_fresh(w.get(), kWrapStart - 1, 2));
+  EXPECT_FALSE(hf_rxwin_fresh(w.get(), kWrapStart, 0));
+}
+
+TEST(hf_rxwin_fresh, not_once_one_segment_of_the_run_arrived) {
+  RxWin w(256, kWrapStart);
+  ASSERT_EQ(HF_RX_NEW, w.mark(kWrapStart + 100));
+  EXPECT_TRUE(hf_rxwin_fresh(w.get(), kWrapStart, 100));
+  EXPECT_FALSE(hf_rxwin_fresh(w.get(), kWrapStart, 101));
+  EXPECT_FALSE(hf_rxwin_fresh(w.get(), kWrapStart + 90, 20));
+  EXPECT_TRUE(hf_rxwin_fresh(w.get(), kWrapStart + 101, 40));
+  EXPECT_FALSE(hf_rxwin_fresh(w.get(), kWrapStart + 100, 1));
+}
+
+// Against the verdicts themselves: fresh exactly when marking each
+// segment of the run in a copy of the window says new for all of them.
+TEST(hf_rxwin_fresh, agrees_with_marking_every_segment) {
+  constexpr u32 kBits = 512;
+  Rng rng(0x7ea1);
+  for (int round = 0; round < 200; round++) {
+    RxWin w(kBits, kWrapStart);
+    const int arrivals = static_cast<int>(rng.below(300));
+    for (int i = 0; i < arrivals; i++) {
+      (void)w.mark(kWrapStart + static_cast<u32>(rng.below(kBits + 64)));
+    }
+    for (int q = 0; q < 20; q++) {
+      const u32 seq = w.cum() - 8 + static_cast<u32>(rng.below(kBits + 16));
+      const u32 n = 1 + static_cast<u32>(rng.below(80));
+      RxWin copy(kBits, kWrapStart);
+      *copy.get() = *w.get();
+      std::vector<u64> words = w.words();
+      copy.get()->words = words.data();
+      bool all_new = true;
+      for (u32 i = 0; i < n; i++) {
+        all_new = all_new && copy.mark(seq + i) == HF_RX_NEW;
+      }
+      ASSERT_EQ(all_new, hf_rxwin_fresh(w.get(), seq, n))
+          << "round " << round << " seq - cum " << (seq - w.cum()) << " n " << n;
+    }
+  }
+}
+
 TEST(hf_rxwin_sack, none_while_in_order) {
   RxWin w(64, 5);
   ASSERT_EQ(HF_RX_NEW, w.mark(5));
