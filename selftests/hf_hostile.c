@@ -34,6 +34,11 @@
  *		when given, else from the pool
  *   unbound	complete messages (empty, odd sizes, odd strides), in order,
  *		from our own address to port DPORT+1, where nobody is bound
+ *   packed	packed trains (one header for several segments, HF_DF_PACKED)
+ *		of the spoofed flows' open messages, and ones that describe
+ *		no whole segments: a repair, one segment, a short first or
+ *		middle one, past the message or the frame, a stride below
+ *		the minimum (malformed_<reason>), a bad checksum (drop_csum)
  *   hijack	DATA from --impersonate MAC in a new epoch (manual use)
  *   sweep	ACKs from --impersonate MAC for every epoch 1..65535 (manual)
  *
@@ -59,6 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../kernel/core/hf_train.h"
 #include "../kernel/core/hf_wire.h"
 
 #define ETH_HDR		14
@@ -72,12 +78,12 @@
 
 enum cls {
 	C_RANDOM, C_TRUNCATED, C_MALFORMED, C_CSUM, C_SEMANTIC, C_PARTIAL,
-	C_ACK, C_UNBOUND, C_HIJACK, C_SWEEP, C_MAX
+	C_ACK, C_UNBOUND, C_PACKED, C_HIJACK, C_SWEEP, C_MAX
 };
 
 static const char *const cls_names[C_MAX] = {
 	"random", "truncated", "malformed", "csum", "semantic", "partial",
-	"ack", "unbound", "hijack", "sweep",
+	"ack", "unbound", "packed", "hijack", "sweep",
 };
 
 /* Classes run unless --classes names others. */
@@ -648,7 +654,7 @@ static void gen_malformed(struct frame *f)
 		break;
 	case 2:
 		f->sub = sub("malformed.data_flags", HF_WERR_FLAGS);
-		p[1] |= (u8)(1u << range(4, 7));
+		p[1] |= (u8)(1u << range(5, 7));	/* above HF_DF_ALL */
 		break;
 	case 3:	/* seg_len above the bytes present */
 		f->sub = sub("malformed.seglen_over", HF_WERR_LENGTH);
@@ -781,6 +787,136 @@ static void gen_csum(struct frame *f)
 		put16(p + HF_CSUM_OFFSET,
 		      get16(p + HF_CSUM_OFFSET) ^ range(1, 0xfffe));
 	}
+}
+
+/*
+ * Encode a packed train of @n segments of message @m of flow @s from
+ * segment @index, sequence numbers from @seq, the hyperframe exactly this
+ * train; @payload bytes follow the header (the caller may make that
+ * disagree with @n). Payload bytes derive from @fill.
+ */
+static void build_packed(struct frame *f, const struct src *s,
+			 const struct msgdef *m, u32 index, u32 n, u32 seq,
+			 u32 payload, u8 fill)
+{
+	struct hf_hdr h = {
+		.type = HF_TYPE_DATA,
+		.flags = HF_DF_PACKED | HF_DF_FRAME_START | HF_DF_FRAME_END,
+		.sport = HOSTILE_SPORT,
+		.dport = m->dport,
+	};
+	u32 i;
+
+	h.data.seq = seq;
+	h.data.msg_id = m->id;
+	h.data.msg_len = m->len;
+	h.data.offset = index * m->seg_size;
+	h.data.seg_len = m->seg_size;
+	h.data.frame_segs = (u16)n;
+	h.data.frame_seq = seq;
+	h.data.seg_size = m->seg_size;
+	h.data.epoch = s->epoch;
+	frame_start(f, s->mac, g.dst);
+	hf_hdr_encode(&h, hf(f), FRAME_MAX - ETH_HDR);
+	f->len += HF_DATA_HLEN;
+	for (i = 0; i < payload; i++)
+		f->buf[f->len + i] = (u8)(fill + i * 7 + (i >> 8));
+	f->len += payload;
+	frame_csum(f);
+}
+
+/*
+ * Packed trains: valid ones continue the spoofed flows' open messages
+ * (never their last segment, so nothing completes), the rest break one
+ * rule of hf_train_check() each, or the checksum.
+ */
+static void gen_packed(struct frame *f)
+{
+	struct src *s = pick_spoofed();
+	struct msgdef *m, tmp;
+	u32 n, index, nsegs;
+	u8 *p = hf(f);
+
+	if (!s->next_msg) {
+		f->sub = sub("packed.anchor", V_VALID);
+		flow_anchor(f, s, s->epoch ? s->epoch : rnd_epoch());
+		return;
+	}
+	/* A message of its own, cut fine enough for a few segments a frame. */
+	m = open_msg(s);
+	if (!m || m->seg_size > payload_max() / 2 || nsegs_of(m) < 3 ||
+	    chance(8)) {
+		m = msg_slot(s, s->next_msg);
+		m->id = s->next_msg++;
+		m->seg_size = range(MIN_STRIDE, payload_max() / 2);
+		m->len = range(8 * m->seg_size + 1, g.max_msg);
+		m->dport = g.dport;
+		m->used = true;
+	}
+	nsegs = nsegs_of(m);
+	n = range(2, payload_max() / m->seg_size);
+	if (n > nsegs - 1)
+		n = nsegs - 1;
+	index = below(nsegs - n);
+	tmp = *m;
+	switch (below(10)) {
+	case 0:
+		f->sub = sub("packed.repair", HF_WERR_FLAGS);
+		build_packed(f, s, m, index, n, s->next_seq++, n * m->seg_size,
+			     (u8)rnd());
+		p[1] |= HF_DF_RETRANSMIT;
+		break;
+	case 1:
+		f->sub = sub("packed.one_segment", HF_WERR_LENGTH);
+		build_packed(f, s, m, index, 1, s->next_seq++, m->seg_size,
+			     (u8)rnd());
+		break;
+	case 2:	/* a ragged end that is not the message's */
+		f->sub = sub("packed.ragged", HF_WERR_LENGTH);
+		build_packed(f, s, m, index, n, s->next_seq++,
+			     n * m->seg_size - range(1, m->seg_size - 1),
+			     (u8)rnd());
+		break;
+	case 3:	/* the message ends inside the train */
+		f->sub = sub("packed.past_message", HF_WERR_OFFSET);
+		tmp.len = (index + n - 1) * m->seg_size + range(1, m->seg_size - 1);
+		build_packed(f, s, &tmp, index, n, s->next_seq++,
+			     n * m->seg_size, (u8)rnd());
+		break;
+	case 4:	/* more segments than the hyperframe has */
+		f->sub = sub("packed.past_frame", HF_WERR_FRAME);
+		build_packed(f, s, m, index, n, s->next_seq++, n * m->seg_size,
+			     (u8)rnd());
+		put16(p + 26, (u16)(n - 1));
+		p[1] &= ~HF_DF_FRAME_END;
+		break;
+	case 5:	/* FRAME_END on a train that stops short of it */
+		f->sub = sub("packed.early_end", HF_WERR_FRAME);
+		build_packed(f, s, m, index, n, s->next_seq++, n * m->seg_size,
+			     (u8)rnd());
+		put16(p + 26, (u16)(n + range(1, 8)));
+		break;
+	case 6:	/* a stride below the least a train may have */
+		f->sub = sub("packed.tiny_stride", HF_WERR_LENGTH);
+		tmp.seg_size = range(8, HF_TRAIN_MIN_SEG_SIZE - 1);
+		build_packed(f, s, &tmp, 0, 3, s->next_seq++, 3 * tmp.seg_size,
+			     (u8)rnd());
+		break;
+	case 7:
+		f->sub = sub("packed.csum", V_CSUM);
+		build_packed(f, s, m, index, n, s->next_seq, n * m->seg_size,
+			     (u8)rnd());
+		f->buf[f->len - 1 - below(n * m->seg_size)] ^= 1u << below(8);
+		break;
+	default:
+		f->sub = sub("packed.valid", V_VALID);
+		build_packed(f, s, m, index, n, s->next_seq, n * m->seg_size,
+			     (u8)rnd());
+		s->next_seq += n;
+		break;
+	}
+	if (f->sub->want != V_CSUM)
+		frame_csum(f);
 }
 
 /*
@@ -919,6 +1055,15 @@ static enum verdict judge(const struct frame *f)
 	if (memcmp(f->buf, g.dst, 6))
 		return V_OTHERHOST;
 	err = hf_hdr_decode(p, n, &h);
+	/* A packed train's length is its own: every byte is payload. */
+	if (!err && h.type == HF_TYPE_DATA && (h.flags & HF_DF_PACKED)) {
+		u32 nsegs;
+
+		err = hf_train_check(&h, n - h.hlen, &nsegs);
+		if (err)
+			return (enum verdict)err;
+		return hf_csum_fold(hf_csum_add(0, p, n)) ? V_CSUM : V_VALID;
+	}
 	if (err)
 		return (enum verdict)err;
 	flen = h.hlen + (h.type == HF_TYPE_DATA ? h.data.seg_len : 0);
@@ -970,6 +1115,9 @@ static void generate(struct frame *f, enum cls c)
 		break;
 	case C_UNBOUND:
 		gen_unbound(f);
+		break;
+	case C_PACKED:
+		gen_packed(f);
 		break;
 	case C_HIJACK:
 		gen_hijack(f);

@@ -43,6 +43,7 @@
 
 extern "C" {
 #include "hf_rxwin.h"
+#include "hf_train.h"
 #include "hf_txwin.h"
 #include "hf_wire.h"
 }
@@ -422,6 +423,37 @@ class Flow {
   u32 last_ = 0;         // the last retransmission handed out since the timer
 };
 
+// A packed train (hf_train.c): when hf_train_check() accepts it, the
+// segments it stands for tile its payload exactly, each passes the decoder
+// as a lone segment of the same message and frame, in sequence, and they go
+// through the window and reassembly as if they had come alone.
+void packed(Flow& flow, const hf_hdr& h, std::span<const u8> payload) {
+  u32 n = 0;
+  const hf_wire_err err = hf_train_check(&h, static_cast<u32>(payload.size()), &n);
+  HF_CHECK(err < HF_WERR_MAX);
+  if (err != HF_WERR_OK) {
+    return;
+  }
+  HF_CHECK(n >= 2 && n <= h.data.frame_segs);
+  size_t at = 0;
+  for (u32 i = 0; i < n; i++) {
+    hf_hdr seg{};
+    hf_train_seg(&h, static_cast<u32>(payload.size()), i, &seg);
+    HF_CHECK(seg.data.seq == h.data.seq + i);
+    HF_CHECK(seg.data.offset == h.data.offset + at);
+    HF_CHECK((seg.flags & HF_DF_PACKED) == 0);
+    std::vector<u8> lone(HF_DATA_HLEN + seg.data.seg_len);
+    HF_CHECK(hf_hdr_encode(&seg, lone.data(), lone.size()) == HF_DATA_HLEN);
+    std::copy_n(payload.begin() + static_cast<std::ptrdiff_t>(at), seg.data.seg_len,
+                lone.begin() + HF_DATA_HLEN);
+    hf_hdr again{};
+    HF_CHECK(hf_hdr_decode(lone.data(), lone.size(), &again) == HF_WERR_OK);
+    flow.data(again, std::span<const u8>(lone).subspan(HF_DATA_HLEN, again.data.seg_len));
+    at += seg.data.seg_len;
+  }
+  HF_CHECK(at == payload.size());
+}
+
 }  // namespace
 
 // NOLINTNEXTLINE(readability-identifier-naming): libFuzzer's entry point
@@ -448,7 +480,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     HF_CHECK(hf_wire_err_name(err) != nullptr);
     if (err == HF_WERR_OK) {
       check_codec(frame, h);
-      if (h.type == HF_TYPE_DATA) {
+      if (h.type == HF_TYPE_DATA && (h.flags & HF_DF_PACKED) != 0) {
+        packed(flow, h, std::span<const u8>(frame).subspan(HF_DATA_HLEN));
+      } else if (h.type == HF_TYPE_DATA) {
         HF_CHECK(size_t{HF_DATA_HLEN} + h.data.seg_len <= frame.size());
         flow.data(h, std::span<const u8>(frame).subspan(HF_DATA_HLEN, h.data.seg_len));
       } else {

@@ -19,10 +19,10 @@ import os
 import struct
 import sys
 
-VERSION = 2                 # HF_WIRE_VERSION in kernel/core/hf_wire.h
+VERSION = 3                 # HF_WIRE_VERSION in kernel/core/hf_wire.h
 TYPE_DATA, TYPE_ACK = 1, 2
 DATA_HLEN, ACK_HLEN = 36, 40
-FRAME_START, FRAME_END, RETRANSMIT, ACK_NOW = 0x01, 0x02, 0x04, 0x08
+FRAME_START, FRAME_END, RETRANSMIT, ACK_NOW, PACKED = 0x01, 0x02, 0x04, 0x08, 0x10
 RTO, DRAIN = 0x8000, 0x4000
 W = 2 ** 32
 
@@ -62,6 +62,18 @@ def ack(cum, credit, blocks=(), done=0, status=0, rate=1000000, epoch=0x1234,
     assert len(body) == ACK_HLEN
     for s, e in blocks:
         body += struct.pack("!II", s, e)
+    return with_csum(body)
+
+
+def packed(seq, msg_id, msg_len, offset, nsegs, seg_size, frame_segs,
+           frame_seq, flags=0):
+    """A packed train: one header, then the payloads of @nsegs segments
+    (the last short when it ends the message)."""
+    body_len = min(nsegs * seg_size, msg_len - offset)
+    head = data(seq, msg_id, msg_len, offset, seg_size, seg_size, frame_segs,
+                frame_seq, flags | PACKED)[:DATA_HLEN]
+    body = head[:6] + b"\0\0" + head[8:]
+    body += bytes((offset + i) & 0xFF for i in range(body_len))
     return with_csum(body)
 
 
@@ -121,6 +133,14 @@ SEEDS = {
         (DRAIN, data(50, 8, 16, 0, 16, 16)),
     ]),
     "data_top_range_merges": seed(0, top_range_merges()),
+    # One 950-byte message at a stride of 100 in a ten-segment frame: a
+    # lone first segment, a packed train of six, then one of three ending
+    # the message, its last segment 50 bytes.
+    "data_packed_trains": seed(20, [
+        (0, data(20, 0, 950, 0, 100, 100, 10, 20, FRAME_START)),
+        (0, packed(21, 0, 950, 100, 6, 100, 10, 20)),
+        (DRAIN, packed(27, 0, 950, 700, 3, 100, 10, 20, FRAME_END | ACK_NOW)),
+    ]),
     # One ACK with the most blocks an ACK may carry, then the retransmissions
     # it leaves due (the sender starts with 64 segments in flight from 0).
     "ack_16_blocks": seed(0, [
