@@ -300,6 +300,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	m->last_seq = d->seq;
 	m->sport = h->sport;
 	m->dport = h->dport;
+	m->pred = d->pred;
 	m->status = status;
 	m->sk = sk;
 	m->reserve = reserve;
@@ -389,12 +390,40 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 }
 
 /*
+ * Whether the messages before @m between the same two ports let it go to
+ * its socket now: the one it follows (@m->pred back, as its sender named
+ * it) is resolved or delivered, or will never be delivered (refused) and
+ * the one that one follows lets it in turn. One not seen yet holds @m
+ * back. Each step goes back in msg_id and stops at msg_done, so the walk
+ * ends within HF_STATUS_WINDOW steps, whatever a sender put in pred.
+ */
+static bool rx_pred_clear(const struct hf_peer *peer,
+			  const struct hf_rx_msg *m)
+{
+	while (m->pred) {
+		u32 id = m->msg_id - m->pred;
+
+		if (hf_seq_before(id, peer->rx_msg_done))
+			return true;
+		m = peer->rx_msgs[id % HF_STATUS_WINDOW];
+		if (!m || m->msg_id != id)
+			return false;
+		if (m->delivered)
+			return true;
+		if (m->status == HF_STATUS_DELIVERED)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Deliver now every complete message that no undelivered message before
  * it from the same port to the same port holds back: the messages of one
  * pair of ports keep their order, other pairs do not wait for them (a
  * small message overtakes another socket's bulk). A message not seen yet
- * may be from any pair, so the walk stops at the first gap. The outcomes
- * are still resolved and reported in msg_id order (rx_resolve()).
+ * may be from any pair: its sender's pred (rx_pred_clear()) says whether
+ * it holds a later one back. The outcomes are still resolved and reported
+ * in msg_id order (rx_resolve()).
  */
 static void rx_deliver_ready(struct hf_peer *peer)
 {
@@ -407,16 +436,14 @@ static void rx_deliver_ready(struct hf_peer *peer)
 		struct hf_rx_msg *m = peer->rx_msgs[id % HF_STATUS_WINDOW];
 		u32 pair;
 
-		if (!m)
-			return;
-		if (m->delivered || m->status != HF_STATUS_DELIVERED)
+		if (!m || m->delivered || m->status != HF_STATUS_DELIVERED)
 			continue;
 		pair = (u32)m->sport << 16 | m->dport;
 		for (i = 0; i < nblocked; i++)
 			if (blocked[i] == pair)
 				break;
 		if (i == nblocked && m->received == m->nsegs && m->sk &&
-		    rx_deliver(peer, m)) {
+		    rx_pred_clear(peer, m) && rx_deliver(peer, m)) {
 			m->delivered = true;
 			rx_msg_release(peer, m);
 			continue;
@@ -721,7 +748,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	}
 	why = HF_STAT_DROP_DISAGREE;
 	if (m->len != d->msg_len || m->seg_size != d->seg_size ||
-	    m->sport != h->sport || m->dport != h->dport)
+	    m->sport != h->sport || m->dport != h->dport || m->pred != d->pred)
 		goto release;
 
 	index = d->offset / d->seg_size;
@@ -950,7 +977,7 @@ static struct hf_rx_msg *rx_train_whole(struct hf_peer *peer,
 		*fresh = true;
 	}
 	if (m->len != d->msg_len || m->seg_size != d->seg_size ||
-	    m->sport != h->sport || m->dport != h->dport)
+	    m->sport != h->sport || m->dport != h->dport || m->pred != d->pred)
 		goto slow;
 	if (!m->chunks)
 		return m;

@@ -26,6 +26,9 @@
  * @user_seq: number of the message among its socket's sends (from 0), the
  *	      name error-queue entries give it
  * @msg_id: number in the peer flow, given when it starts
+ * @pred: @msg_id less that of the message it follows between the same
+ *	  ports, when that one was unresolved as it started; 0 when none
+ *	  was (the DATA header's pred)
  * @len: bytes
  * @seg_size: stride it is cut at
  * @nsegs: segments
@@ -50,6 +53,7 @@ struct hf_tx_msg {
 	u32 turn;
 	u16 sport;
 	u16 dport;
+	u8 pred;
 	u32 npages;
 	struct page *pages[];
 };
@@ -64,6 +68,8 @@ struct hf_tx_msg {
  * @last_seq: highest sequence number among its segments so far
  * @sport: sending port
  * @dport: receiving port
+ * @pred: @msg_id less that of the message it follows between the same
+ *	  ports, as the sender gave it; 0 when that one was resolved
  * @status: enum hf_msg_status decided when it started
  * @delivered: handed to the socket ahead of its turn (its memory released);
  *	       the outcome is still reported in msg_id order
@@ -89,6 +95,7 @@ struct hf_rx_msg {
 	u32 last_seq;
 	u16 sport;
 	u16 dport;
+	u8 pred;
 	u8 status;
 	bool delivered;
 	struct sock *sk;

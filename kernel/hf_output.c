@@ -229,6 +229,7 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 			.frame_seq = frame_seq,
 			.seg_size = msg->seg_size,
 			.epoch = peer->tx_epoch,
+			.pred = msg->pred,
 		},
 	};
 	struct sk_buff *skb;
@@ -590,6 +591,35 @@ static struct hf_tx_msg *tx_pick(struct hf_peer *peer)
 	return best;
 }
 
+/*
+ * The pred of @msg, started now as @msg->msg_id: how many messages back
+ * the one it follows between the same two ports started, when that one is
+ * still unresolved (on tx_active or tx_sent, at most HF_STATUS_WINDOW of
+ * them); 0 when none is, so that the receiver may deliver @msg as soon as
+ * it is complete, past any gap of other ports' messages still on the way.
+ */
+static u8 tx_msg_pred(const struct hf_peer *peer, const struct hf_tx_msg *msg)
+{
+	const struct list_head *lists[] = { &peer->tx_active, &peer->tx_sent };
+	const struct hf_tx_msg *other;
+	u32 pred = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		list_for_each_entry(other, lists[i], node) {
+			u32 d = msg->msg_id - other->msg_id;
+
+			if (other == msg || other->sport != msg->sport ||
+			    other->dport != msg->dport)
+				continue;
+			if (!pred || d < pred)
+				pred = d;
+		}
+	}
+	/* Unresolved messages span less than the status window. */
+	return min_t(u32, pred, HF_STATUS_WINDOW);
+}
+
 /* @msg is fully sent: keep tx_sent in msg_id order for the outcomes. */
 static void tx_sent_add(struct hf_peer *peer, struct hf_tx_msg *msg)
 {
@@ -835,6 +865,7 @@ static void tx_push(struct hf_peer *peer)
 		sent = true;
 		if (!msg->next_seg) {
 			msg->msg_id = peer->next_msg_id++;
+			msg->pred = tx_msg_pred(peer, msg);
 			list_move_tail(&msg->node, &peer->tx_active);
 			peer->tx_unstarted--;
 		}

@@ -64,16 +64,16 @@ HOME=$LOGS tshark -X lua_script:"$LUA" -r "$LOGS/cap.pcapng" -Y hyperframe \
 check_err $? "tshark failed: $(head -n 5 "$LOGS/tshark.err")"
 echo "# decoded $(wc -l <"$LOGS/decoded") frames"
 
-# Messages: 1 byte (1 segment), 5000 (4 of 1464), 100000 (69).
+# Messages: 1 byte (1 segment), 5000 (4 of 1460), 100000 (69).
 got=$(awk -F'\t' '$1 == 1 && ($2 == "0" || $2 == "False") {print $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7}' \
 	"$LOGS/decoded" | sort -n -k1,1 -k3,3 | uniq)
 want=$(python3 - <<'PY'
 for mid, size in enumerate((1, 5000, 100000)):
     off = 0
     while True:
-        n = min(1464, size - off)
-        print(f"{mid}\t{size}\t{off}\t{n}\t1464")
-        off += 1464
+        n = min(1460, size - off)
+        print(f"{mid}\t{size}\t{off}\t{n}\t1460")
+        off += 1460
         if off >= size:
             break
 PY

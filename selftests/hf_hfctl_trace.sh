@@ -20,7 +20,7 @@ source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
 XFER=$HF_DIR/hf_xfer
-HF_DATA_HLEN=36
+HF_DATA_HLEN=40
 LOGS=$(mktemp -d)
 defer rm -rf "$LOGS"
 

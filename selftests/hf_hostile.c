@@ -285,6 +285,16 @@ static size_t payload_max(void)
 }
 
 /*
+ * The pred a message's segments all carry: any of 0..255, fixed per
+ * message (segments that disagree would be dropped). A hostile pred can
+ * only hold back or reorder the attacker's own messages at the receiver.
+ */
+static u8 msg_pred(const struct msgdef *m)
+{
+	return (u8)((m->id * 2654435761u) >> 24);
+}
+
+/*
  * Encode DATA segment @index of message @m of flow @s as sequence number
  * @seq, alone in its hyperframe, with a payload derived from @fill.
  */
@@ -312,6 +322,7 @@ static void build_data(struct frame *f, const struct src *s,
 	h.data.frame_seq = seq;
 	h.data.seg_size = m->seg_size;
 	h.data.epoch = s->epoch;
+	h.data.pred = msg_pred(m);
 	if (chance(4))
 		h.flags |= HF_DF_ACK_NOW;
 
@@ -816,6 +827,7 @@ static void build_packed(struct frame *f, const struct src *s,
 	h.data.frame_seq = seq;
 	h.data.seg_size = m->seg_size;
 	h.data.epoch = s->epoch;
+	h.data.pred = msg_pred(m);
 	frame_start(f, s->mac, g.dst);
 	hf_hdr_encode(&h, hf(f), FRAME_MAX - ETH_HDR);
 	f->len += HF_DATA_HLEN;
@@ -988,7 +1000,8 @@ static void gen_ack(struct frame *f)
 static void gen_unbound(struct frame *f)
 {
 	static const u32 sizes[] = {
-		0, 1, 2, 63, 64, 65, 999, 1463, 1464, 1465, 4097, 9001, 30000,
+		0, 1, 2, 63, 64, 65, 999, 1459, 1460, 1461, 1463, 1464, 1465,
+		4097, 9001, 30000,
 	};
 	static const u16 strides[] = { 0, 64, 65, 777, 1001 };
 	struct src *s = &g.unbound_src;

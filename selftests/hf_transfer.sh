@@ -42,7 +42,7 @@ xfer()
 
 sizes_for()
 {
-	local mtu=$1 seg=$(($1 - 36))
+	local mtu=$1 seg=$(($1 - 40))
 
 	echo "0,1,$((mtu - 1)),$mtu,$((mtu + 1)),$((seg - 1)),$seg,$((seg + 1)),$((16 * seg)),65536,1048576,67108864"
 }
@@ -180,7 +180,7 @@ impaired()
 	for n in 0 1; do
 		ip netns exec "${HF_NODES[n]}" tc qdisc add dev eth0 root netem $netem
 	done
-	xfer 0 1 7200 1,1464,100000,1048576,4194304 4
+	xfer 0 1 7200 1,1460,100000,1048576,4194304 4
 	check_eq "$(hf_stat 1 rx_msgs)" 20 "messages delivered"
 	lost=$(ip netns exec "${HF_NODES[0]}" tc -s qdisc show dev eth0 |
 		sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n 1)
@@ -222,7 +222,7 @@ reordered()
 		ip netns exec "${HF_NODES[n]}" tc qdisc add dev eth0 root netem \
 			delay 1ms reorder 10%
 	done
-	xfer 0 1 7300 1,1464,100000,1048576,4194304 4
+	xfer 0 1 7300 1,1460,100000,1048576,4194304 4
 	check_eq "$(hf_stat 1 rx_msgs)" 20 "messages delivered"
 	segs=$(hf_stat 0 tx_segs)
 	rexmit=$(hf_stat 0 tx_retransmits)
@@ -252,7 +252,7 @@ interleaved()
 			loss 2% delay 1ms reorder 10%
 	done
 	for i in 0 1 2; do
-		xfer 0 1 $((7400 + i)) 4194304,1,100000,1464,1048576 3 &
+		xfer 0 1 $((7400 + i)) 4194304,1,100000,1460,1048576 3 &
 		pids+=($!)
 	done
 	for p in "${pids[@]}"; do

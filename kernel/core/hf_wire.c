@@ -114,6 +114,7 @@ int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap)
 		put32(buf + 28, h->data.frame_seq);
 		put16(buf + 32, h->data.seg_size);
 		put16(buf + 34, h->data.epoch);
+		buf[36] = h->data.pred;
 		break;
 	case HF_TYPE_ACK:
 		put32(buf + 8, h->ack.cum_seq);
@@ -155,6 +156,8 @@ static enum hf_wire_err decode_data(const u8 *buf, size_t len,
 	d->frame_seq = get32(buf + 28);
 	d->seg_size = get16(buf + 32);
 	d->epoch = get16(buf + 34);
+	/* Any value names a message; one below msg_done is resolved. */
+	d->pred = buf[36];
 	h->hlen = HF_DATA_HLEN;
 
 	/* Ethernet may pad a short frame; it may never cut one. */

@@ -13,7 +13,7 @@
 
 #include "hf_core.h"
 
-#define HF_WIRE_VERSION		3
+#define HF_WIRE_VERSION		4
 
 /* Frame types (low nibble of byte 0). Others are malformed. */
 enum hf_type {
@@ -23,7 +23,7 @@ enum hf_type {
 
 /* Header lengths; an ACK adds 8 bytes per SACK block. */
 #define HF_COMMON_LEN		8
-#define HF_DATA_HLEN		36
+#define HF_DATA_HLEN		40
 #define HF_ACK_HLEN		40
 #define HF_SACK_BLOCK_LEN	8
 #define HF_SACK_MAX		16
@@ -92,6 +92,7 @@ struct hf_data_hdr {
 	u32 frame_seq;		/* sequence number of the frame's first segment */
 	u16 seg_size;		/* the message's segment stride */
 	u16 epoch;		/* incarnation of the sender's peer flow */
+	u8 pred;		/* back to the message it follows (same ports) */
 };
 
 struct hf_ack_hdr {

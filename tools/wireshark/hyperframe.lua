@@ -1,14 +1,14 @@
 -- SPDX-License-Identifier: GPL-2.0
 --
 -- hyperframe.lua - Wireshark/tshark dissector for the hyperframe wire
--- format, version 3 (docs/wire-format.md; reference code
+-- format, version 4 (docs/wire-format.md; reference code
 -- kernel/core/hf_wire.c). Frames of any other version, versions 1 (the
--- 36-byte ACK before rx_state) and 2 (credit as a sequence number, the
--- layout unchanged) included, are shown as malformed ("version") with
--- only their common header decoded, as the kernel drops them. The ACK's
--- credit is shown as it travels, the low 32 bits of a byte limit: its
--- 64-bit value depends on the sender's count of bytes sent, which no
--- frame carries.
+-- 36-byte ACK before rx_state), 2 (credit as a sequence number, the
+-- layout unchanged) and 3 (the 36-byte DATA header before pred)
+-- included, are shown as malformed ("version") with only their common
+-- header decoded, as the kernel drops them. The ACK's credit is shown as
+-- it travels, the low 32 bits of a byte limit: its 64-bit value depends
+-- on the sender's count of bytes sent, which no frame carries.
 --
 -- Usage:
 --   tshark -X lua_script:tools/wireshark/hyperframe.lua -r capture.pcap
@@ -21,11 +21,12 @@
 --    /proc/net/hyperframe, or drop_csum). Each reason has an expert info
 --    "hyperframe.malformed.<reason>", named as in the validation table of
 --    wire-format.md.
--- 2. The checksum covers header + payload (DATA: 36 + seg_len bytes;
---    ACK: 40 + 8 * nsack), never the Ethernet padding, exactly the bytes
---    the kernel sums in hf_input_rcv(). It is verified whenever those
---    bytes are known and captured, even on a frame that is malformed for
---    another reason (the kernel stops earlier; the dissector still tells).
+-- 2. The checksum covers header + payload (DATA: 40 + seg_len bytes;
+--    ACK: 40 + 8 * nsack) from offset 0 of the hyperframe header, never
+--    the Ethernet padding, exactly the bytes the kernel sums in
+--    hf_input_rcv(). It is verified whenever those bytes are known and
+--    captured, even on a frame that is malformed for another reason (the
+--    kernel stops earlier; the dissector still tells).
 --    A DATA segment whose field is 0 and does not verify is "unfilled",
 --    not bad: its sender left the checksum to the device (checksum
 --    offload), and a capture before the device, or on a virtual link
@@ -38,24 +39,34 @@
 -- 4. Bytes after header + payload (Ethernet padding of a short frame) are
 --    shown as hyperframe.padding and covered by nothing else, unless they
 --    start another DATA segment (note 5).
+-- 5. A capture on a receiver may hold a train in one frame: segments back
+--    to back after one Ethernet header, as GRO or generic XDP put them
+--    together (docs/design.md, "GRO"). After a well-formed DATA segment
+--    whose checksum verifies, bytes that start with a version-4 DATA
+--    header are dissected as the next segment, each its own tree; the
+--    Info column shows the first and "[train of N segments]".
 -- 6. A packed train (flag PACKED, docs/wire-format.md "Packed trains")
 --    is one header for several segments whose payloads follow it: it is
 --    validated as hf_train_check() does, its checksum covers the whole
 --    frame, hyperframe.train_segs counts its segments, and nothing after
---    it is padding or another segment.
--- 5. A capture on a receiver may hold a train in one frame: segments back
---    to back after one Ethernet header, as GRO or generic XDP put them
---    together (docs/design.md, "GRO"). After a well-formed DATA segment
---    whose checksum verifies, bytes that start with a version-3 DATA
---    header are dissected as the next segment, each its own tree; the
---    Info column shows the first and "[train of N segments]".
+--    it is padding or another segment. A valid one also lists the
+--    segments it stands for (hyperframe.train_seg), each with the seq,
+--    offset, seg_len, flags and pred that hf_train_seg() gives its header:
+--    pred is the train's for every one of them.
+-- 7. DATA byte 36, pred, names the message this one follows between the
+--    same two ports (msg_id - pred; 0: none was unresolved). Any value is
+--    valid (one reaching below the receiver's msg_done names a resolved
+--    message), so nothing about it is malformed; bytes 37..39 are
+--    reserved, shown as hyperframe.reserved3 and never checked. The Info
+--    column leaves pred out, as it leaves out epoch and the other fields
+--    that do not place the segment.
 
 local hf = Proto("hyperframe", "Hyperframe Transport")
 
 -- Wire constants (hf_wire.h).
-local VERSION = 3
+local VERSION = 4
 local TYPE_DATA, TYPE_ACK = 1, 2
-local COMMON_LEN, DATA_HLEN, ACK_HLEN = 8, 36, 40
+local COMMON_LEN, DATA_HLEN, ACK_HLEN = 8, 40, 40
 local SACK_BLOCK_LEN, SACK_MAX = 8, 16
 local STATUS_WINDOW = 32
 local WIRE_MSG_MAX = 2 ^ 30
@@ -126,7 +137,15 @@ local f = {
 	seg_index  = ProtoField.uint32("hyperframe.seg_index", "Segment index in message", base.DEC),
 	frame_idx  = ProtoField.uint32("hyperframe.frame_index", "Segment index in hyperframe", base.DEC),
 	train_segs = ProtoField.uint32("hyperframe.train_segs", "Segments in packed train", base.DEC),
+	train_seg  = ProtoField.none("hyperframe.train_seg", "Segment of the packed train"),
+	ts_seq     = ProtoField.uint32("hyperframe.train_seg.seq", "Sequence number", base.DEC),
+	ts_offset  = ProtoField.uint32("hyperframe.train_seg.offset", "Offset in message", base.DEC),
+	ts_seg_len = ProtoField.uint16("hyperframe.train_seg.seg_len", "Segment length", base.DEC),
+	ts_flags   = ProtoField.uint8("hyperframe.train_seg.flags", "Flags", base.HEX),
+	ts_pred    = ProtoField.uint8("hyperframe.train_seg.pred", "Predecessor (messages back)", base.DEC),
 	epoch      = ProtoField.uint16("hyperframe.epoch", "Epoch", base.DEC),
+	pred       = ProtoField.uint8("hyperframe.pred", "Predecessor (messages back)", base.DEC),
+	reserved3  = ProtoField.uint24("hyperframe.reserved3", "Reserved", base.HEX),
 	-- ACK
 	cum_seq    = ProtoField.uint32("hyperframe.cum_seq", "Cumulative ack", base.DEC),
 	credit     = ProtoField.uint32("hyperframe.credit", "Credit limit (bytes of the epoch, low 32 bits)", base.DEC),
@@ -237,6 +256,37 @@ local function flag_names(ftype, flags)
 	return names
 end
 
+-- The segments a valid packed train stands for, with the header fields
+-- hf_train_seg() gives each (design note 6); the rest is the train's.
+local function train_expand(tvb, root, flags, v, present, nsegs, cap)
+	for i = 0, nsegs - 1 do
+		local at = i * v.seg_size
+		local len = math.min(v.seg_size, present - at)
+		local sflags = 0
+		if i == 0 and has_flag(flags, DF_FRAME_START) then
+			sflags = sflags + DF_FRAME_START
+		end
+		if i == nsegs - 1 then
+			if has_flag(flags, DF_FRAME_END) then sflags = sflags + DF_FRAME_END end
+			if has_flag(flags, DF_ACK_NOW) then sflags = sflags + DF_ACK_NOW end
+		end
+		local seq, off = (v.seq + i) % TWO32, v.offset + at
+		-- Its payload, as far as captured; else the header it comes from.
+		local from = DATA_HLEN + at
+		local r = from < cap and tvb(from, math.min(len, cap - from)) or tvb(8, 4)
+		local st = root:add(f.train_seg, r)
+		local names = flag_names(TYPE_DATA, sflags)
+		st:set_text(string.format("Segment %d of the packed train: seq=%d off=%d len=%d pred=%d%s",
+			i + 1, seq, off, len, v.pred,
+			#names > 0 and " [" .. table.concat(names, ",") .. "]" or ""))
+		st:add(f.ts_seq, r, seq):set_generated()
+		st:add(f.ts_offset, r, off):set_generated()
+		st:add(f.ts_seg_len, r, len):set_generated()
+		st:add(f.ts_flags, r, sflags):set_generated()
+		st:add(f.ts_pred, r, v.pred):set_generated()
+	end
+end
+
 -- DATA: add the fields, then validate as decode_data() does.
 -- Returns the covered length (header + payload) or nil, and the verdict.
 local function dissect_data(tvb, root, flags, flen, cap, items)
@@ -252,7 +302,7 @@ local function dissect_data(tvb, root, flags, flen, cap, items)
 		msg_len = tvb(16, 4):uint(), offset = tvb(20, 4):uint(),
 		seg_len = tvb(24, 2):uint(), frame_segs = tvb(26, 2):uint(),
 		frame_seq = tvb(28, 4):uint(), seg_size = tvb(32, 2):uint(),
-		epoch = tvb(34, 2):uint(),
+		epoch = tvb(34, 2):uint(), pred = tvb(36, 1):uint(),
 	}
 	items.seq = root:add(f.seq, tvb(8, 4))
 	items.msg_id = root:add(f.msg_id, tvb(12, 4))
@@ -263,6 +313,15 @@ local function dissect_data(tvb, root, flags, flen, cap, items)
 	items.frame_seq = root:add(f.frame_seq, tvb(28, 4))
 	items.seg_size = root:add(f.seg_size, tvb(32, 2))
 	items.epoch = root:add(f.epoch, tvb(34, 2))
+	-- Never malformed, reserved bytes never checked (design note 7).
+	local pi = root:add(f.pred, tvb(36, 1))
+	if v.pred == 0 then
+		pi:append_text(" (none unresolved: deliverable once complete)")
+	else
+		pi:append_text(string.format(" (follows message %d)", (v.msg_id - v.pred) % TWO32))
+	end
+	items.pred = pi
+	items.reserved3 = root:add(f.reserved3, tvb(37, 3))
 	local index = (v.seq - v.frame_seq) % TWO32
 	root:add(f.frame_idx, tvb(28, 4), index):set_generated()
 	if v.seg_size > 0 and v.offset % v.seg_size == 0 then
@@ -357,6 +416,7 @@ local function dissect_data(tvb, root, flags, flen, cap, items)
 		if not reason then
 			root:add(f.train_segs, tvb(24, 2), nsegs):set_generated()
 			items.train_segs = nsegs
+			train_expand(tvb, root, flags, v, present, nsegs, cap)
 		end
 		return flen, reason, detail, key, flen
 	end

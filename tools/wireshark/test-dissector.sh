@@ -95,7 +95,11 @@ FIELDS = [
     "hyperframe.seq", "hyperframe.msg_id", "hyperframe.msg_len",
     "hyperframe.offset", "hyperframe.seg_len", "hyperframe.frame_segs",
     "hyperframe.frame_seq", "hyperframe.seg_size", "hyperframe.frame_index",
-    "hyperframe.seg_index", "hyperframe.epoch", "hyperframe.train_segs",
+    "hyperframe.seg_index", "hyperframe.epoch", "hyperframe.pred",
+    "hyperframe.reserved3", "hyperframe.train_segs",
+    "hyperframe.train_seg.seq", "hyperframe.train_seg.offset",
+    "hyperframe.train_seg.seg_len", "hyperframe.train_seg.flags",
+    "hyperframe.train_seg.pred",
     "hyperframe.cum_seq", "hyperframe.credit", "hyperframe.rate_kbps",
     "hyperframe.msg_done", "hyperframe.msg_status",
     "hyperframe.outcome.msg_id", "hyperframe.outcome.status",
@@ -106,7 +110,8 @@ FIELDS = [
     "_ws.col.Info",
     "data.len", "data.data",
 ]
-VERSION = 3                 # HF_WIRE_VERSION; any other version is malformed
+VERSION = 4                 # HF_WIRE_VERSION; any other version is malformed
+DATA_HLEN = 40              # HF_DATA_HLEN: pred at 36, reserved 37..39
 REASONS = ["short", "version", "type", "flags", "length", "offset", "frame",
            "sack", "status", "csum"]
 OUTCOME_NAMES = {1: "no_port", 2: "too_big", 3: "reserved"}
@@ -136,7 +141,7 @@ def payload(n, seed=0):
 
 def packed(seq=0, msg_id=0, msg_len=None, offset=0, seg_size=200, nbytes=600,
            frame_segs=3, frame_seq=None, flags=0x03, seg_len=None, csum=None,
-           bad_csum=False, epoch=0x1234):
+           bad_csum=False, epoch=0x1234, pred=0, reserved=b"\0\0\0"):
     """A packed train: one header (PACKED set), then @nbytes of payload,
     the segments it stands for back to back; checksum over all of it."""
     if msg_len is None:
@@ -145,17 +150,19 @@ def packed(seq=0, msg_id=0, msg_len=None, offset=0, seg_size=200, nbytes=600,
         frame_seq = seq
     if seg_len is None:
         seg_len = seg_size
-    h = struct.pack("!BBHHHIIIIHHIHH", VERSION << 4 | 1, flags | 0x10, 5001, 7000,
-                    0, seq, msg_id, msg_len, offset, seg_len, frame_segs,
-                    frame_seq, seg_size, epoch)
+    h = struct.pack("!BBHHHIIIIHHIHHB", VERSION << 4 | 1, flags | 0x10, 5001,
+                    7000, 0, seq, msg_id, msg_len, offset, seg_len, frame_segs,
+                    frame_seq, seg_size, epoch, pred) + reserved
     body = h + payload(nbytes, seq)
     return put_csum(body, len(body), bad_csum, csum)
 
 def data(seq=0, msg_id=0, msg_len=None, offset=0, seg_len=None, frame_segs=1,
-         frame_seq=None, seg_size=1464, epoch=0x1234, flags=0, sport=5001,
+         frame_seq=None, seg_size=1460, epoch=0x1234, flags=0, sport=5001,
          dport=7000, present=None, vt=VERSION << 4 | 1, bad_csum=False, csum=None,
-         trunc=None):
-    """A DATA frame; present = payload bytes actually included."""
+         trunc=None, pred=0, reserved=b"\0\0\0", hlen=DATA_HLEN, poke=None):
+    """A DATA frame; present = payload bytes actually included. hlen=36:
+    the layout of versions 1 to 3, before pred. poke = (offset, bytes)
+    written after the checksum, so that it no longer covers them as sent."""
     if seg_len is None:
         seg_len = min(seg_size, (msg_len or 0) - offset)
     if msg_len is None:
@@ -167,9 +174,20 @@ def data(seq=0, msg_id=0, msg_len=None, offset=0, seg_len=None, frame_segs=1,
     h = struct.pack("!BBHHHIIIIHHIHH", vt, flags, sport, dport, 0,
                     seq & 0xFFFFFFFF, msg_id, msg_len, offset, seg_len,
                     frame_segs, frame_seq & 0xFFFFFFFF, seg_size, epoch)
+    if hlen == DATA_HLEN:
+        h += struct.pack("!B", pred) + reserved
+    assert len(h) == hlen
     body = h + payload(present, seq)
-    body = put_csum(body, 36 + min(seg_len, present), bad_csum, csum)
+    body = put_csum(body, hlen + min(seg_len, present), bad_csum, csum)
+    if poke is not None:
+        off, b = poke
+        body = body[:off] + b + body[off + len(b):]
     return body[:trunc] if trunc is not None else body
+
+def old_data(vt=3 << 4 | 1, **kw):
+    """A DATA frame in the 36-byte layout of versions 1 to 3 (no pred), as
+    a peer running such a module sends it."""
+    return data(vt=vt, hlen=36, **kw)
 
 def ack(cum=0, credit=0, rate=0, done=0, status=0, blocks=(), nsack=None,
         reserved=0, epoch=0x1234, rx_state=0x5A17, reserved2=0, flags=0,
@@ -214,8 +232,8 @@ def status_bits(**outcomes):
 W = 2 ** 32
 FRAMES = [
     # ---- well-formed, every type and flag
-    ("data_example", data(seq=12, msg_id=3, msg_len=100000, offset=17568,
-                          frame_segs=4, frame_seq=10), None, b""),
+    ("data_example", data(seq=12, msg_id=3, msg_len=100000, offset=17520,
+                          frame_segs=4, frame_seq=10, pred=2), None, b""),
     ("data_single_start_end", data(msg_len=100, flags=0x03), None, b""),
     ("data_frame_start", data(seq=100, msg_len=4000, seg_size=1000,
                               frame_segs=3, flags=0x01, msg_id=7), None, b""),
@@ -230,6 +248,18 @@ FRAMES = [
                                    seg_size=1024, flags=0x02, msg_id=0xFFFFFFFF,
                                    epoch=0xFFFF, sport=65535, dport=1), None, b""),
     ("data_csum_stored_ffff", None, None, b""),          # filled in below
+    # pred (byte 36): 0, none unresolved before it between its ports; any
+    # other value names msg_id - pred, and none is malformed, not even one
+    # a correct sender never writes (above 31, or reaching below msg_id 0).
+    ("data_pred_0", data(seq=20, msg_id=8, msg_len=100, flags=0x03, pred=0),
+     None, b""),
+    ("data_pred_5", data(seq=21, msg_id=9, msg_len=100, flags=0x03, pred=5),
+     None, b""),
+    ("data_pred_255_before_msg_0", data(seq=22, msg_id=3, msg_len=100,
+                                        flags=0x03, pred=255), None, b""),
+    # Bytes 37..39 are written as zero and ignored on receive.
+    ("data_reserved_nonzero", data(seq=23, msg_id=10, msg_len=100, flags=0x03,
+                                   pred=1, reserved=b"\xff\x01\x80"), None, b""),
     # credit is the low 32 bits of a byte limit, unrelated to cum_seq: the
     # initial window, a limit below cum_seq, one that wrapped, 0.
     ("ack_example", ack(cum=75, credit=65536, done=6,
@@ -265,8 +295,15 @@ FRAMES = [
     ("ack_v1_layout_padded", old_ack(cum=40, credit=90, done=4,
                                      version=VERSION), None, b"\0" * 10),
     # ---- short
-    ("short_common", raw(0x31, n=8)[:5], "short", b""),
+    ("short_common", raw(VERSION << 4 | 1, n=8)[:5], "short", b""),
     ("short_data", data(msg_len=100, flags=0x03)[:20], "short", b""),
+    # An empty message's segment in the 36-byte layout of version 3 but
+    # stamped version 4, and one cut inside the reserved bytes.
+    ("short_data_36_v3_layout", old_data(msg_len=0, seg_len=0, seg_size=1,
+                                         flags=0x03, vt=VERSION << 4 | 1),
+     "short", b""),
+    ("short_data_39", data(msg_len=0, seg_len=0, seg_size=1, flags=0x03,
+                           trunc=39), "short", b""),
     ("short_ack", ack(cum=5)[:30], "short", b""),
     ("short_ack_36_v1_layout", old_ack(cum=5, version=VERSION), "short", b""),
     ("short_ack_37", ack(cum=5, trunc=37), "short", b""),
@@ -277,12 +314,14 @@ FRAMES = [
                                             version=VERSION), "short", b""),
     # ---- version: version 1 frames, as a peer running the module before
     # rx_state sends them, are dropped before their layout is looked at,
-    # whatever their length; so are version 2 frames (the same layout as
-    # version 3, credit a sequence number), and versions never defined.
-    ("version_1_data", data(msg_len=100, flags=0x03, vt=0x11), "version", b""),
-    ("version_1_data_example", data(seq=12, msg_id=3, msg_len=100000,
-                                    offset=17568, frame_segs=4, frame_seq=10,
-                                    vt=0x11), "version", b""),
+    # whatever their length; so are version 2 frames (credit a sequence
+    # number), version 3 frames (the 36-byte DATA header before pred; the
+    # ACK as now), and versions never defined.
+    ("version_1_data", old_data(msg_len=100, flags=0x03, vt=0x11), "version", b""),
+    ("version_1_data_example", old_data(seq=12, msg_id=3, msg_len=100000,
+                                        offset=17568, seg_size=1464,
+                                        frame_segs=4, frame_seq=10, vt=0x11),
+     "version", b""),
     ("version_1_ack", old_ack(cum=40, credit=90, done=4, blocks=[(42, 45)]),
      "version", b""),
     ("version_1_ack_padded", old_ack(cum=40, credit=90, done=4), "version",
@@ -291,18 +330,31 @@ FRAMES = [
                                        blocks=[(80, 90)], vt=0x12),
      "version", b""),
     ("version_1_short", raw(0x12, n=8), "version", b""),
-    ("version_2_data", data(msg_len=100, flags=0x03, vt=0x21), "version", b""),
+    ("version_2_data", old_data(msg_len=100, flags=0x03, vt=0x21), "version", b""),
     ("version_2_ack", ack(cum=75, credit=4171, done=6, blocks=[(80, 90)],
                           vt=0x22), "version", b""),
     ("version_2_zero_window", ack(cum=40, credit=40, flags=0x02, vt=0x22),
      "version", b""),
     ("version_2_short", raw(0x22, n=8), "version", b""),
+    ("version_3_data", old_data(seq=12, msg_id=3, msg_len=100000,
+                                offset=17568, seg_size=1464, frame_segs=4,
+                                frame_seq=10), "version", b""),
+    ("version_3_data_single", old_data(msg_len=100, flags=0x03), "version", b""),
+    # A version 3 empty segment, padded by Ethernet to the 40 bytes of a
+    # version 4 header: still its version, not its length, decides.
+    ("version_3_data_padded", old_data(msg_len=0, seg_len=0, seg_size=1,
+                                       flags=0x03), "version", b"\0" * 10),
+    ("version_3_packed", old_data(seq=40, msg_len=600, seg_len=200,
+                                  seg_size=200, frame_segs=3, flags=0x13,
+                                  present=600), "version", b""),
+    ("version_3_ack", ack(cum=75, credit=65536, done=6, blocks=[(80, 90)],
+                          vt=0x32), "version", b""),
     ("version_0", raw(0x02, n=40), "version", b""),
-    ("version_4", data(msg_len=100, vt=0x41), "version", b""),
+    ("version_5", data(msg_len=100, vt=0x51), "version", b""),
     # ---- type
-    ("type_0", raw(0x30), "type", b""),
-    ("type_3", raw(0x33, flags=0x01), "type", b""),
-    ("type_15", raw(0x3F, n=8), "type", b""),
+    ("type_0", raw(VERSION << 4 | 0), "type", b""),
+    ("type_3", raw(VERSION << 4 | 3, flags=0x01), "type", b""),
+    ("type_15", raw(VERSION << 4 | 15, n=8), "type", b""),
     # ---- flags
     ("flags_data_0x20", data(msg_len=100, flags=0x23), "flags", b""),
     ("flags_data_0x80", data(msg_len=100, flags=0x80), "flags", b""),
@@ -316,14 +368,14 @@ FRAMES = [
     ("length_above_seg_size", data(msg_len=2000, seg_len=1000, seg_size=512),
      "length", b""),
     ("length_empty_in_message", data(msg_len=100, seg_len=0), "length", b""),
-    ("length_short_not_last", data(msg_len=3000, seg_len=1000, seg_size=1464),
+    ("length_short_not_last", data(msg_len=3000, seg_len=1000, seg_size=1460),
      "length", b""),
     # ---- offset
     ("offset_msg_len_above_2^30", data(msg_len=2 ** 30 + 1, offset=0,
-                                       seg_len=1464), "offset", b""),
-    ("offset_beyond_message", data(msg_len=2000, offset=1464, seg_len=1000),
+                                       seg_len=1460), "offset", b""),
+    ("offset_beyond_message", data(msg_len=2000, offset=1460, seg_len=1000),
      "offset", b""),
-    ("offset_not_stride_multiple", data(msg_len=5000, offset=1000, seg_len=1464),
+    ("offset_not_stride_multiple", data(msg_len=5000, offset=1000, seg_len=1460),
      "offset", b""),
     ("offset_checked_before_last_length", data(msg_len=5000, offset=1000,
                                                seg_len=100), "offset", b""),
@@ -363,6 +415,12 @@ FRAMES = [
     ("csum_covers_ack_blocks", ack(cum=75, blocks=[(80, 90)], poke=(47, b"\x5b")),
      "csum", b""),
     ("csum_and_flags", data(msg_len=100, flags=0x20, bad_csum=True), "flags", b""),
+    # The checksum covers all 40 bytes of the DATA header: pred and the
+    # reserved bytes too, though nothing else checks them.
+    ("csum_covers_pred", data(msg_len=100, flags=0x03, pred=3, poke=(36, b"\x04")),
+     "csum", b""),
+    ("csum_covers_data_reserved", data(msg_len=100, flags=0x03, poke=(39, b"\x01")),
+     "csum", b""),
 ]
 
 # Not trains (design note 5): what follows a DATA segment is padding unless
@@ -377,6 +435,12 @@ FRAMES += [
     ("data_then_ack_not_a_train", data(seq=4, msg_len=100), None, ack(cum=3)),
     # ---- packed trains (wire-format.md, "Packed trains")
     ("packed_whole_frame", packed(seq=40, msg_id=2), None, b""),
+    # Every segment a packed train stands for has the train's pred.
+    ("packed_pred_7", packed(seq=45, msg_id=12, pred=7, flags=0x0B), None, b""),
+    ("packed_pred_reserved_nonzero", packed(seq=48, msg_id=13, pred=31, nbytes=1000,
+                                            seg_size=400, frame_segs=3, flags=0x01,
+                                            reserved=b"\x00\x5a\x00"),
+     None, b""),
     ("packed_middle_ack_now", packed(seq=41, offset=200, msg_len=2000, nbytes=400,
                                      frame_segs=5, frame_seq=40, flags=0x08), None, b""),
     ("packed_ragged_end_of_message", packed(seq=50, msg_len=550, nbytes=550), None, b""),
@@ -398,7 +462,7 @@ FRAMES += [
 # them together; each segment is dissected as if it had come alone.
 TRAINS = [
     ("train_of_3", [data(seq=200 + o, msg_id=9, msg_len=3000, offset=o * 1000,
-                         seg_size=1000, frame_segs=3, frame_seq=200,
+                         seg_size=1000, frame_segs=3, frame_seq=200, pred=4,
                          flags=(1 if o == 0 else 0) | (2 if o == 2 else 0))
                     for o in range(3)]),
     # A capture on veth: a whole train, no checksum filled in.
@@ -408,8 +472,8 @@ TRAINS = [
                         for o in range(2)]),
     ("train_across_messages", [data(seq=7, msg_id=1, msg_len=50, frame_segs=2,
                                     frame_seq=7, flags=1),
-                               data(seq=8, msg_id=2, msg_len=1464 * 2, frame_segs=2,
-                                    frame_seq=7, flags=2, dport=7001)]),
+                               data(seq=8, msg_id=2, msg_len=1460 * 2, frame_segs=2,
+                                    frame_seq=7, flags=2, dport=7001, pred=1)]),
 ]
 
 # A DATA whose correct checksum is 0, stored as 0xffff: one's complement has
@@ -456,14 +520,15 @@ def verdict(frame):
     if v != VERSION:
         return "version"
     if t == 1:
-        if fl < 36:
+        if fl < DATA_HLEN:
             return "short"
         if flags & ~0x1F:
             return "flags"
+        # pred and the reserved bytes: anything is well formed.
         (seq, _, msg_len, off, seg_len, fsegs, fseq, seg_size,
          _) = struct.unpack("!IIIIHHIHH", frame[8:36])
         is_packed = flags & 0x10
-        if seg_len > fl - 36 or not seg_size or seg_len > seg_size:
+        if seg_len > fl - DATA_HLEN or not seg_size or seg_len > seg_size:
             return "length"
         if not seg_len and msg_len:
             return "length"
@@ -477,8 +542,8 @@ def verdict(frame):
         if (flags & 1 and idx) or (flags & 2 and not is_packed and idx != fsegs - 1):
             return "frame"
         if is_packed:
-            return train_verdict(flags, fl - 36, msg_len, off, seg_len, seg_size,
-                                 idx, fsegs)
+            return train_verdict(flags, fl - DATA_HLEN, msg_len, off, seg_len,
+                                 seg_size, idx, fsegs)
         return None
     if t == 2:
         if fl < 40:
@@ -550,35 +615,48 @@ def expect(body, pad):
     else:
         reason, info, data_from = "type", "version %d type %d" % (VERSION, t), 8
 
-    if v == VERSION and t == 1 and fl < 36:
+    if v == VERSION and t == 1 and fl < DATA_HLEN:
         reason, info, data_from = "short", "DATA", 8
     elif v == VERSION and t == 1:
         (seq, msg_id, msg_len, off, seg_len, fsegs, fseq, seg_size,
-         epoch) = struct.unpack("!IIIIHHIHH", frame[8:36])
+         epoch, pred, res3) = struct.unpack("!IIIIHHIHHB3s", frame[8:DATA_HLEN])
         idx = (seq - fseq) % W
-        e.update({"hyperframe.hlen": 36, "hyperframe.seq": seq,
+        e.update({"hyperframe.hlen": DATA_HLEN, "hyperframe.seq": seq,
                   "hyperframe.msg_id": msg_id, "hyperframe.msg_len": msg_len,
                   "hyperframe.offset": off, "hyperframe.seg_len": seg_len,
                   "hyperframe.frame_segs": fsegs, "hyperframe.frame_seq": fseq,
                   "hyperframe.seg_size": seg_size, "hyperframe.frame_index": idx,
-                  "hyperframe.epoch": epoch})
+                  "hyperframe.epoch": epoch, "hyperframe.pred": pred,
+                  "hyperframe.reserved3": "0x" + res3.hex()})
         if seg_size and off % seg_size == 0:
             e["hyperframe.seg_index"] = off // seg_size
-        present = fl - 36
+        present = fl - DATA_HLEN
         if seg_len <= present:
-            verify = 36 + seg_len
+            verify = DATA_HLEN + seg_len
         n = min(seg_len, present)
         if flags & 0x10:
             # A packed train: all after the header is payload, one checksum.
             verify, n = fl, present
         if n:
             e["data.len"] = n
-            e["data.data"] = frame[36:36 + n].hex()
+            e["data.data"] = frame[DATA_HLEN:DATA_HLEN + n].hex()
         info = "DATA %d→%d seq=%d msg=%d off=%d len=%d/%d" % (
             sport, dport, seq, msg_id, off, seg_len, msg_len)
         if flags & 0x10 and verdict(frame) is None:
-            e["hyperframe.train_segs"] = train_segs(present, seg_size)
-            info += " [packed train of %d segments]" % train_segs(present, seg_size)
+            # The segments it stands for (hf_train_seg()): the train's
+            # header but for seq, offset, seg_len and flags; pred is its.
+            k = train_segs(present, seg_size)
+            segs = [(i, min(seg_size, present - i * seg_size)) for i in range(k)]
+            sflags = [(flags & 1 if i == 0 else 0) | (flags & 0x0A if i == k - 1 else 0)
+                      for i in range(k)]
+            e["hyperframe.train_segs"] = k
+            e["hyperframe.train_seg.seq"] = ";".join(str((seq + i) % W) for i, _ in segs)
+            e["hyperframe.train_seg.offset"] = ";".join(str(off + i * seg_size)
+                                                        for i, _ in segs)
+            e["hyperframe.train_seg.seg_len"] = ";".join(str(n) for _, n in segs)
+            e["hyperframe.train_seg.flags"] = ";".join("0x%02x" % x for x in sflags)
+            e["hyperframe.train_seg.pred"] = ";".join(str(pred) for _ in segs)
+            info += " [packed train of %d segments]" % k
     elif v == VERSION and t == 2 and fl < 40:
         reason, info, data_from = "short", "ACK", 8
     elif v == VERSION and t == 2:
@@ -684,7 +762,7 @@ with open(out + "/snaplen.pcap", "wb") as pcap:
     pcap.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
     for name, body, want, pad in FRAMES:
         fr = eth + b"\x88\xb5" + body + pad
-        for cut in (4, 20, 38, 40, 44):
+        for cut in (4, 20, 36, 38, 40, 44):
             if want is None and cut < len(body) + len(pad):
                 pcap.write(struct.pack("<IIII", 1700000000, 0, 14 + cut, len(fr)) + fr[:14 + cut])
 

@@ -3,8 +3,8 @@
 #
 # make_seeds.py - writes the whole seed corpus of hf_frame_fuzz
 # (corpus/hf_frame/), DATA and ACK frames alike, from the layout of
-# docs/wire-format.md: the version in the high nibble of byte 0, a 36-byte
-# DATA header followed by its payload, a 40-byte ACK header (rx_state at
+# docs/wire-format.md: the version in the high nibble of byte 0, a 40-byte
+# DATA header (pred at 36, reserved at 37..39) followed by its payload, a 40-byte ACK header (rx_state at
 # 36, reserved at 33 and 38..39) followed by its SACK blocks, and a valid
 # checksum in every frame. Run it again when the wire version or a layout
 # changes (and update VERSION, data() or ack() first).
@@ -19,9 +19,9 @@ import os
 import struct
 import sys
 
-VERSION = 3                 # HF_WIRE_VERSION in kernel/core/hf_wire.h
+VERSION = 4                 # HF_WIRE_VERSION in kernel/core/hf_wire.h
 TYPE_DATA, TYPE_ACK = 1, 2
-DATA_HLEN, ACK_HLEN = 36, 40
+DATA_HLEN, ACK_HLEN = 40, 40
 FRAME_START, FRAME_END, RETRANSMIT, ACK_NOW, PACKED = 0x01, 0x02, 0x04, 0x08, 0x10
 RTO, DRAIN = 0x8000, 0x4000
 W = 2 ** 32
@@ -42,13 +42,14 @@ def with_csum(body):
 
 
 def data(seq, msg_id, msg_len, offset, seg_len, seg_size, frame_segs=1,
-         frame_seq=None, flags=0, epoch=0x1234, sport=7, dport=9):
+         frame_seq=None, flags=0, epoch=0x1234, sport=7, dport=9, pred=0):
     """A DATA frame; payload byte i is (offset + i) & 0xff."""
     if frame_seq is None:
         frame_seq = seq
-    body = struct.pack("!BBHHHIIIIHHIHH", VERSION << 4 | TYPE_DATA, flags,
+    body = struct.pack("!BBHHHIIIIHHIHHB3x", VERSION << 4 | TYPE_DATA, flags,
                        sport, dport, 0, seq % W, msg_id, msg_len, offset,
-                       seg_len, frame_segs, frame_seq % W, seg_size, epoch)
+                       seg_len, frame_segs, frame_seq % W, seg_size, epoch,
+                       pred)
     assert len(body) == DATA_HLEN
     body += bytes((offset + i) & 0xFF for i in range(seg_len))
     return with_csum(body)

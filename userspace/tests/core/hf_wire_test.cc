@@ -28,6 +28,7 @@ hf_hdr data_hdr() {
   h.data.frame_seq = 1000;
   h.data.seg_size = 1468;
   h.data.epoch = 0x1234;
+  h.data.pred = 3;
   return h;
 }
 
@@ -88,15 +89,17 @@ TEST(hf_hdr_encode, data_layout_is_big_endian) {
   hf_hdr h = data_hdr();
   h.csum = 0xbeef;
   std::array<u8, HF_DATA_HLEN> buf{};
+  buf.fill(0xee);  // the encoder writes every byte, reserved ones as zero
   ASSERT_EQ(HF_DATA_HLEN, hf_hdr_encode(&h, buf.data(), buf.size()));
   const std::array<u8, HF_DATA_HLEN> want = {
-      0x31, 0x01, 0x0f, 0xa0, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
+      0x41, 0x01, 0x0f, 0xa0, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
       0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0x00, 0x07,  // seq msg_id
       0x00, 0x00, 0x27, 0x10, 0x00, 0x00, 0x05, 0xbc,  // msg_len offset
       0x05, 0xbc, 0x00, 0x04, 0x00, 0x00, 0x03, 0xe8,  // seg_len frame_segs frame_seq
-      0x05, 0xbc, 0x12, 0x34,                          // seg_size epoch
+      0x05, 0xbc, 0x12, 0x34, 0x03, 0x00, 0x00, 0x00,  // seg_size epoch pred rsvd
   };
   EXPECT_EQ(want, buf);
+  EXPECT_EQ(40, HF_DATA_HLEN);
 }
 
 TEST(hf_hdr_encode, ack_layout_is_big_endian) {
@@ -111,7 +114,7 @@ TEST(hf_hdr_encode, ack_layout_is_big_endian) {
   buf.fill(0xee);  // the encoder writes every byte, reserved ones as zero
   ASSERT_EQ(kLen, hf_hdr_encode(&h, buf.data(), buf.size()));
   const std::array<u8, kLen> want = {
-      0x32, 0x0d, 0x00, 0x00, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
+      0x42, 0x0d, 0x00, 0x00, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
       0xff, 0xff, 0xff, 0xf0, 0x12, 0x34, 0x56, 0x78,  // cum_seq credit
       0x00, 0x98, 0x96, 0x80, 0x01, 0x02, 0x03, 0x04,  // rate_kbps msg_done
       0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,  // msg_status
@@ -156,6 +159,24 @@ TEST(hf_hdr_decode, data_round_trip) {
   EXPECT_EQ(in.data.frame_seq, out.data.frame_seq);
   EXPECT_EQ(in.data.seg_size, out.data.seg_size);
   EXPECT_EQ(in.data.epoch, out.data.epoch);
+  EXPECT_EQ(in.data.pred, out.data.pred);
+}
+
+// pred is a distance back in msg_id: every value names a message (one
+// below the receiver's msg_done a resolved one), so none is malformed.
+// The reserved bytes after it are ignored.
+TEST(hf_hdr_decode, data_pred_any_value_reserved_ignored) {
+  hf_hdr out{};
+  for (u8 pred : {0, 1, 31, 32, 255}) {
+    hf_hdr h = data_hdr();
+    h.data.pred = pred;
+    std::vector<u8> f = frame(h, h.data.seg_len);
+    EXPECT_EQ(pred, f[36]);
+    f[37] = 0x5a;
+    f[39] = 0xff;
+    ASSERT_EQ(HF_WERR_OK, decode(f, &out)) << "pred " << int(pred);
+    EXPECT_EQ(pred, out.data.pred);
+  }
 }
 
 TEST(hf_hdr_decode, data_accepts_ethernet_padding) {
@@ -205,8 +226,8 @@ TEST(hf_hdr_decode, short_frames) {
 TEST(hf_hdr_decode, bad_version_and_type) {
   hf_hdr out{};
   std::vector<u8> f = frame(data_hdr(), 1468);
-  ASSERT_EQ(0x31, f[0]);  // version 3, DATA
-  for (u8 v : {0, 1, 2, 4, 15}) {
+  ASSERT_EQ(0x41, f[0]);  // version 4, DATA
+  for (u8 v : {0, 1, 2, 3, 5, 15}) {
     f[0] = static_cast<u8>(v << 4 | HF_TYPE_DATA);
     EXPECT_EQ(HF_WERR_VERSION, decode(f, &out)) << "version " << int(v);
     EXPECT_EQ(v, out.version);
@@ -217,9 +238,9 @@ TEST(hf_hdr_decode, bad_version_and_type) {
   }
 }
 
-// Versions 1 (the layout before rx_state) and 2 (segment credit): a peer
-// running an older module sends these, and they are refused on the version
-// before anything else.
+// Versions 1 (the layout before rx_state), 2 (segment credit) and 3 (the
+// 36-byte DATA header, before pred): a peer running an older module sends
+// these, and they are refused on the version before anything else.
 TEST(hf_hdr_decode, older_versions_refused) {
   hf_hdr out{};
   std::vector<u8> f = frame(data_hdr(), 1468);
@@ -249,6 +270,14 @@ TEST(hf_hdr_decode, older_versions_refused) {
   EXPECT_EQ(2, out.version);
   f[0] = 0x21;
   EXPECT_EQ(HF_WERR_VERSION, decode(f, &out));
+  // Version 3: DATA of 36 bytes, without pred; refused, though as long as a
+  // version 4 header.
+  f[0] = 0x31;
+  EXPECT_EQ(HF_WERR_VERSION, decode(f, &out));
+  EXPECT_EQ(3, out.version);
+  a = frame(ack_hdr(1), 0);
+  a[0] = 0x32;
+  EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
   // The version is checked first: even a frame too short for its type.
   a.resize(HF_COMMON_LEN);
   EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
