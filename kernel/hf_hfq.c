@@ -9,11 +9,12 @@
  * 1. Three bands. Control: hyperframe frames that are not DATA (ACKs,
  *    credits, rate hints) and anything at TC_PRIO_CONTROL, in one FIFO,
  *    always served first. Data: hyperframe DATA, one queue per flow (the
- *    destination address and the sender's port), served round robin by
- *    quantum. Other: everything else (IP, ARP), one FIFO. Data and other
- *    share what control leaves by deficit round robin, other getting
- *    other_share percent while both wait, all of it while data waits for
- *    its departure times: neither starves the other.
+ *    destination address: a peer flow, whose segments must not overtake
+ *    each other), served round robin by quantum. Other: everything else
+ *    (IP, ARP), one FIFO. Data and other share what control leaves by
+ *    deficit round robin, other getting other_share percent while both
+ *    wait, all of it while data waits for its departure times: neither
+ *    starves the other.
  * 2. A data flow's packets leave in order, not before the head's
  *    departure time (skb->tstamp when it is a monotonic delivery time, as
  *    sch_fq reads it). A flow whose head is early leaves the round and
@@ -97,6 +98,7 @@ struct hfq_sched {
 	struct sk_buff_head control;
 	struct sk_buff_head other;
 	u32 data_qlen;
+	u32 data_backlog;	/* bytes of data queued: hf_hfq_backlog_ns() */
 	u32 flows_count;
 	struct list_head active;
 	struct rb_root throttled;
@@ -156,7 +158,7 @@ static enum hfq_band hfq_classify(struct sk_buff *skb, u64 *key)
 {
 	const struct ethhdr *eth;
 	struct ethhdr eth_buf;
-	u8 hdr_buf[4];
+	u8 hdr_buf[1];
 	const u8 *hdr;
 
 	if (skb->priority == TC_PRIO_CONTROL)
@@ -173,8 +175,15 @@ static enum hfq_band hfq_classify(struct sk_buff *skb, u64 *key)
 	if ((hdr[0] & 0x0f) != HF_TYPE_DATA)
 		return HFQ_BAND_CONTROL;
 
-	/* Devices without an Ethernet header share one flow per port. */
-	*key = (u64)(hdr[2] << 8 | hdr[3]) << 48;
+	/*
+	 * One flow per destination, the peer flow's sequence space: its
+	 * segments leave in the order they were numbered, since one that
+	 * overtook others would look to the sender as if those were lost.
+	 * Its sockets take turns in the transport, which keeps what stands
+	 * here short (tx_pick()). Devices without an Ethernet header share
+	 * one flow.
+	 */
+	*key = 0;
 	if (skb_network_offset(skb) >= ETH_HLEN) {
 		eth = skb_header_pointer(skb, skb_network_offset(skb) - ETH_HLEN,
 					 sizeof(eth_buf), &eth_buf);
@@ -301,6 +310,7 @@ static int hfq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		}
 		__skb_queue_tail(&f->queue, skb);
 		q->data_qlen++;
+		WRITE_ONCE(q->data_backlog, q->data_backlog + qdisc_pkt_len(skb));
 		break;
 	default:
 		return qdisc_drop(skb, sch, to_free);
@@ -332,6 +342,7 @@ static struct sk_buff *hfq_dequeue_data(struct hfq_sched *q, u64 now)
 		}
 		__skb_unlink(skb, &f->queue);
 		q->data_qlen--;
+		WRITE_ONCE(q->data_backlog, q->data_backlog - qdisc_pkt_len(skb));
 		f->deficit -= qdisc_pkt_len(skb);
 		if (skb_queue_empty(&f->queue)) {
 			list_del_init(&f->active);
@@ -476,6 +487,7 @@ static void hfq_reset(struct Qdisc *sch)
 	q->throttled = RB_ROOT;
 	q->flows_count = 0;
 	q->data_qlen = 0;
+	WRITE_ONCE(q->data_backlog, 0);
 	q->rr_deficit[HFQ_RR_DATA] = 0;
 	q->rr_deficit[HFQ_RR_OTHER] = 0;
 	q->time_next_tx = 0;
@@ -587,6 +599,60 @@ u64 hf_hfq_rate(struct net_device *dev)
 		rate = READ_ONCE(((struct hfq_sched *)qdisc_priv(sch))->cfg.rate);
 	rcu_read_unlock();
 	return rate;
+}
+
+/**
+ * hf_hfq_backlog_ns() - how long an hfq root's hyperframe data takes to
+ * drain
+ * @dev: the device
+ *
+ * Any context: the root qdisc is read under RCU, its data backlog without
+ * its lock (a snapshot a packet or two off is good enough for a sender
+ * that keeps the queue short). Other traffic is not counted: it has a
+ * share of its own, and a backlog of it must not stop hyperframe.
+ *
+ * Return: the data bytes queued, at the device rate, in nanoseconds; 0
+ * when the root is not hfq or paces nothing.
+ */
+u64 hf_hfq_backlog_ns(struct net_device *dev)
+{
+	struct hfq_sched *q;
+	struct Qdisc *sch;
+	u64 ns = 0;
+
+	rcu_read_lock();
+	sch = rcu_dereference(dev->qdisc);
+	if (sch && sch->ops == &hfq_qdisc_ops) {
+		q = qdisc_priv(sch);
+		ns = hf_pace_len_ns(READ_ONCE(q->data_backlog),
+				    READ_ONCE(q->cfg.rate));
+	}
+	rcu_read_unlock();
+	return ns;
+}
+
+/**
+ * hf_qdisc_honours_edt() - whether a device's root qdisc holds packets
+ * until their departure time
+ * @dev: the device
+ *
+ * Any context: the root qdisc is read under RCU. hfq and fq do (sch_fq
+ * is known by its name: it exports nothing else); any other root, or
+ * none, sends a stamped packet at once.
+ *
+ * Return: true for hfq and fq.
+ */
+bool hf_qdisc_honours_edt(struct net_device *dev)
+{
+	struct Qdisc *sch;
+	bool edt = false;
+
+	rcu_read_lock();
+	sch = rcu_dereference(dev->qdisc);
+	if (sch)
+		edt = sch->ops == &hfq_qdisc_ops || !strcmp(sch->ops->id, "fq");
+	rcu_read_unlock();
+	return edt;
 }
 
 /**

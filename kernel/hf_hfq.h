@@ -65,6 +65,8 @@ int hf_hfq_register(void);
 void hf_hfq_unregister(void);
 struct Qdisc *hf_hfq_root(struct net_device *dev);
 u64 hf_hfq_rate(struct net_device *dev);
+u64 hf_hfq_backlog_ns(struct net_device *dev);
+bool hf_qdisc_honours_edt(struct net_device *dev);
 void hf_hfq_read(struct Qdisc *sch, struct hfq_state *st);
 void hf_hfq_config(struct Qdisc *sch, const struct hfq_config *cfg);
 

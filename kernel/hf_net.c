@@ -45,6 +45,7 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_TX_RATE_CUTS]		= "tx_rate_cuts",
 	[HF_STAT_TX_CREDIT_STALLS]	= "tx_credit_stalls",
 	[HF_STAT_TX_PACING_DELAYS]	= "tx_pacing_delays",
+	[HF_STAT_TX_PACE_WAITS]		= "tx_pace_waits",
 	[HF_STAT_TX_CREDIT_INVALID]	= "tx_credit_invalid",
 	[HF_STAT_TX_CREDIT_PROBES]	= "tx_credit_probes",
 	[HF_STAT_TX_RATE_HINTS]		= "tx_rate_hints",

@@ -6,6 +6,7 @@
 #ifndef _HF_PEER_H
 #define _HF_PEER_H
 
+#include <linux/hrtimer.h>
 #include <linux/if_ether.h>
 #include <linux/netdevice.h>
 #include <linux/rculist.h>
@@ -97,6 +98,11 @@ enum hf_rto_phase {
  * @rto: retransmission timeout estimator
  * @rto_timer: fires when the oldest segment in flight is overdue, or when
  *	       a segment held back by the reordering window is due
+ * @pace_timer: pushes again when a socket whose pacing ran ahead
+ *		(tx_sock_ahead()) may send; softirq context
+ * @tx_pace_ns: when the path is free again under its rate (tx_path_rate():
+ *		rate hint, link share), for all sockets sending to the peer
+ * @tx_depart_ns: the latest departure time stamped towards the peer
  * @reo: the reordering window (time-based loss detection)
  * @reo_armed: @rto_timer is set for the reordering window, not the RTO
  * @recovering: a loss recovery is under way until una reaches @recover
@@ -195,6 +201,9 @@ struct hf_peer {
 	u32 frame_turns;
 	struct hf_rto rto;
 	struct timer_list rto_timer;
+	struct hrtimer pace_timer;
+	u64 tx_pace_ns;
+	u64 tx_depart_ns;
 	struct hf_reorder reo;
 	bool reo_armed;
 	bool recovering;

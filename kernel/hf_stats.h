@@ -38,6 +38,7 @@ enum hf_stat {
 	HF_STAT_TX_RATE_CUTS,		/* rate scale cut on a congestion sign */
 	HF_STAT_TX_CREDIT_STALLS,	/* window or credit closed on waiting data */
 	HF_STAT_TX_PACING_DELAYS,	/* skbs pacing held past their build time */
+	HF_STAT_TX_PACE_WAITS,		/* pushes that waited: pacing ran ahead */
 	HF_STAT_TX_CREDIT_INVALID,	/* grants beyond max_ahead, refused */
 	HF_STAT_TX_CREDIT_PROBES,	/* segments sent beyond the credit: persist probes */
 	HF_STAT_TX_RATE_HINTS,		/* receivers' rate hints that changed */

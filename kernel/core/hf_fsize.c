@@ -15,10 +15,13 @@
  *    the steps down: first the rate scale back towards 1 (+rate_step),
  *    then, with the rate whole, the frame doubles up to max_segs (the
  *    last step lands on max_segs exactly). Only a round that sent at least
- *    one full frame grows it (hf_fsize_on_send() with segs at least the
+ *    one full frame doubles it (hf_fsize_on_send() with segs at least the
  *    frame size): a flow of small messages never proves that the path
  *    takes large frames, so it keeps the frame it has (the argument of
- *    RFC 7661 for a cwnd that is not used).
+ *    RFC 7661 for a cwnd that is not used). The rate comes back on any
+ *    clean round: frames that pacing or small messages cut short still
+ *    show the path taking the rate, and a flow whose frames pacing keeps
+ *    short (the transport's time cap) would otherwise stay cut for good.
  * 3. Congestion signs: a segment found lost (reorder window or RTO), a
  *    round trip above min_rtt by max(delay_pct % of min_rtt, delay_min_us)
  *    and a congestion notice from the receiver. The first sign of an
@@ -55,8 +58,8 @@
  * 6. Defaults: min_segs 1 (a frame cannot be smaller; under heavy
  *    congestion the transport degrades to paced segments), initial_segs 4
  *    (a few MTUs: below TCP's initial window of 10 segments, RFC 6928,
- *    since a frame leaves as one burst), max_bytes 1 MiB (716 segments at
- *    MTU 1500, 116 at MTU 9000), rate_step 1/4 (back from one cut in two
+ *    since a frame leaves as one burst), max_bytes 1 MiB (718 segments at
+ *    MTU 1500, 117 at MTU 9000), rate_step 1/4 (back from one cut in two
  *    clean rounds, from the floor in four), rate_floor 1/16, delay_pct
  *    100 with delay_min_us 500 (a round trip twice the least and half a
  *    millisecond above it: guest scheduling and softirq deferral move
@@ -381,7 +384,8 @@ static unsigned int fsize_grow(struct hf_fsize *fs,
  * @now_ns: the time now
  *
  * Ends the round when @cum_ack reaches its end mark (design note 1); a
- * clean round that sent a full frame grows (design note 2), and the next
+ * clean round steps the rate back up, or with the rate whole doubles the
+ * frame when it sent a full one (design note 2), and the next
  * round begins with the next-to-send mark. An ack that does not move on
  * from the last one, or that acks beyond what was sent, changes nothing.
  *
@@ -405,8 +409,8 @@ unsigned int hf_fsize_on_ack(struct hf_fsize *fs,
 
 	if (fs->rounds != FSIZE_U32_MAX)
 		fs->rounds++;
-	if ((fs->flags & (HF_FSIZE_F_DIRTY | HF_FSIZE_F_FULL)) ==
-	    HF_FSIZE_F_FULL)
+	if (!(fs->flags & HF_FSIZE_F_DIRTY) &&
+	    ((fs->flags & HF_FSIZE_F_FULL) || fs->rate_scale < HF_FSIZE_ONE))
 		what = fsize_grow(fs, params);
 	fs->flags &= ~(HF_FSIZE_F_DIRTY | HF_FSIZE_F_FULL);
 	fs->round_end = fs->nxt;

@@ -40,3 +40,25 @@ u64 hf_pace_start(u64 next, u64 now, u64 slack_ns)
 
 	return next > floor ? next : floor;
 }
+
+/**
+ * hf_pace_segs() - segments that occupy a link of @rate for at most @ns
+ * @rate: bytes per second; 0 means unpaced
+ * @ns: the time
+ * @seg_bytes: one segment's length as the rate counts it, at least 1
+ *
+ * Return: the segments, at least 1 (a frame holds at least one);
+ * HF_PACE_SEGS_ANY when unpaced or beyond 32 bits.
+ */
+u32 hf_pace_segs(u64 rate, u64 ns, u32 seg_bytes)
+{
+	u64 segs;
+
+	if (!rate)
+		return HF_PACE_SEGS_ANY;
+	segs = hf_mul_div64(rate, ns,
+			    HF_NSEC_PER_SEC * (seg_bytes ? seg_bytes : 1));
+	if (segs > HF_PACE_SEGS_ANY)
+		return HF_PACE_SEGS_ANY;
+	return segs ? (u32)segs : 1;
+}

@@ -67,6 +67,9 @@ constexpr std::array kKnownCounters{
                  "Times the window or credit closed on a sender with data waiting."},
     KnownCounter{"tx_pacing_delays", MetricType::counter,
                  "Socket buffers pacing held past the time they were built."},
+    KnownCounter{"tx_pace_waits", MetricType::counter,
+                 "Pushes that stopped because pacing or the device's hfq queue ran over 2 ms "
+                 "ahead; a timer or an ACK pushes again."},
     KnownCounter{"tx_credit_invalid", MetricType::counter,
                  "Credit grants refused: more than max_ahead beyond the bytes sent."},
     KnownCounter{"tx_credit_probes", MetricType::counter,

@@ -219,6 +219,24 @@ TEST(hf_fsize_on_ack, app_limited_rounds_do_not_grow) {
   EXPECT_EQ(8U, f.segs());
 }
 
+// A rate cut comes back on clean rounds of short frames too: pacing may
+// keep every frame below the controller's size for good.
+TEST(hf_fsize_on_ack, short_frames_restore_the_rate_not_the_frame) {
+  Flow f(defaults());
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, f.fresh_sign());  // the first sign cuts the rate
+  EXPECT_GT(HF_FSIZE_ONE, f.fs().rate_scale);
+  EXPECT_EQ(0U, f.ack_all());  // that round had a sign: no step
+  for (int i = 0; i < 4 && f.fs().rate_scale < HF_FSIZE_ONE; i++) {
+    f.send(1);  // a frame shorter than the controller's
+    EXPECT_EQ(HF_FSIZE_CHANGED_RATE, f.ack_all());
+  }
+  EXPECT_EQ(HF_FSIZE_ONE, f.fs().rate_scale);
+  EXPECT_EQ(4U, f.segs());
+  f.send(1);
+  EXPECT_EQ(0U, f.ack_all());  // with the rate whole, short frames keep it
+  EXPECT_EQ(4U, f.segs());
+}
+
 TEST(hf_fsize_on_ack, works_across_the_sequence_wrap) {
   Flow f(defaults(), 0xfffffff0U);
   for (int i = 0; i < 6; i++) {

@@ -74,4 +74,24 @@ TEST(hf_pace_start, a_late_timer_keeps_the_rate_with_slack) {
   EXPECT_LT(bytes_in_one_second(0), 2500000U * 0.85);
 }
 
+// 20 Mbit/s is 2,500,000 bytes per second: 5,000 bytes in 2 ms, three
+// 1,514-byte segments and a part, so three.
+TEST(hf_pace_segs, whole_segments_in_the_time) {
+  EXPECT_EQ(3U, hf_pace_segs(2500000, 2 * kMs, 1514));
+  EXPECT_EQ(82U, hf_pace_segs(125000000ULL / 2, 2 * kMs, 1514));  // 500 Mbit/s
+  EXPECT_EQ(1U, hf_pace_segs(2500000, 2 * kMs, 5000));            // exactly one
+}
+
+TEST(hf_pace_segs, at_least_one_segment) {
+  EXPECT_EQ(1U, hf_pace_segs(1000, 2 * kMs, 1514));  // 2 bytes in the time
+  EXPECT_EQ(1U, hf_pace_segs(2500000, 0, 1514));
+  EXPECT_EQ(5000U, hf_pace_segs(2500000, 2 * kMs, 0));  // counted as 1 byte
+}
+
+TEST(hf_pace_segs, unpaced_or_huge_has_no_limit) {
+  EXPECT_EQ(HF_PACE_SEGS_ANY, hf_pace_segs(0, 2 * kMs, 1514));
+  // 1 Tbit/s for an hour in 1-byte segments: beyond 32 bits, no overflow.
+  EXPECT_EQ(HF_PACE_SEGS_ANY, hf_pace_segs(125000000000ULL, 3600ULL * 1000 * kMs, 1));
+}
+
 }  // namespace
