@@ -59,9 +59,12 @@ constexpr u16 kLenMask = 0x3fff;
 constexpr u16 kCtlRto = 0x8000;
 constexpr u16 kCtlDrain = 0x4000;
 
-// The ACK header's reserved bytes: zero on send, ignored on receive.
-bool ack_reserved(size_t i) {
-  return i == 33 || i == 38 || i == 39;
+// A header's reserved bytes: zero on send, ignored on receive.
+bool reserved(u8 type, size_t i) {
+  if (type == HF_TYPE_ACK) {
+    return i == 33 || i == 38 || i == 39;
+  }
+  return type == HF_TYPE_DATA && i >= 37 && i < HF_DATA_HLEN;  // after pred
 }
 
 [[noreturn]] void fail(const char* what, int line) {
@@ -215,7 +218,7 @@ void check_codec(const std::vector<u8>& frame, const hf_hdr& h) {
   const int n = hf_hdr_encode(&h, buf.data(), buf.size());
   HF_CHECK(n == h.hlen);
   for (size_t i = 0; i < h.hlen; i++) {
-    if (h.type == HF_TYPE_ACK && ack_reserved(i)) {
+    if (reserved(h.type, i)) {
       HF_CHECK(buf[i] == 0);
     } else {
       HF_CHECK(buf[i] == frame[i]);

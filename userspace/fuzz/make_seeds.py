@@ -42,14 +42,16 @@ def with_csum(body):
 
 
 def data(seq, msg_id, msg_len, offset, seg_len, seg_size, frame_segs=1,
-         frame_seq=None, flags=0, epoch=0x1234, sport=7, dport=9, pred=0):
-    """A DATA frame; payload byte i is (offset + i) & 0xff."""
+         frame_seq=None, flags=0, epoch=0x1234, sport=7, dport=9, pred=0,
+         rsvd=b"\0\0\0"):
+    """A DATA frame; payload byte i is (offset + i) & 0xff. rsvd: bytes
+    37..39, which a receiver ignores."""
     if frame_seq is None:
         frame_seq = seq
-    body = struct.pack("!BBHHHIIIIHHIHHB3x", VERSION << 4 | TYPE_DATA, flags,
+    body = struct.pack("!BBHHHIIIIHHIHHB3s", VERSION << 4 | TYPE_DATA, flags,
                        sport, dport, 0, seq % W, msg_id, msg_len, offset,
                        seg_len, frame_segs, frame_seq % W, seg_size, epoch,
-                       pred)
+                       pred, rsvd)
     assert len(body) == DATA_HLEN
     body += bytes((offset + i) & 0xFF for i in range(seg_len))
     return with_csum(body)
@@ -141,6 +143,15 @@ SEEDS = {
         (0, data(20, 0, 950, 0, 100, 100, 10, 20, FRAME_START)),
         (0, packed(21, 0, 950, 100, 6, 100, 10, 20)),
         (DRAIN, packed(27, 0, 950, 700, 3, 100, 10, 20, FRAME_END | ACK_NOW)),
+    ]),
+    # A message whose segments carry what a later sender may put in the
+    # reserved bytes after pred: the receiver ignores them.
+    "data_reserved_bytes": seed(50, [
+        (0, data(50, 0, 48, 0, 16, 16, 3, 50, FRAME_START, pred=0,
+                 rsvd=b"\x01\x80\xff")),
+        (0, data(51, 0, 48, 16, 16, 16, 3, 50, rsvd=b"\xff\xff\xff")),
+        (DRAIN, data(52, 0, 48, 32, 16, 16, 3, 50, FRAME_END | ACK_NOW,
+                     rsvd=b"\x00\x00\x01")),
     ]),
     # One ACK with the most blocks an ACK may carry, then the retransmissions
     # it leaves due (the sender starts with 64 segments in flight from 0).
