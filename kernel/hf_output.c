@@ -481,66 +481,51 @@ static u64 tx_link_share(const struct hf_peer *peer)
 	return div_u64(link, max(senders, 1));
 }
 
-/*
- * The rate of @sk's own schedule, shared by all its peers: the lower of
- * the module's pacing_rate and the SO_MAX_PACING_RATE of @sk (when
- * given), scaled by @peer's frame-size controller's cut; 0 when neither
- * caps it. What a peer says (its rate hint) paces only the path to it
- * (tx_path_rate()), never the socket's traffic to others.
- */
-static u64 tx_sock_rate(const struct hf_peer *peer, const struct sock *sk)
+/* The lower of two rates, bytes per second; 0 means no limit. */
+static u64 tx_rate_min(u64 a, u64 b)
 {
-	unsigned long cap = READ_ONCE(sk->sk_max_pacing_rate);
-	u64 rate = READ_ONCE(peer->cfg->p.pacing_rate);
-
-	if (cap && cap != ~0UL)
-		rate = rate ? min_t(u64, rate, cap) : cap;
-	if (!rate)
-		return 0;
-	return max_t(u64, hf_fsize_rate(&peer->fsize, rate), 1);
+	return a && b ? min(a, b) : a ?: b;
 }
 
 /*
- * The rate the socket's pacing applies towards @peer: the lowest of the
- * module's pacing_rate, the SO_MAX_PACING_RATE of @sk (when given), the
- * receiver's rate hint and the device's link share, scaled by the
- * frame-size controller's cut; 0 when nothing paces.
+ * The rate of @sk's own schedule, shared by all its peers: the lower of
+ * the module's pacing_rate and the SO_MAX_PACING_RATE of @sk (when
+ * given), scaled by @peer's frame-size controller's cut (after congestion
+ * it cuts the rate first); 0 when neither caps it. What a peer says (its
+ * rate hint) paces only the path to it (tx_path_rate()), never the
+ * socket's traffic to others.
  */
-static u64 tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
+static u64 tx_sock_rate(const struct hf_peer *peer, const struct sock *sk)
 {
 	unsigned long cap = sk ? READ_ONCE(sk->sk_max_pacing_rate) : 0;
-	u64 rate = READ_ONCE(peer->cfg->p.pacing_rate);
-	u64 share = tx_link_share(peer);
 
-	if (cap && cap != ~0UL)
-		rate = rate ? min_t(u64, rate, cap) : cap;
-	/* The receiver's share of its link for us, when it gives one. */
-	if (peer->tx_rate_hint)
-		rate = rate ? min(rate, peer->tx_rate_hint) : peer->tx_rate_hint;
-	/* Ours of the link we send by. */
-	if (share)
-		rate = rate ? min(rate, share) : share;
-	if (!rate)
-		return 0;
-	/* After congestion the frame-size controller cuts the rate first. */
-	return max_t(u64, hf_fsize_rate(&peer->fsize, rate), 1);
+	return hf_fsize_rate(&peer->fsize,
+			     tx_rate_min(READ_ONCE(peer->cfg->p.pacing_rate),
+					 cap == ~0UL ? 0 : cap));
 }
 
 /*
  * The rate of @peer's path, shared by every socket sending to it: the
- * lowest of the receiver's rate hint and the device's link share, scaled
- * by the frame-size controller's cut; 0 when neither is known.
+ * lower of the receiver's rate hint (its share of its link for us) and
+ * the device's link share (ours of the link we send by), scaled by the
+ * frame-size controller's cut; 0 when neither is known.
  */
 static u64 tx_path_rate(const struct hf_peer *peer)
 {
-	u64 rate = peer->tx_rate_hint;
-	u64 share = tx_link_share(peer);
+	return hf_fsize_rate(&peer->fsize,
+			     tx_rate_min(peer->tx_rate_hint,
+					 tx_link_share(peer)));
+}
 
-	if (share)
-		rate = rate ? min(rate, share) : share;
-	if (!rate)
-		return 0;
-	return max_t(u64, hf_fsize_rate(&peer->fsize, rate), 1);
+/*
+ * The rate the socket's pacing applies towards @peer, both schedules
+ * together: the lower of tx_sock_rate() and tx_path_rate(). The cut
+ * scales both alike, so this is the lowest of the four limits, scaled;
+ * 0 when nothing paces.
+ */
+static u64 tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
+{
+	return tx_rate_min(tx_sock_rate(peer, sk), tx_path_rate(peer));
 }
 
 /*
@@ -598,7 +583,6 @@ static u64 tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 		path_ns = hf_pace_len_ns(len, path);
 		floor = max(floor, hf_pace_start(peer->tx_pace_ns, now,
 						 path_ns / 2));
-		peer->tx_pace_ns = floor + path_ns;
 	}
 	start = floor;
 	if (rate) {
@@ -607,9 +591,9 @@ static u64 tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 		do {
 			start = max(hf_pace_start(old, now, len_ns / 2), floor);
 		} while (!atomic64_try_cmpxchg(next, &old, start + len_ns));
-		if (path)
-			peer->tx_pace_ns = start + path_ns;
 	}
+	if (path)
+		peer->tx_pace_ns = start + path_ns;
 	peer->tx_depart_ns = start;
 	if (start > now)
 		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_PACING_DELAYS);
