@@ -697,6 +697,19 @@ static bool rx_epoch_adopt(struct hf_peer *peer, u16 epoch)
 }
 
 /*
+ * Whether DATA header @h says otherwise than message @m about what every
+ * segment of a message repeats: its length, stride, ports and pred.
+ */
+static bool rx_msg_disagrees(const struct hf_rx_msg *m, const struct hf_hdr *h)
+{
+	const struct hf_data_hdr *d = &h->data;
+
+	return m->len != d->msg_len || m->seg_size != d->seg_size ||
+	       m->sport != h->sport || m->dport != h->dport ||
+	       m->pred != d->pred;
+}
+
+/*
  * A DATA segment for @peer; consumes @skb. @more: segments of the same
  * train follow it in this softirq, so an ACK it calls for waits for the
  * train's last (one ACK per train, as one per GRO skb in TCP; the ACK
@@ -747,8 +760,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		fresh = true;
 	}
 	why = HF_STAT_DROP_DISAGREE;
-	if (m->len != d->msg_len || m->seg_size != d->seg_size ||
-	    m->sport != h->sport || m->dport != h->dport || m->pred != d->pred)
+	if (rx_msg_disagrees(m, h))
 		goto release;
 
 	index = d->offset / d->seg_size;
@@ -976,8 +988,7 @@ static struct hf_rx_msg *rx_train_whole(struct hf_peer *peer,
 			return NULL;
 		*fresh = true;
 	}
-	if (m->len != d->msg_len || m->seg_size != d->seg_size ||
-	    m->sport != h->sport || m->dport != h->dport || m->pred != d->pred)
+	if (rx_msg_disagrees(m, h))
 		goto slow;
 	if (!m->chunks)
 		return m;
