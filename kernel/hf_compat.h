@@ -10,6 +10,11 @@
 
 #include <linux/version.h>
 #include <linux/skbuff.h>
+#include <linux/netdevice.h>
+/* 6.5 moved skb_gso_segment() and its kin out of netdevice.h. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#include <net/gso.h>
+#endif
 
 /*
  * 6.11 turned skb_set_delivery_time()'s "mono" bool into a clock id

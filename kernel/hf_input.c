@@ -1113,6 +1113,14 @@ static int rx_train(struct sk_buff *skb, struct net_device *dev,
 	werr = hf_hdr_decode(skb->data, skb->len, &h);
 	if (!werr)
 		werr = hf_train_check(&h, payload, &n);
+	/*
+	 * A sender's train still marked as one holds the segments it was
+	 * built with; more are a carrier that something on the way copied
+	 * into one buffer (generic XDP), where its trains' bounds are lost:
+	 * read as one train, its later trains' headers would be payload.
+	 */
+	if (!werr && skb_is_gso(skb) && skb_shinfo(skb)->gso_segs != n)
+		werr = HF_WERR_LENGTH;
 	if (werr) {
 		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
 		atomic64_inc(&stats->malformed[werr]);
@@ -1165,6 +1173,36 @@ static bool rx_is_packed(const struct sk_buff *skb)
 
 	return p && p[0] == (HF_WIRE_VERSION << 4 | HF_TYPE_DATA) &&
 	       (p[1] & HF_DF_PACKED);
+}
+
+/*
+ * A carrier a device carried whole (hf_offload.c): its trains, each a
+ * packed train or, last, a lone segment, are taken in one by one, in
+ * order, as if they had arrived so.
+ */
+static int rx_carrier(struct sk_buff *skb, struct net_device *dev,
+		      const u8 *src)
+{
+	struct hf_stats *stats = &hf_net(dev_net(dev))->stats;
+	struct sk_buff *list, *train;
+	__be16 protocol = skb->protocol;
+	u8 pkt_type = skb->pkt_type;
+	int rc;
+
+	list = hf_train_split(skb);
+	if (IS_ERR(list)) {
+		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		hf_dev_stat_inc(hf_dev_stats_find(hf_net(dev_net(dev)), dev),
+				HF_DEV_STAT_DROPS);
+		kfree_skb(skb);
+		return NET_RX_DROP;
+	}
+	hf_stat_inc(stats, HF_STAT_RX_CARRIERS);
+	rc = rx_train(skb, dev, src);
+	while ((train = hf_train_next(&list, dev, protocol, pkt_type)))
+		rc = rx_is_packed(train) ? rx_train(train, dev, src) :
+			rx_frame(train, dev, src, HF_RXF_LONE);
+	return rc;
 }
 
 /*
@@ -1259,7 +1297,8 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	}
 	ether_addr_copy(src, eth_hdr(skb)->h_source);
 	if (rx_is_packed(skb))
-		return rx_train(skb, dev, src);
+		return hf_train_is_carrier(skb) ? rx_carrier(skb, dev, src) :
+						  rx_train(skb, dev, src);
 	if (!skb_is_gso(skb) ||
 	    !(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST))
 		return rx_frame(skb, dev, src, HF_RXF_LONE);

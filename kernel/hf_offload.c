@@ -16,6 +16,18 @@
  * checksum, computes each segment's checksum; nothing else is rewritten,
  * so a cut train is byte for byte the segments it was built from.
  *
+ * A carrier is the packed trains of one hyperframe as one skb, up to the
+ * whole frame: the first train is the head, the others hang on its
+ * frag_list (hf_carrier_add()), so the qdisc and the pacer take a
+ * hyperframe once, however many trains the device's gso_max_size cuts it
+ * into. It is marked as a train is; gso_features_check() refuses GSO to
+ * one at or above the device's gso_max_size, so the stack hands it to
+ * hf_gso_segment(), which takes the trains apart again (no copy) at the
+ * device boundary and passes each one on whole or cut, as the device
+ * takes it. A carrier below gso_max_size (raised with ip link) goes whole
+ * where the device carries trains, and the receiver takes it apart
+ * (hf_input.c).
+ *
  * On the way in, the gro_receive and gro_complete callbacks registered
  * with it build the train again from the segments of one hyperframe that
  * a device delivered one by one (core/hf_gro.c decides which): the first
@@ -38,7 +50,12 @@
  * 2. The train stays below the device's gso_max_size and gso_max_segs
  *    (hf_train_fits()): a larger one would be cut in software even where
  *    the device could take it, which costs more than two smaller trains.
- * 3. GRO keeps a train within the device's gro_max_size (gro_ipv4_max_size
+ * 3. A carrier is taken apart with skb_segment_list(), which gives each
+ *    train the head's link-layer header and skb state (the departure
+ *    time among it) and leaves the trains' own GSO marks alone. Whether
+ *    a train then goes whole is asked of netif_skb_features() for it
+ *    alone: the features the stack passed were computed for the carrier.
+ * 4. GRO keeps a train within the device's gro_max_size (gro_ipv4_max_size
  *    since 6.3), 64 KiB unless raised: "ip link set dev X gro_max_size N"
  *    (or gro_ipv4_max_size) lets it grow to whole hyperframes. The
  *    segments are chained as they came, never copied or rewritten.
@@ -118,6 +135,103 @@ bad:
 	return ERR_PTR(-EINVAL);
 }
 
+/*
+ * A train taken out of a carrier, as the device takes it: whole, when it
+ * may; else cut (skb_gso_segment() calls hf_gso_segment() for it alone),
+ * or for a lone segment its checksum computed when the device cannot.
+ * Consumes @train. Return: the list that replaces it, or an ERR_PTR.
+ */
+static struct sk_buff *hf_carrier_train_out(struct sk_buff *train)
+{
+	netdev_features_t features = netif_skb_features(train);
+	struct sk_buff *segs;
+	int err;
+
+	if (skb_is_gso(train)) {
+		if (!netif_needs_gso(train, features))
+			return train;
+		segs = skb_gso_segment(train, features);
+		if (IS_ERR_OR_NULL(segs)) {
+			kfree_skb(train);
+			return segs ?: ERR_PTR(-EINVAL);
+		}
+		consume_skb(train);
+		return segs;
+	}
+	if (skb_needs_linearize(train, features) && __skb_linearize(train)) {
+		kfree_skb(train);
+		return ERR_PTR(-ENOMEM);
+	}
+	if (train->ip_summed == CHECKSUM_PARTIAL &&
+	    !(features & NETIF_F_HW_CSUM)) {
+		err = skb_checksum_help(train);
+		if (err) {
+			kfree_skb(train);
+			return ERR_PTR(err);
+		}
+	}
+	return train;
+}
+
+/*
+ * Take a carrier apart at the device boundary into the trains it holds,
+ * each with the head's link-layer header (design note 3), and pass each
+ * on as the device takes it (hf_carrier_train_out()).
+ */
+static struct sk_buff *hf_gso_segment_carrier(struct sk_buff *skb)
+{
+	unsigned int hlen = skb_mac_header_len(skb);
+	u32 head_segs = skb_shinfo(skb)->gso_segs;
+	u16 stride = skb_shinfo(skb)->gso_size;
+	struct sk_buff *trains, *train, *next, *out = NULL, *tail = NULL;
+	unsigned int truesize = skb->truesize;
+	u32 segs;
+
+	skb_walk_frags(skb, train) {
+		segs = skb_is_gso(train) ? skb_shinfo(train)->gso_segs : 1;
+		if (skb_headroom(train) < hlen || segs >= head_segs)
+			return ERR_PTR(-EINVAL);
+		head_segs -= segs;
+		truesize -= train->truesize;
+	}
+	/* Each train is linear where the device needs it: none does here. */
+	trains = skb_segment_list(skb, NETIF_F_SG | NETIF_F_FRAGLIST, hlen);
+	if (IS_ERR(trains))
+		return trains;
+	/*
+	 * The head lost its GSO marks to skb_segment_list(), and 6.1's keeps
+	 * the others' truesize in it: a train again, of its own size, which
+	 * the receiver weighs against its payload.
+	 */
+	trains->truesize = truesize;
+	if (head_segs > 1)
+		hf_train_pack(trains, stride, head_segs);
+	for (train = trains; train; train = next) {
+		struct sk_buff *cut;
+
+		next = train->next;
+		train->next = NULL;
+		cut = hf_carrier_train_out(train);
+		if (IS_ERR(cut)) {
+			kfree_skb_list(out);
+			kfree_skb_list(next);
+			return cut;
+		}
+		if (tail)
+			tail->next = cut;
+		else
+			out = cut;
+		for (tail = cut; tail->next; tail = tail->next)
+			;
+	}
+	/* Where the stack looks for the last (validate_xmit_skb_list()). */
+	out->prev = tail;
+	if (skb->dev)
+		hf_stat_inc(&hf_net(dev_net(skb->dev))->stats,
+			    HF_STAT_TX_CARRIERS_SPLIT);
+	return out;
+}
+
 static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 				      netdev_features_t features)
 {
@@ -129,6 +243,8 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 		return ERR_PTR(-EINVAL);
 	if (!skb_has_frag_list(skb))
 		return hf_gso_segment_packed(skb, features);
+	if (hf_train_is_carrier(skb))
+		return hf_gso_segment_carrier(skb);
 	/*
 	 * Each segment gets the head's link-layer header pushed in front,
 	 * VLAN tags included: one without the room would underflow.
@@ -320,6 +436,32 @@ void hf_train_add(struct sk_buff *train, struct sk_buff *tail,
 	train->data_len += seg->len;
 	train->truesize += seg->truesize;
 	skb_shinfo(train)->gso_segs++;
+}
+
+/**
+ * hf_carrier_add() - append a train to a carrier
+ * @carrier: the carrier's head, a packed train of the same hyperframe
+ * @tail: the last skb on its frag_list, or NULL for none yet
+ * @train: a packed train or a lone segment, the next of the frame, data
+ *	   at its hyperframe header; owned by the carrier from now on
+ *
+ * Any context. The carrier counts the segments of all its trains, so
+ * that the qdisc and the pacer count it as the wire packets it becomes.
+ * The caller keeps that count within a u16 (gso_segs).
+ */
+void hf_carrier_add(struct sk_buff *carrier, struct sk_buff *tail,
+		    struct sk_buff *train)
+{
+	u32 segs = skb_is_gso(train) ? skb_shinfo(train)->gso_segs : 1;
+
+	if (tail)
+		tail->next = train;
+	else
+		skb_shinfo(carrier)->frag_list = train;
+	carrier->len += train->len;
+	carrier->data_len += train->len;
+	carrier->truesize += train->truesize;
+	skb_shinfo(carrier)->gso_segs += segs;
 }
 
 /**

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hf_offload.h - trains: consecutive segments of a hyperframe as one
- * GSO skb, chained or packed, built by the sender, cut by the stack or
- * split by the receiver.
+ * GSO skb, chained or packed, and carriers: the trains of a hyperframe as
+ * one skb; built by the sender, cut by the stack or split by the
+ * receiver.
  */
 #ifndef _HF_OFFLOAD_H
 #define _HF_OFFLOAD_H
@@ -29,33 +30,50 @@ enum hf_wire_err hf_train_seg_decode(const struct sk_buff *skb, u32 off,
 struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 			      __be16 protocol, u8 pkt_type);
 
+void hf_carrier_add(struct sk_buff *carrier, struct sk_buff *tail,
+		    struct sk_buff *train);
+
 /**
- * hf_train_is_packed() - whether a sent skb is a packed train
- * @skb: a DATA frame built by this host (hf_output.c)
+ * hf_train_is_carrier() - whether an skb is a carrier: the trains of one
+ * hyperframe as one skb (hf_carrier_add())
+ * @skb: a frame, hyperframe header at skb->data
  *
- * Any context. A chained train carries its segments on its frag_list; a
- * packed one (hf_train_pack()) is a GSO skb without one.
+ * Any context. A carrier's head is a packed train, and the others hang on
+ * its frag_list; a chained train's head is a lone segment's header, and
+ * a driver's frag_list skb is no GSO skb.
  */
-static inline bool hf_train_is_packed(const struct sk_buff *skb)
+static inline bool hf_train_is_carrier(const struct sk_buff *skb)
 {
-	return skb_is_gso(skb) && !skb_has_frag_list(skb);
+	u8 buf[2];
+	const u8 *p;
+
+	if (!skb_is_gso(skb) || !skb_has_frag_list(skb))
+		return false;
+	p = skb_header_pointer(skb, 0, sizeof(buf), buf);
+	return p && (p[0] & 0x0f) == HF_TYPE_DATA && (p[1] & HF_DF_PACKED);
 }
 
 /**
  * hf_train_wire_len() - bytes a sent frame takes on the wire
- * @skb: a frame built by this host, without its link-layer header
+ * @skb: a frame built by this host, without its link-layer header: a
+ *	 lone segment, a train (chained or packed) or a carrier
  * @hh: the device's link-layer header length
  *
- * Any context. Every segment pays a link-layer header, and each of a
- * packed train's segments but the first a hyperframe header the train
- * only implies.
+ * Any context. Every segment pays a link-layer header, and a hyperframe
+ * header too: the head and each skb on its frag_list (a chained train's
+ * segments, a carrier's trains) hold one; a packed train's other
+ * segments have theirs implied.
  */
 static inline u32 hf_train_wire_len(const struct sk_buff *skb, u32 hh)
 {
 	u32 segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+	const struct sk_buff *p;
+	u32 held = 1;
 
+	skb_walk_frags(skb, p)
+		held++;
 	return skb->len + segs * hh +
-	       (hf_train_is_packed(skb) ? (segs - 1) * HF_DATA_HLEN : 0);
+	       (segs > held ? (segs - held) * HF_DATA_HLEN : 0);
 }
 
 /**

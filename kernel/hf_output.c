@@ -15,10 +15,11 @@
  * Design notes:
  * 1. One lock per peer (BHs off) covers both directions; sendmsg, the
  *    receive path and the timers take it for bounded work only.
- * 2. A push sends at most HF_PUSH_BUDGET segments and the train it is in;
- *    acks clock out the rest, so no call holds the lock for a whole
- *    64 MiB message. A push that could only start a short train waits for
- *    more ACKs (tx_train_defer()), as TCP defers a TSO skb.
+ * 2. A push sends at most HF_PUSH_BUDGET segments and what the window
+ *    (max_inflight) holds of the frame it is in; acks clock out the rest,
+ *    so no call holds the lock for a whole 64 MiB message. A push that
+ *    could only send a short part of a frame waits for more ACKs
+ *    (tx_train_defer()), as TCP defers a TSO skb.
  * 3. At most HF_STATUS_WINDOW messages are unresolved per peer: every ACK
  *    repeats the outcomes of that many, so no outcome can be missed.
  * 4. The message's charge against SO_SNDBUF rides on an empty skb owned
@@ -768,7 +769,11 @@ static void tx_sent_add(struct hf_peer *peer, struct hf_tx_msg *msg)
  * (hf_offload.c): the socket, the qdisc and the pacer handle it once.
  * Packed (the packed_trains parameter), it is built when it leaves, one
  * header and the payload of every segment; chained, each segment is built
- * as it is taken and hung on the first's frag_list.
+ * as it is taken and hung on the first's frag_list. Packed trains of one
+ * frame then gather in a carrier (hf_carrier_add()), which goes to the
+ * device queue when the frame ends or the push does: one skb, one
+ * enqueue and one departure time per hyperframe, however many trains the
+ * device's gso_max_size cuts it into.
  */
 struct tx_train {
 	struct sk_buff *head;
@@ -783,14 +788,88 @@ struct tx_train {
 	u8 flags;
 	bool packed;
 	u32 max_segs;
+	struct sk_buff *carrier;
+	struct sk_buff *carrier_tail;
+	struct hf_tx_msg *carrier_msg;
+	u32 carrier_seq;
+	u32 carrier_segs;
 };
 
-/* Send @t's train, if any, paced as a whole. Return: hf_xmit()'s. */
+/*
+ * Hand @skb, new DATA segments @seq to @seq + @segs - 1 of @msg, to the
+ * device queue, paced as a whole. Return: hf_xmit()'s.
+ */
+static int tx_data_xmit(struct hf_peer *peer, struct hf_tx_msg *msg,
+			struct sk_buff *skb, u32 seq, u32 segs)
+{
+	u64 departure;
+
+	/* Its segments' bytes with a header each, packed or chained. */
+	trace_hf_frame_xmit(peer, msg->msg_id, seq, segs,
+			    hf_train_wire_len(skb, 0));
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_FRAME_SKBS);
+	departure = tx_pace(peer, msg->sk, skb);
+	while (departure && segs--)
+		tx_slot(peer, seq + segs)->sent_ns = departure;
+	return hf_xmit(peer, skb, msg->sk->sk_priority);
+}
+
+/* Send @t's carrier, if any. Return: hf_xmit()'s. */
+static int tx_carrier_send(struct hf_peer *peer, struct tx_train *t)
+{
+	struct sk_buff *skb = t->carrier;
+
+	if (!skb)
+		return 0;
+	t->carrier = NULL;
+	t->carrier_tail = NULL;
+	return tx_data_xmit(peer, t->carrier_msg, skb, t->carrier_seq,
+			    t->carrier_segs);
+}
+
+/*
+ * Add the train just built, @skb of @segs segments from @t->seq, to @t's
+ * carrier, sending the carrier first when the train does not follow its
+ * last (a train that could not be built leaves a gap) or would take its
+ * segments past what gso_segs counts; and after, when the train ends its
+ * frame. A lone segment starts no carrier: it goes at once.
+ * Return: hf_xmit()'s of what was sent, the first error.
+ */
+static int tx_carry(struct hf_peer *peer, struct tx_train *t,
+		    struct sk_buff *skb, u32 segs, u8 flags)
+{
+	int err = 0, err2 = 0;
+
+	if (t->carrier &&
+	    (t->carrier_msg != t->msg ||
+	     t->seq != t->carrier_seq + t->carrier_segs ||
+	     t->carrier_segs + segs > U16_MAX))
+		err = tx_carrier_send(peer, t);
+	if (!t->carrier) {
+		if (!skb_is_gso(skb))
+			return tx_data_xmit(peer, t->msg, skb, t->seq, segs) ?: err;
+		t->carrier = skb;
+		t->carrier_msg = t->msg;
+		t->carrier_seq = t->seq;
+		t->carrier_segs = segs;
+	} else {
+		hf_carrier_add(t->carrier, t->carrier_tail, skb);
+		t->carrier_tail = skb;
+		t->carrier_segs += segs;
+	}
+	if (flags & HF_DF_FRAME_END)
+		err2 = tx_carrier_send(peer, t);
+	return err ?: err2;
+}
+
+/*
+ * Send @t's train, if any: chained, to the device queue; packed, into
+ * the frame's carrier (tx_carry()). Return: hf_xmit()'s.
+ */
 static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
 {
 	struct sk_buff *skb = t->head;
 	u32 segs = t->segs;
-	u64 departure;
 
 	if (!segs)
 		return 0;
@@ -809,14 +888,10 @@ static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
 	} else {
 		hf_train_end(skb);
 	}
-	/* Its segments' bytes with a header each, packed or chained. */
-	trace_hf_frame_xmit(peer, t->msg->msg_id, t->seq, segs,
-			    hf_train_wire_len(skb, 0));
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_DATA_SKBS);
-	departure = tx_pace(peer, t->msg->sk, skb);
-	while (departure && segs--)
-		tx_slot(peer, t->seq + segs)->sent_ns = departure;
-	return hf_xmit(peer, skb, t->msg->sk->sk_priority);
+	if (t->packed)
+		return tx_carry(peer, t, skb, segs, t->flags);
+	return tx_data_xmit(peer, t->msg, skb, t->seq, segs);
 }
 
 /*
@@ -871,15 +946,17 @@ static u32 tx_train_segs(const struct hf_peer *peer,
 }
 
 /*
- * Whether to hold back a train that would start now, @want segments of
- * @msg at most, for the window to open further: an ACK opens what one
- * train carried (or HF_ACK_EVERY lone segments, hf_input.c), and sending
- * each opening at once makes trains that short, however large the frame.
- * As TCP defers a TSO skb (tcp_tso_should_defer()), a push waits while
- * the window has room for less than a full train and less than half of
+ * Whether a push that would start sending now, @want segments of @msg
+ * (the frame's rest, or the next frame), holds back for the window to
+ * open further: an ACK opens what one train carried (or HF_ACK_EVERY lone
+ * segments, hf_input.c), and sending each opening at once makes trains,
+ * and the carriers of a frame, that short, however large the frame. As
+ * TCP defers a TSO skb (tcp_tso_should_defer()), a push waits while the
+ * window has room for less than @want and less than half of
  * max_inflight, and only with segments in flight: their ACKs (or, at
  * worst, the retransmission timer) call the next push, and the last of
- * them opens the whole window.
+ * them opens the whole window. A push asks at its start and at each
+ * frame's, not between the trains of a frame it goes on with.
  */
 static bool tx_train_defer(const struct hf_peer *peer,
 			   const struct hf_tx_msg *msg, u32 want)
@@ -890,7 +967,7 @@ static bool tx_train_defer(const struct hf_peer *peer,
 
 	if (!inflight || room >= max / 2)
 		return false;
-	return room < min(want, tx_train_segs(peer, msg));
+	return room < want;
 }
 
 /*
@@ -981,8 +1058,11 @@ static void tx_push(struct hf_peer *peer)
 		u8 flags = 0;
 		int err;
 
-		/* The budget ends a push between trains, never inside one. */
-		if (budget <= 0 && !train.segs)
+		/*
+		 * The budget ends a push between frames, never inside one:
+		 * the window (max_inflight) bounds a frame's rest.
+		 */
+		if (budget <= 0 && !peer->frame_left)
 			break;
 		if (peer->frame_left) {
 			msg = peer->frame_msg;
@@ -1011,7 +1091,11 @@ static void tx_push(struct hf_peer *peer)
 			}
 			cap_segs = min(cap_segs, tx_frame_paced_segs(peer, msg));
 		}
-		if (!train.segs &&
+		/*
+		 * A push that goes on with a frame sends what the window
+		 * holds of it: its trains leave as one carrier.
+		 */
+		if (!train.segs && (!sent || !peer->frame_left) &&
 		    tx_train_defer(peer, msg, peer->frame_left ?:
 				   min3(hf_fsize_segs(&peer->fsize, &fp),
 					msg->nsegs - msg->next_seg,
@@ -1094,6 +1178,7 @@ static void tx_push(struct hf_peer *peer)
 	}
 	/* What a frame cut short by the window or budget has so far. */
 	tx_train_send(peer, &train);
+	tx_carrier_send(peer, &train);
 	/*
 	 * Data waits for credit: a stall each time the window closes on it,
 	 * not again for pushes that find it still closed.

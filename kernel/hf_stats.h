@@ -33,6 +33,8 @@ enum hf_stat {
 	HF_STAT_TX_WINDOW_RESENDS,	/* sent again: the receiver had room again */
 	HF_STAT_TX_DATA_SKBS,		/* skbs of new DATA handed to devices: a train once */
 	HF_STAT_TX_SW_SEGMENTED,	/* trains cut in software for a device */
+	HF_STAT_TX_FRAME_SKBS,		/* skbs of new DATA handed to the qdisc: a carrier once */
+	HF_STAT_TX_CARRIERS_SPLIT,	/* carriers taken apart into trains for a device */
 	HF_STAT_TX_FRAME_GROWS,		/* frame size doubled after a clean round */
 	HF_STAT_TX_FRAME_SHRINKS,	/* frame size halved: congestion, idle */
 	HF_STAT_TX_RATE_CUTS,		/* rate scale cut on a congestion sign */
@@ -48,6 +50,7 @@ enum hf_stat {
 	HF_STAT_RX_LINEARIZED_TRAINS,	/* trains that arrived in one buffer, cut here */
 	HF_STAT_RX_PACKED_TRAINS,	/* packed trains that arrived whole */
 	HF_STAT_RX_PACKED_SPLIT,	/* of those, taken apart: not all new */
+	HF_STAT_RX_CARRIERS,		/* carriers that arrived whole, taken apart here */
 	HF_STAT_RX_CSUM_LOCAL,		/* frames that crossed no wire, checksum unfilled */
 	HF_STAT_RX_GRO_TRAINS,		/* trains GRO built from segments that came alone */
 	HF_STAT_RX_GRO_SEGS,		/* the segments in them */

@@ -39,8 +39,8 @@
 	} while (0)
 
 /*
- * tx_data_skbs: one skb of new data segments (a train or a lone segment)
- * left; repairs are hf_retransmit's.
+ * tx_frame_skbs: one skb of new data segments (a carrier, a train or a
+ * lone segment) went to the device queue; repairs are hf_retransmit's.
  */
 TRACE_EVENT(hf_frame_xmit,
 	TP_PROTO(const struct hf_peer *peer, u32 msg_id, u32 seq, u32 segs,

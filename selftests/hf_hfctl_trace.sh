@@ -143,7 +143,7 @@ done
 ev() { field "$j" "j['events']['$1']"; }
 for i in 0 1; do
 	j=$LOGS/t$i.json
-	compare "node $i hf_frame_xmit vs tx_data_skbs" "$(ev hf_frame_xmit)" "$(delta $i tx_data_skbs)"
+	compare "node $i hf_frame_xmit vs tx_frame_skbs" "$(ev hf_frame_xmit)" "$(delta $i tx_frame_skbs)"
 	compare "node $i hf_frame_recv vs rx_data_skbs" "$(ev hf_frame_recv)" "$(delta $i rx_data_skbs)"
 	compare "node $i hf_retransmit vs tx_retransmits" "$(ev hf_retransmit)" \
 		"$(delta $i tx_retransmits)"

@@ -160,7 +160,7 @@ compare()
 	echo "# ${what% vs *} $got, ${what#* vs } $want"
 	check_eq "$got" "$want" "$what"
 }
-compare "hf_frame_xmit vs tx_data_skbs" "$(events hf_frame_xmit)" "$(delta tx_data_skbs)"
+compare "hf_frame_xmit vs tx_frame_skbs" "$(events hf_frame_xmit)" "$(delta tx_frame_skbs)"
 compare "hf_frame_recv vs rx_data_skbs" "$(events hf_frame_recv)" "$(delta rx_data_skbs)"
 compare "hf_retransmit vs tx_retransmits" "$(events hf_retransmit)" "$(delta tx_retransmits)"
 compare "hf_credit_grant vs tx_acks" "$(events hf_credit_grant)" "$(delta tx_acks)"

@@ -60,6 +60,15 @@
 --    reserved, shown as hyperframe.reserved3 and never checked. The Info
 --    column leaves pred out, as it leaves out epoch and the other fields
 --    that do not place the segment.
+-- 8. A capture on a virtual link may hold a carrier in one frame: the
+--    packed trains of one hyperframe back to back (docs/design.md,
+--    "Carriers"), whose bounds no header records. A packed train that is
+--    malformed as the whole frame, but well-formed up to a stride
+--    boundary where a DATA header of its message with the sequence
+--    number and offset of that boundary starts, ends there, and the
+--    next train is dissected as note 5 dissects a train's next segment.
+--    Read as one train, a carrier is always malformed: its later
+--    headers make the payload 40 bytes longer than whole segments.
 
 local hf = Proto("hyperframe", "Hyperframe Transport")
 
@@ -287,6 +296,29 @@ local function train_expand(tvb, root, flags, v, present, nsegs, cap)
 	end
 end
 
+-- Where the next train of a carrier starts (design note 8): the first
+-- stride boundary past two segments where a DATA header of the same
+-- message carries the sequence number and offset that boundary stands
+-- for; nil when there is none.
+local function carrier_cut(tvb, v, flen, cap)
+	local avail = math.min(flen, cap)
+	if v.seg_size < TRAIN_MIN_SEG_SIZE then
+		return nil
+	end
+	local k = 2
+	while DATA_HLEN + k * v.seg_size + DATA_HLEN <= avail do
+		local at = DATA_HLEN + k * v.seg_size
+		if tvb(at, 1):uint() == VERSION * 16 + TYPE_DATA and
+		   tvb(at + 8, 4):uint() == (v.seq + k) % TWO32 and
+		   tvb(at + 12, 4):uint() == v.msg_id and
+		   tvb(at + 20, 4):uint() == v.offset + k * v.seg_size then
+			return at
+		end
+		k = k + 1
+	end
+	return nil
+end
+
 -- DATA: add the fields, then validate as decode_data() does.
 -- Returns the covered length (header + payload) or nil, and the verdict.
 local function dissect_data(tvb, root, flags, flen, cap, items)
@@ -411,6 +443,21 @@ local function dissect_data(tvb, root, flags, flen, cap, items)
 		return nil
 	end
 	local reason, detail, key = verdict()
+	local tlen = flen
+	if packed and reason then
+		-- A carrier, its trains back to back (design note 8).
+		local at = carrier_cut(tvb, v, flen, cap)
+		if at then
+			local was = present
+			present = at - DATA_HLEN
+			local r, d, k = verdict()
+			if r then
+				present = was
+			else
+				reason, detail, key, tlen = nil, nil, nil, at
+			end
+		end
+	end
 	if packed then
 		-- One checksum over all of it (kernel: rx_train()).
 		if not reason then
@@ -418,7 +465,7 @@ local function dissect_data(tvb, root, flags, flen, cap, items)
 			items.train_segs = nsegs
 			train_expand(tvb, root, flags, v, present, nsegs, cap)
 		end
-		return flen, reason, detail, key, flen
+		return tlen, reason, detail, key, tlen
 	end
 	-- Only a DATA whose payload is all there has a checksum to verify.
 	local csum_len = v.seg_len <= present and DATA_HLEN + v.seg_len or nil

@@ -470,6 +470,19 @@ TRAINS = [
                              seg_size=1000, frame_segs=2, frame_seq=300,
                              flags=1 if o == 0 else 2, csum=0)
                         for o in range(2)]),
+    # A carrier captured whole on a virtual link (design.md, "Carriers"):
+    # packed trains of one hyperframe back to back, each its own header;
+    # the last may be a lone segment.
+    ("carrier_of_2", [packed(seq=40, msg_id=2, msg_len=1200, nbytes=600,
+                             frame_segs=6, flags=0x01, csum=0),
+                      packed(seq=43, msg_id=2, msg_len=1200, offset=600,
+                             nbytes=600, frame_segs=6, frame_seq=40, flags=0x02,
+                             csum=0)]),
+    ("carrier_lone_last", [packed(seq=50, msg_id=3, msg_len=500, nbytes=400,
+                                  frame_segs=3, flags=0x01, csum=0),
+                           data(seq=52, msg_id=3, msg_len=500, offset=400,
+                                seg_size=200, frame_segs=3, frame_seq=50,
+                                flags=0x02, csum=0)]),
     ("train_across_messages", [data(seq=7, msg_id=1, msg_len=50, frame_segs=2,
                                     frame_seq=7, flags=1),
                                data(seq=8, msg_id=2, msg_len=1460 * 2, frame_segs=2,

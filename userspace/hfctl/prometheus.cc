@@ -57,6 +57,11 @@ constexpr std::array kKnownCounters{
                  "Socket buffers of new DATA handed to devices; a train of segments counts once."},
     KnownCounter{"tx_sw_segmented", MetricType::counter,
                  "Trains cut into segments in software for a device that cannot carry them."},
+    KnownCounter{"tx_frame_skbs", MetricType::counter,
+                 "Socket buffers of new DATA handed to the device queue; a carrier (the trains "
+                 "of one hyperframe) counts once."},
+    KnownCounter{"tx_carriers_split", MetricType::counter,
+                 "Carriers taken apart into their trains at the device boundary."},
     KnownCounter{"tx_frame_grows", MetricType::counter,
                  "Hyperframe size doubled after a round trip without congestion."},
     KnownCounter{"tx_frame_shrinks", MetricType::counter,
@@ -88,6 +93,9 @@ constexpr std::array kKnownCounters{
     KnownCounter{"rx_packed_split", MetricType::counter,
                  "Packed trains taken apart segment by segment: some segments had arrived "
                  "before or fell outside the windows."},
+    KnownCounter{"rx_carriers", MetricType::counter,
+                 "Carriers (the trains of one hyperframe as one skb) that arrived whole and "
+                 "were taken apart here."},
     KnownCounter{"rx_csum_local", MetricType::counter,
                  "Frames that crossed no wire with their checksum left to a device, which a "
                  "virtual link never fills: taken without verifying."},
