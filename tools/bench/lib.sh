@@ -45,6 +45,18 @@ wire_segs()
 	esac
 }
 
+# queued_skbs T NODE: skbs of data NODE's namespace has handed to its
+# qdisc so far for hf (a carrier, a chained train or a lone segment once,
+# and each repair); empty for the others, whose device counts them.
+queued_skbs()
+{
+	case $1 in
+	hf) ip netns exec "${HF_NODES[$2]}" awk '$1 == "tx_frame_skbs" || $1 == "tx_retransmits" \
+		{ n += $2 } END { print n + 0 }' /proc/net/hyperframe ;;
+	*) echo "" ;;
+	esac
+}
+
 # server T NODE PORT CLIENTS NAME: an hfperf server in the background.
 server()
 {
@@ -65,19 +77,21 @@ meta()
 # pair REGIME MTU T SIZE: bulk from node 0 to node 1.
 pair()
 {
-	local regime=$1 mtu=$2 t=$3 size=$4 name segs0
+	local regime=$1 mtu=$2 t=$3 size=$4 name segs0 queued0 queued=
 	local port=$((7000 + RANDOM % 2000))
 
 	name=$regime-$mtu-pair-$t-$size
 	server "$t" 1 "$port" 1 "$name"
 	segs0=$(wire_segs "$t" 0)
+	queued0=$(queued_skbs "$t" 0)
 	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" pair -t "$t" -d eth0 \
 		--port "$port" --peer "$(addr "$t" 1)" --sizes "$size" --duration "$DURATION" \
 		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
 		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
 	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
+	[[ -n $queued0 ]] && queued=$(($(queued_skbs "$t" 0) - queued0))
 	meta "$name" regime="$regime" mtu="$mtu" kind=pair transport="$t" size="$size" \
-		wire_segs=$(($(wire_segs "$t" 0) - segs0))
+		wire_segs=$(($(wire_segs "$t" 0) - segs0)) queued_skbs="$queued"
 }
 
 # a2a REGIME MTU T: all-to-all among the 4 nodes, 1 MiB per pair and round.
