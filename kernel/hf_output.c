@@ -955,17 +955,22 @@ static u32 tx_train_segs(const struct hf_peer *peer,
  * window has room for less than @want and less than half of
  * max_inflight, and only with segments in flight: their ACKs (or, at
  * worst, the retransmission timer) call the next push, and the last of
- * them opens the whole window. A push asks at its start and at each
- * frame's, not between the trains of a frame it goes on with.
+ * them opens the whole window. A push @going on with a frame it started
+ * stops only before a train shorter than a full one that would not end
+ * the frame: the window's last room waits for the next push.
  */
 static bool tx_train_defer(const struct hf_peer *peer,
-			   const struct hf_tx_msg *msg, u32 want)
+			   const struct hf_tx_msg *msg, u32 want, bool going)
 {
 	u32 inflight = hf_txwin_inflight(&peer->txw);
 	u32 max = READ_ONCE(peer->cfg->p.max_inflight);
 	u32 room = max > inflight ? max - inflight : 0;
 
-	if (!inflight || room >= max / 2)
+	if (!inflight)
+		return false;
+	if (going)
+		return room < min(want, tx_train_segs(peer, msg));
+	if (room >= max / 2)
 		return false;
 	return room < want;
 }
@@ -1093,13 +1098,14 @@ static void tx_push(struct hf_peer *peer)
 		}
 		/*
 		 * A push that goes on with a frame sends what the window
-		 * holds of it: its trains leave as one carrier.
+		 * holds of it in full trains: they leave as one carrier.
 		 */
-		if (!train.segs && (!sent || !peer->frame_left) &&
+		if (!train.segs &&
 		    tx_train_defer(peer, msg, peer->frame_left ?:
 				   min3(hf_fsize_segs(&peer->fsize, &fp),
 					msg->nsegs - msg->next_seg,
-					cap_segs))) {
+					cap_segs),
+				   sent && peer->frame_left)) {
 			hf_stat_inc(stats, HF_STAT_TX_PUSH_DEFERRALS);
 			break;
 		}
