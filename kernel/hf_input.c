@@ -1176,9 +1176,10 @@ static bool rx_is_packed(const struct sk_buff *skb)
 }
 
 /*
- * A carrier a device carried whole (hf_offload.c): its trains, each a
- * packed train or, last, a lone segment, are taken in one by one, in
- * order, as if they had arrived so.
+ * A carrier a device carried whole (hf_offload.c; the sender queues none
+ * a device would carry whole, but the device's gso_max_size may have
+ * been raised since): its trains, each a packed train or, last, a lone
+ * segment, are taken in one by one, in order, as if they had arrived so.
  */
 static int rx_carrier(struct sk_buff *skb, struct net_device *dev,
 		      const u8 *src)

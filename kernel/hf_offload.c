@@ -24,8 +24,10 @@
  * one at or above the device's gso_max_size, so the stack hands it to
  * hf_gso_segment(), which takes the trains apart again (no copy) at the
  * device boundary and passes each one on whole or cut, as the device
- * takes it. A carrier below gso_max_size (raised with ip link) goes whole
- * where the device carries trains, and the receiver takes it apart
+ * takes it. The sender never queues one the device would carry whole
+ * (hf_output.c): XDP on the way could copy it into one buffer, where its
+ * trains' bounds are lost. One that crossed whole all the same (the
+ * device's gso_max_size raised meanwhile) is taken apart by the receiver
  * (hf_input.c).
  *
  * On the way in, the gro_receive and gro_complete callbacks registered

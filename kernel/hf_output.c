@@ -814,17 +814,52 @@ static int tx_data_xmit(struct hf_peer *peer, struct hf_tx_msg *msg,
 	return hf_xmit(peer, skb, msg->sk->sk_priority);
 }
 
-/* Send @t's carrier, if any. Return: hf_xmit()'s. */
+/* Segments of a train or lone segment a carrier holds. */
+static u32 tx_skb_segs(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+}
+
+/*
+ * Send @t's carrier, if any. One the device would carry whole (below its
+ * gso_max_size) goes as its trains, one by one: whole, it would cross
+ * the link as one skb, and something on the way that copies it into one
+ * buffer (XDP at the receiver) would lose its trains' bounds, which no
+ * header records. Return: hf_xmit()'s, the first error.
+ */
 static int tx_carrier_send(struct hf_peer *peer, struct tx_train *t)
 {
-	struct sk_buff *skb = t->carrier;
+	struct sk_buff *skb = t->carrier, *train, *next;
+	u32 seq = t->carrier_seq, segs;
+	int err, first;
 
 	if (!skb)
 		return 0;
 	t->carrier = NULL;
 	t->carrier_tail = NULL;
-	return tx_data_xmit(peer, t->carrier_msg, skb, t->carrier_seq,
-			    t->carrier_segs);
+	if (!skb_has_frag_list(skb) ||
+	    !hf_train_fits(peer->dev, skb->len + peer->dev->hard_header_len,
+			   t->carrier_segs))
+		return tx_data_xmit(peer, t->carrier_msg, skb, seq,
+				    t->carrier_segs);
+	train = skb_shinfo(skb)->frag_list;
+	skb_shinfo(skb)->frag_list = NULL;
+	for (next = train; next; next = next->next) {
+		skb->len -= next->len;
+		skb->data_len -= next->len;
+		skb->truesize -= next->truesize;
+		skb_shinfo(skb)->gso_segs -= tx_skb_segs(next);
+	}
+	segs = tx_skb_segs(skb);
+	first = tx_data_xmit(peer, t->carrier_msg, skb, seq, segs);
+	for (seq += segs; train; train = next, seq += segs) {
+		next = train->next;
+		train->next = NULL;
+		segs = tx_skb_segs(train);
+		err = tx_data_xmit(peer, t->carrier_msg, train, seq, segs);
+		first = first ?: err;
+	}
+	return first;
 }
 
 /*
