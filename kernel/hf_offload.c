@@ -18,7 +18,7 @@
  *
  * A carrier is the packed trains of one hyperframe as one skb, up to the
  * whole frame: the first train is the head, the others hang on its
- * frag_list (hf_carrier_add()), so the qdisc and the pacer take a
+ * frag_list (hf_train_add()), so the qdisc and the pacer take a
  * hyperframe once, however many trains the device's gso_max_size cuts it
  * into. It is marked as a train is; gso_features_check() refuses GSO to
  * one at or above the device's gso_max_size, so the stack hands it to
@@ -190,7 +190,7 @@ static struct sk_buff *hf_gso_segment_carrier(struct sk_buff *skb)
 	u32 segs;
 
 	skb_walk_frags(skb, train) {
-		segs = skb_is_gso(train) ? skb_shinfo(train)->gso_segs : 1;
+		segs = hf_skb_segs(train);
 		if (skb_headroom(train) < hlen || segs >= head_segs)
 			return ERR_PTR(-EINVAL);
 		head_segs -= segs;
@@ -420,12 +420,16 @@ bool hf_train_fits(const struct net_device *dev, u32 len, u32 segs)
 }
 
 /**
- * hf_train_add() - append a segment to a train
- * @train: the train's head, itself the first segment
+ * hf_train_add() - append a segment to a train, or a train to a carrier
+ * @train: the head: a chained train's first segment, or a carrier's
+ *	   first packed train
  * @tail: the last skb on its frag_list, or NULL for none yet
- * @seg: the segment; owned by the train from now on
+ * @seg: a lone segment, or for a carrier the next packed train of the
+ *	 frame; data at its hyperframe header, owned by @train from now on
  *
- * Any context.
+ * Any context. The head counts the segments of all it holds, so that the
+ * qdisc and the pacer count it as the wire packets it becomes; the caller
+ * keeps that count within a u16 (gso_segs).
  */
 void hf_train_add(struct sk_buff *train, struct sk_buff *tail,
 		  struct sk_buff *seg)
@@ -437,33 +441,7 @@ void hf_train_add(struct sk_buff *train, struct sk_buff *tail,
 	train->len += seg->len;
 	train->data_len += seg->len;
 	train->truesize += seg->truesize;
-	skb_shinfo(train)->gso_segs++;
-}
-
-/**
- * hf_carrier_add() - append a train to a carrier
- * @carrier: the carrier's head, a packed train of the same hyperframe
- * @tail: the last skb on its frag_list, or NULL for none yet
- * @train: a packed train or a lone segment, the next of the frame, data
- *	   at its hyperframe header; owned by the carrier from now on
- *
- * Any context. The carrier counts the segments of all its trains, so
- * that the qdisc and the pacer count it as the wire packets it becomes.
- * The caller keeps that count within a u16 (gso_segs).
- */
-void hf_carrier_add(struct sk_buff *carrier, struct sk_buff *tail,
-		    struct sk_buff *train)
-{
-	u32 segs = skb_is_gso(train) ? skb_shinfo(train)->gso_segs : 1;
-
-	if (tail)
-		tail->next = train;
-	else
-		skb_shinfo(carrier)->frag_list = train;
-	carrier->len += train->len;
-	carrier->data_len += train->len;
-	carrier->truesize += train->truesize;
-	skb_shinfo(carrier)->gso_segs += segs;
+	skb_shinfo(train)->gso_segs += hf_skb_segs(seg);
 }
 
 /**

@@ -30,12 +30,20 @@ enum hf_wire_err hf_train_seg_decode(const struct sk_buff *skb, u32 off,
 struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 			      __be16 protocol, u8 pkt_type);
 
-void hf_carrier_add(struct sk_buff *carrier, struct sk_buff *tail,
-		    struct sk_buff *train);
+/**
+ * hf_skb_segs() - wire segments a frame built by this host stands for
+ * @skb: a lone segment, a train or a carrier
+ *
+ * Any context.
+ */
+static inline u32 hf_skb_segs(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+}
 
 /**
  * hf_train_is_carrier() - whether an skb is a carrier: the trains of one
- * hyperframe as one skb (hf_carrier_add())
+ * hyperframe as one skb (hf_train_add())
  * @skb: a frame, hyperframe header at skb->data
  *
  * Any context. A carrier's head is a packed train, and the others hang on
@@ -66,7 +74,7 @@ static inline bool hf_train_is_carrier(const struct sk_buff *skb)
  */
 static inline u32 hf_train_wire_len(const struct sk_buff *skb, u32 hh)
 {
-	u32 segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+	u32 segs = hf_skb_segs(skb);
 	const struct sk_buff *p;
 	u32 held = 1;
 

@@ -770,7 +770,7 @@ static void tx_sent_add(struct hf_peer *peer, struct hf_tx_msg *msg)
  * Packed (the packed_trains parameter), it is built when it leaves, one
  * header and the payload of every segment; chained, each segment is built
  * as it is taken and hung on the first's frag_list. Packed trains of one
- * frame then gather in a carrier (hf_carrier_add()), which goes to the
+ * frame then gather in a carrier (hf_train_add()), which goes to the
  * device queue when the frame ends or the push does: one skb, one
  * enqueue and one departure time per hyperframe, however many trains the
  * device's gso_max_size cuts it into.
@@ -814,12 +814,6 @@ static int tx_data_xmit(struct hf_peer *peer, struct hf_tx_msg *msg,
 	return hf_xmit(peer, skb, msg->sk->sk_priority);
 }
 
-/* Segments of a train or lone segment a carrier holds. */
-static u32 tx_skb_segs(const struct sk_buff *skb)
-{
-	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
-}
-
 /*
  * Send @t's carrier, if any. One the device would carry whole (below its
  * gso_max_size) goes as its trains, one by one: whole, it would cross
@@ -848,14 +842,14 @@ static int tx_carrier_send(struct hf_peer *peer, struct tx_train *t)
 		skb->len -= next->len;
 		skb->data_len -= next->len;
 		skb->truesize -= next->truesize;
-		skb_shinfo(skb)->gso_segs -= tx_skb_segs(next);
+		skb_shinfo(skb)->gso_segs -= hf_skb_segs(next);
 	}
-	segs = tx_skb_segs(skb);
+	segs = hf_skb_segs(skb);
 	first = tx_data_xmit(peer, t->carrier_msg, skb, seq, segs);
 	for (seq += segs; train; train = next, seq += segs) {
 		next = train->next;
 		train->next = NULL;
-		segs = tx_skb_segs(train);
+		segs = hf_skb_segs(train);
 		err = tx_data_xmit(peer, t->carrier_msg, train, seq, segs);
 		first = first ?: err;
 	}
@@ -888,7 +882,7 @@ static int tx_carry(struct hf_peer *peer, struct tx_train *t,
 		t->carrier_seq = t->seq;
 		t->carrier_segs = segs;
 	} else {
-		hf_carrier_add(t->carrier, t->carrier_tail, skb);
+		hf_train_add(t->carrier, t->carrier_tail, skb);
 		t->carrier_tail = skb;
 		t->carrier_segs += segs;
 	}
