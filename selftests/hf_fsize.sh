@@ -42,7 +42,7 @@ spid=$!
 busywait 60000 awk -v ms="$CLEAN_MS" '$1 == "info" && $2 >= ms { f = 1 } END { exit !f }' \
 	"$LOGS/send"
 check_err $? "the sender never reached $CLEAN_MS ms: $(tail -n 3 "$LOGS/send")"
-ip netns exec "${HF_NODES[0]}" tc qdisc replace dev eth0 root netem loss 2% delay 2ms
+ip netns exec "${HF_NODES[0]}" tc qdisc replace dev eth0 root netem loss 5% delay 2ms
 check_err $? "netem on the sender"
 # The first sample taken once netem is in place.
 lossy_from=$(grep -c '^info ' "$LOGS/send")
@@ -97,9 +97,9 @@ read -r low first_cut first_small < <(awk -v n="$lossy_from" -v cap="$CAP" -v ma
 echo "# lossy path: smallest frame $low; rate first cut at sample $first_cut," \
 	"frame first smaller at sample $first_small"
 ((first_cut > 0))
-check_err $? "the rate was never cut under 2 % loss"
+check_err $? "the rate was never cut under 5 % loss"
 ((first_small > 0 && low < clean_max))
-check_err $? "the frame never fell below $clean_max segments under 2 % loss"
+check_err $? "the frame never fell below $clean_max segments under 5 % loss"
 ((first_small == 0 || first_cut <= first_small))
 check_err $? "the frame fell (sample $first_small) before the rate was cut (sample $first_cut)"
 (($(hf_stat 0 tx_frame_shrinks) > 0 && $(hf_stat 0 tx_rate_cuts) > 0))
