@@ -79,8 +79,7 @@ field()
 
 ktap_plan 4
 
-# "7 (expanded: 1408)" before the buffer is first used: the size it expands to.
-old_buffer=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p; t; s/^\([0-9]*\).*/\1/p' "$T/buffer_size_kb")
+old_buffer=$(hf_trace_buffer_kb)
 echo 8192 >"$T/buffer_size_kb"
 busywait 30000 hf_module_unload
 check_err $? "rmmod: $(rmmod hyperframe 2>&1)"

@@ -118,7 +118,7 @@ check_err $? "hfq at 400 Mbit/s on node 1"
 
 # Put back the buffer's size (its expanded one if never used) and the
 # switch; the events were all off before (checked).
-kb=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p; t; s/^\([0-9]*\).*/\1/p' "$T/buffer_size_kb")
+kb=$(hf_trace_buffer_kb)
 defer "echo $kb >$T/buffer_size_kb; : >$T/trace; echo $(cat "$T/tracing_on") >$T/tracing_on"
 check_eq "$(cat "$T/events/enable")" 0 "events enabled before the test"
 # Recording command names and tgids hooks sched_switch each time events

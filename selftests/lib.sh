@@ -114,6 +114,15 @@ busywait()
 	done
 }
 
+# hf_trace_buffer_kb: the size of the trace buffer per CPU, in KiB, as
+# buffer_size_kb takes it back: before the buffer is first used it reads
+# "7 (expanded: 1408)", and the size it expands to is the one to keep.
+hf_trace_buffer_kb()
+{
+	sed -n 's/.*expanded: \([0-9]*\).*/\1/p; t; s/^\([0-9]*\).*/\1/p' \
+		/sys/kernel/tracing/buffer_size_kb
+}
+
 # Module helpers. HF_MODULE is the freshly built .ko (set by the VM harness).
 hf_module_loaded()
 {
