@@ -1310,6 +1310,8 @@ static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
 			first = min(first, wait);
 			continue;
 		}
+		if (!hf_txwin_repairs_take(&peer->txw))
+			break;
 		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_REPAIRS_LOST);
 		tx_retransmit(peer, seq);
 		budget--;
@@ -1318,10 +1320,23 @@ static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
 }
 
 /*
+ * By how much a segment out for @out_ns (sent to acked) outlasted the
+ * round trip @rtt_us the time test allows for; 0 when it did not.
+ */
+static u32 tx_late_us(u64 out_ns, u32 rtt_us)
+{
+	u64 out_us = div_u64(out_ns, NSEC_PER_USEC);
+
+	return out_us > rtt_us ? min_t(u64, out_us - rtt_us, U32_MAX) : 0;
+}
+
+/*
  * Repair what the scoreboard finds lost, in order, once the reordering
  * window says it is not merely late. After an RTO every un-SACKed segment
  * is eligible, but those above the highest SACK may simply still be in
  * flight: only a timeout found real resends them (tx_rto_verdict()).
+ * Each repair is paid for by a segment delivered since the recovery began
+ * (hf_txwin_repairs_grant()).
  *
  * Lost repairs are looked for after that (tx_repair_again()).
  *
@@ -1357,6 +1372,9 @@ static u64 tx_repair(struct hf_peer *peer)
 			held = wait == ~0ULL ? 0 : wait;
 			break;
 		}
+		/* The next ACK that delivers pays for more. */
+		if (!hf_txwin_repairs_take(&peer->txw))
+			break;
 		hf_txwin_next_lost(&peer->txw, &seq);
 		tx_loss_sign(peer, seq);
 		if (!peer->recovering) {
@@ -1624,9 +1642,12 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	u32 old_high = peer->txw.high_sacked;
 	u64 now = ktime_get_ns();
 	u64 sample = 0, sent_ns = 0, wait;
+	/* The round trip the time test allows for (tx_repair()). */
+	u32 rack_rtt_us = max(peer->rto.latest_us, peer->rto.srtt_us);
 	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
-	u32 sample_seq = 0;
+	u32 sample_seq = 0, late_us = 0;
+	bool complete = hf_txwin_blocks_complete(&peer->txw);
 	bool repaired = false, early = false, took;
 	u32 seq;
 
@@ -1693,6 +1714,18 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				sample_seq = seq;
 				if (hf_seq_before(seq, peer->rto_nxt))
 					early = true;
+				/*
+				 * Sent once, and segments sent after it had
+				 * arrived first: how late it is says how
+				 * much reordering the window must allow.
+				 * Not when the last ACK could not name all
+				 * it held: it may have come long ago.
+				 */
+				if (hf_seq_before(seq, old_high) && complete &&
+				    now > slot->sent_ns)
+					late_us = max_t(u64, late_us,
+							tx_late_us(now - slot->sent_ns,
+								   rack_rtt_us));
 			}
 		}
 	/* A departure time still ahead: the qdisc sent it early. */
@@ -1711,6 +1744,9 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 */
 	if (res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
 		return;
+	hf_reorder_late(&peer->reo, late_us, peer->rto.min_rtt_us);
+	hf_txwin_repairs_grant(&peer->txw, res.delivered,
+			       peer->recovering || peer->reo_armed);
 	/* Rounds of the frame-size controller end as the cumulative ack moves. */
 	hf_fsize_params_read(peer->cfg, &fp);
 	if (res.acked)

@@ -45,6 +45,35 @@ void hf_reorder_spurious(struct hf_reorder *r, u64 now_ns, u32 srtt_us)
 }
 
 /**
+ * hf_reorder_late() - a segment that segments sent after it had overtaken
+ * arrived, never repaired: widen the window at once to what would have
+ * waited for it
+ * @r: the flow's state
+ * @late_us: by how much its round trip exceeded the one the time test
+ *	     allows for before the window (RACK.rtt)
+ * @min_rtt_us: least round trip seen; 0 before the first sample
+ *
+ * A duplicate (hf_reorder_spurious()) comes a round trip after the repair
+ * and widens by one quarter of the least round trip per round trip; a
+ * burst of whole trains reordered by more than that is repaired whole
+ * meanwhile. A late original measures the reordering itself: the window
+ * becomes the whole quarters that cover @late_us, and one more.
+ */
+void hf_reorder_late(struct hf_reorder *r, u32 late_us, u32 min_rtt_us)
+{
+	u64 need;
+
+	if (!late_us || !min_rtt_us)
+		return;
+	r->clean = 0;
+	need = ((u64)late_us * 4 + min_rtt_us - 1) / min_rtt_us + 1;
+	if (need > HF_REORDER_MULT_MAX)
+		need = HF_REORDER_MULT_MAX;
+	if (need > r->mult)
+		r->mult = (u32)need;
+}
+
+/**
  * hf_reorder_recovered() - a loss recovery ended; after
  * HF_REORDER_CLEAN_RESET of them without a duplicate the window narrows
  * @r: the flow's state

@@ -10,9 +10,9 @@
  * segment sent after it was delivered (RACK.xmit_ts) and it has been out
  * for a round trip plus a reordering window. The window starts at a
  * quarter of the least round trip and widens each time the receiver
- * reports a duplicate (the HF_AF_DUP flag: a repair was spurious), up to
- * the smoothed round trip; after 16 recoveries with no duplicate it
- * narrows again.
+ * reports a duplicate (the HF_AF_DUP flag: a repair was spurious), or at
+ * once to cover a segment seen arriving that late, up to the smoothed
+ * round trip; after 16 recoveries with neither it narrows again.
  *
  * Like core/hf_rto.h, this file computes; the caller owns the clock (in
  * nanoseconds) and the timer, and serialises calls (the peer lock).
@@ -35,7 +35,7 @@
 /**
  * struct hf_reorder - reordering state of one flow
  * @mult: window in quarters of the least round trip, 1..HF_REORDER_MULT_MAX
- * @clean: recoveries completed since the last duplicate
+ * @clean: recoveries completed since the last duplicate or late arrival
  * @delivered_ns: send time of the most recently sent segment known to
  *		  have arrived (RACK.xmit_ts); 0 before any
  * @widened_ns: when @mult last grew (once per round trip at most)
@@ -50,6 +50,7 @@ struct hf_reorder {
 void hf_reorder_init(struct hf_reorder *r);
 void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns);
 void hf_reorder_spurious(struct hf_reorder *r, u64 now_ns, u32 srtt_us);
+void hf_reorder_late(struct hf_reorder *r, u32 late_us, u32 min_rtt_us);
 void hf_reorder_recovered(struct hf_reorder *r);
 u32 hf_reorder_window_us(const struct hf_reorder *r, u32 min_rtt_us,
 			 u32 srtt_us);

@@ -2,8 +2,8 @@
 /*
  * hf_txwin.c - the send scoreboard of one peer flow: sequence numbers for
  * new segments, ACK processing (cumulative and selective), loss detection
- * by the RFC 6675 IsLost rule, the retransmission order, and RTO
- * re-eligibility.
+ * by the RFC 6675 IsLost rule, the retransmission order, RTO
+ * re-eligibility, and the repairs the deliveries pay for.
  *
  * Design notes:
  * 1. IsLost(s) holds for an un-SACKed s with at least DUPTHRESH SACKed
@@ -36,6 +36,13 @@
  *    and both are counted. A cumulative ack behind una is a stale
  *    (reordered) ACK: it is ignored, blocks included, because they were
  *    checked against a cum the scoreboard has already passed.
+ * 6. An ACK names at most HF_SACK_MAX ranges: with more, the receiver
+ *    sends the lowest ones and the highest (core/hf_rxwin.c, note 4), and
+ *    what lies between went unsaid. Nothing there is handed out for
+ *    repair, whatever IsLost or an RTO says: it may well have arrived
+ *    (where refusals left a hole every other segment, a run repaired
+ *    hundreds of segments the receiver held). The lowest holes come first
+ *    anyway, and as they fill the blocks move up over the rest.
  */
 #include "hf_txwin.h"
 #include "hf_bitmap.h"
@@ -217,6 +224,7 @@ void hf_txwin_ack(struct hf_txwin *win, u32 cum_seq,
 {
 	struct hf_sack_block seen[HF_SACK_MAX];
 	unsigned int nseen = 0;
+	u32 nsacked = win->nsacked;
 	unsigned int k = 0;
 	unsigned int i;
 	u32 s, e;
@@ -251,6 +259,8 @@ void hf_txwin_ack(struct hf_txwin *win, u32 cum_seq,
 	if (nseen)
 		memcpy(win->seen, seen, nseen * sizeof(seen[0]));
 	win->nsacked += res->sacked;
+	/* What una passed less what was SACKed there, plus the new SACKs. */
+	res->delivered = res->acked + win->nsacked - nsacked;
 	res->lost = tx_update_lost(win);
 }
 
@@ -259,10 +269,11 @@ void hf_txwin_ack(struct hf_txwin *win, u32 cum_seq,
  * @win: the scoreboard; caller serialises access
  * @seq: set to the segment's sequence number when one is returned
  *
- * Walks the lost segments (and after hf_txwin_rto() every un-SACKed one)
- * in ascending order and marks each retransmitted as it is returned:
- * call it only when the segment will be sent. A segment is returned once
- * until the next RTO; one SACKed before its turn is skipped.
+ * Walks the lost segments (and after hf_txwin_rto() every un-SACKed one),
+ * none that the last ACK left unsaid (note 6), in ascending order, and
+ * marks each retransmitted as it is returned: call it only when the
+ * segment will be sent. A segment is returned once until the next RTO;
+ * one SACKed before its turn is skipped.
  *
  * Return: true when @seq was set, false when nothing is to retransmit.
  */
@@ -294,6 +305,10 @@ bool hf_txwin_peek_lost(struct hf_txwin *win, u32 *seq)
 
 	if (hf_seq_after(win->rto_end, end))
 		end = win->rto_end;
+	/* Not what the last ACK left unsaid (note 6). */
+	if (!hf_txwin_blocks_complete(win) &&
+	    hf_seq_before(win->seen[HF_SACK_MAX - 2].end, end))
+		end = win->seen[HF_SACK_MAX - 2].end;
 	if (!hf_seq_before(win->rtx_next, end))
 		return false;
 	len = end - win->rtx_next;
@@ -338,6 +353,47 @@ u32 hf_txwin_rto(struct hf_txwin *win)
 void hf_txwin_rto_undo(struct hf_txwin *win)
 {
 	win->rto_end = win->una;
+}
+
+/**
+ * hf_txwin_repairs_grant() - what an ACK's deliveries allow to repair
+ * @win: the scoreboard; caller serialises access
+ * @delivered: hf_txwin_ack_result.delivered of the ACK
+ * @recovering: repairs were sent or held back before this ACK
+ *
+ * Proportional rate reduction (RFC 6937) in its simplest form: a repair
+ * goes out only for a segment that has left the network, so that
+ * recovery sends no faster than the path delivers. Whatever the time test
+ * calls lost, a burst of repairs cannot follow: where a burst of trains
+ * was reordered, those still on their way arrive and are SACKed before
+ * their turn to be repaired comes, and the ones that do arrive unrepaired
+ * show how late they are (hf_reorder_late()). Outside a recovery the
+ * allowance is the ACK's own deliveries: what a quiet stretch delivered
+ * pays for nothing.
+ */
+void hf_txwin_repairs_grant(struct hf_txwin *win, u32 delivered,
+			    bool recovering)
+{
+	u32 room = win->nxt - win->una;
+	u64 q = delivered;
+
+	if (recovering)
+		q += win->repairs;
+	win->repairs = q < room ? (u32)q : room;
+}
+
+/**
+ * hf_txwin_repairs_take() - spend one repair of the allowance
+ * @win: the scoreboard; caller serialises access
+ *
+ * Return: true when the allowance had one, which is now spent.
+ */
+bool hf_txwin_repairs_take(struct hf_txwin *win)
+{
+	if (!win->repairs)
+		return false;
+	win->repairs--;
+	return true;
 }
 
 /**

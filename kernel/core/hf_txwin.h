@@ -20,6 +20,8 @@
  * struct hf_txwin_ack_result - what one ACK did to the scoreboard
  * @acked: segments newly covered by the cumulative ack
  * @sacked: segments newly SACKed
+ * @delivered: segments newly known to have arrived: acked without having
+ *	       been SACKed before, or newly SACKed
  * @lost: segments that newly met the IsLost rule
  * @invalid: hostile parts ignored: 1 for a cumulative ack beyond nxt
  *	     (the whole ACK is then dropped), else the number of blocks
@@ -29,6 +31,7 @@
 struct hf_txwin_ack_result {
 	u32 acked;
 	u32 sacked;
+	u32 delivered;
 	u32 lost;
 	u32 invalid;
 	bool stale;
@@ -52,6 +55,8 @@ struct hf_txwin_ack_result {
  *	      or retransmitted
  * @rto_end: after an RTO, every un-SACKed segment before it is eligible
  *	     for retransmission, lost or not
+ * @repairs: repairs the deliveries of the recovery under way have paid
+ *	     for, at most what is in flight (hf_txwin_repairs_grant())
  * @nseen: entries used in @seen
  * @seen: blocks of the last ACK applied: known SACKed ranges, ascending
  * @scan_words: bitmap words loaded so far, for tests and statistics
@@ -71,6 +76,7 @@ struct hf_txwin {
 	u32 above;
 	u32 rtx_next;
 	u32 rto_end;
+	u32 repairs;
 	u32 nseen;
 	struct hf_sack_block seen[HF_SACK_MAX];
 	u64 scan_words;
@@ -86,6 +92,9 @@ bool hf_txwin_next_lost(struct hf_txwin *win, u32 *seq);
 bool hf_txwin_peek_lost(struct hf_txwin *win, u32 *seq);
 u32 hf_txwin_rto(struct hf_txwin *win);
 void hf_txwin_rto_undo(struct hf_txwin *win);
+void hf_txwin_repairs_grant(struct hf_txwin *win, u32 delivered,
+			    bool recovering);
+bool hf_txwin_repairs_take(struct hf_txwin *win);
 bool hf_txwin_retransmitted(const struct hf_txwin *win, u32 seq);
 bool hf_txwin_sacked(const struct hf_txwin *win, u32 seq);
 
@@ -99,6 +108,22 @@ bool hf_txwin_sacked(const struct hf_txwin *win, u32 seq);
 static inline u32 hf_txwin_inflight(const struct hf_txwin *win)
 {
 	return win->nxt - win->una;
+}
+
+/**
+ * hf_txwin_blocks_complete() - whether the last ACK applied named every
+ * range the receiver held
+ * @win: the scoreboard
+ *
+ * An ACK carries at most HF_SACK_MAX blocks; with that many, ranges
+ * between the last low block and the top one went unsaid
+ * (core/hf_rxwin.c, note 4), and "not SACKed" there is no "not arrived".
+ *
+ * Return: true when it carried fewer than HF_SACK_MAX blocks.
+ */
+static inline bool hf_txwin_blocks_complete(const struct hf_txwin *win)
+{
+	return win->nseen < HF_SACK_MAX;
 }
 
 /**

@@ -393,6 +393,51 @@ TEST(hf_txwin_ack, sacks_are_counted_once) {
   EXPECT_EQ(25U, w.inflight());
 }
 
+TEST(hf_txwin_ack, counts_what_is_newly_delivered) {
+  TxWin w(128, kWrapStart + 0xfa);
+  const u32 b = w.una();
+  w.send(30);
+  // Four newly SACKed.
+  EXPECT_EQ(4U, w.ack(b, {{b + 2, b + 5}, {b + 10, b + 11}}).delivered);
+  // una passes 0..5: 2..4 were known already, so 0, 1 and 5 are new; so
+  // are the SACKs of 11 and 12.
+  const hf_txwin_ack_result r = w.ack(b + 6, {{b + 10, b + 13}});
+  EXPECT_EQ(6U, r.acked);
+  EXPECT_EQ(2U, r.sacked);
+  EXPECT_EQ(5U, r.delivered);
+  EXPECT_EQ(0U, w.ack(b + 6, {{b + 10, b + 13}}).delivered);  // the same again
+  EXPECT_EQ(0U, w.ack(b + 4, {{b + 14, b + 20}}).delivered);  // stale
+  EXPECT_EQ(0U, w.ack(b + 31, {}).delivered);                 // hostile
+}
+
+TEST(hf_txwin_repairs, deliveries_pay_for_repairs) {
+  TxWin w(128, 0);
+  w.send(40);
+  hf_txwin* win = w.get();
+  EXPECT_FALSE(hf_txwin_repairs_take(win));  // nothing delivered yet
+  hf_txwin_repairs_grant(win, 3, false);
+  EXPECT_TRUE(hf_txwin_repairs_take(win));
+  // Outside a recovery an ACK's own deliveries are the whole allowance.
+  hf_txwin_repairs_grant(win, 2, false);
+  EXPECT_EQ(2U, win->repairs);
+  // In one, they add up.
+  hf_txwin_repairs_grant(win, 5, true);
+  EXPECT_EQ(7U, win->repairs);
+  for (int i = 0; i < 7; i++) {
+    EXPECT_TRUE(hf_txwin_repairs_take(win));
+  }
+  EXPECT_FALSE(hf_txwin_repairs_take(win));
+  // Never more than is in flight to repair.
+  hf_txwin_repairs_grant(win, 30, true);
+  hf_txwin_repairs_grant(win, 30, true);
+  EXPECT_EQ(40U, win->repairs);
+  w.ack(35, {});
+  hf_txwin_repairs_grant(win, 0, true);
+  EXPECT_EQ(5U, win->repairs);
+  hf_txwin_repairs_grant(win, ~0U, true);  // no wrap
+  EXPECT_EQ(5U, win->repairs);
+}
+
 TEST(hf_txwin_ack, stale_ack_is_ignored) {
   TxWin w(128, 0);
   w.send(20);
@@ -629,9 +674,12 @@ TEST(hf_txwin_next_lost, random_scoreboards_match_the_definitions) {
         std::fill(handed.begin(), handed.end(), 0);
         rto_end = sent;
       }
-      // Eligible: un-SACKed, not handed out yet, lost or covered by an RTO.
+      // Eligible: un-SACKed, not handed out yet, lost or covered by an RTO,
+      // and below what a full ACK left unsaid (before its last block).
+      const u32 said =
+          blocks.size() == HF_SACK_MAX ? blocks[HF_SACK_MAX - 2].second - kWrapStart : sent;
       std::vector<u32> want;
-      for (u32 i = acked; i < sent; i++) {
+      for (u32 i = acked; i < std::min(sent, said); i++) {
         if (known[i] == 0 && handed[i] == 0 && (lost[i] != 0 || i < rto_end)) {
           want.push_back(kWrapStart + i);
         }
@@ -674,6 +722,40 @@ TEST(hf_txwin_rto, makes_every_unsacked_segment_eligible_again) {
   w.send(5);
   w.ack(b + 20, {{b + 21, b + 22}});
   EXPECT_TRUE(w.drain_lost().empty());
+}
+
+TEST(hf_txwin_peek_lost, nothing_the_last_ack_left_unsaid) {
+  TxWin w(256, kWrapStart + 0xe0);
+  const u32 b = w.una();
+  w.send(200);
+  // A full ACK: the 15 lowest ranges (a hole before each) and the top one.
+  // Between the 15th (ending at 30) and the top (150..160) nothing is said.
+  Blocks full;
+  for (u32 i = 0; i < HF_SACK_MAX - 1; i++) {
+    full.emplace_back(b + 2 * i + 1, b + 2 * i + 2);
+  }
+  full.emplace_back(b + 150, b + 160);
+  ASSERT_EQ(static_cast<size_t>(HF_SACK_MAX), full.size());
+  w.ack(b, full);
+  EXPECT_FALSE(hf_txwin_blocks_complete(w.get()));
+  std::vector<u32> holes;
+  for (u32 i = 0; i < HF_SACK_MAX - 1; i++) {
+    holes.push_back(b + 2 * i);
+  }
+  // IsLost holds up to 157, yet only the holes among the low blocks go.
+  EXPECT_EQ(holes, w.drain_lost());
+  // Nor does an RTO hand out 29..149 or what lies above the top.
+  w.rto();
+  EXPECT_EQ(holes, w.drain_lost());
+  // The next ACK names it all: 31..159 had arrived but for 100 and 101.
+  w.ack(b + 30, {{b + 31, b + 100}, {b + 102, b + 160}});
+  EXPECT_TRUE(hf_txwin_blocks_complete(w.get()));
+  w.rto();
+  std::vector<u32> rest = seqs_at(b, {30, 100, 101});
+  for (u32 s = 160; s < 200; s++) {
+    rest.push_back(b + s);
+  }
+  EXPECT_EQ(rest, w.drain_lost());
 }
 
 TEST(hf_txwin_rto_undo, leaves_only_what_the_scoreboard_finds_lost) {
