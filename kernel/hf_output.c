@@ -1320,14 +1320,14 @@ static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
 }
 
 /*
- * By how much a segment out for @out_ns (sent to acked) outlasted the
- * round trip @rtt_us the time test allows for; 0 when it did not.
+ * The round trip the time test allows for before the reordering window:
+ * RACK.rtt, the round trip of the latest segment delivered, but not below
+ * the smoothed one: where packets overtake each other, the latest samples
+ * are those of the fast ones.
  */
-static u32 tx_late_us(u64 out_ns, u32 rtt_us)
+static u32 tx_rack_rtt_us(const struct hf_peer *peer)
 {
-	u64 out_us = div_u64(out_ns, NSEC_PER_USEC);
-
-	return out_us > rtt_us ? min_t(u64, out_us - rtt_us, U32_MAX) : 0;
+	return max(peer->rto.latest_us, peer->rto.srtt_us);
 }
 
 /*
@@ -1346,12 +1346,7 @@ static u64 tx_repair(struct hf_peer *peer)
 {
 	u32 win_us = hf_reorder_window_us(&peer->reo, peer->rto.min_rtt_us,
 					  peer->rto.srtt_us);
-	/*
-	 * RACK.rtt, the round trip of the latest segment delivered, but not
-	 * below the smoothed one: where packets overtake each other, the
-	 * latest samples are those of the fast ones.
-	 */
-	u32 rtt_us = max(peer->rto.latest_us, peer->rto.srtt_us);
+	u32 rtt_us = tx_rack_rtt_us(peer);
 	u64 now = ktime_get_ns();
 	u64 held = 0, again;
 	unsigned int budget;
@@ -1642,11 +1637,12 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	u32 old_high = peer->txw.high_sacked;
 	u64 now = ktime_get_ns();
 	u64 sample = 0, sent_ns = 0, wait;
-	/* The round trip the time test allows for (tx_repair()). */
-	u32 rack_rtt_us = max(peer->rto.latest_us, peer->rto.srtt_us);
+	/* The round trip the time test allows for, before this ACK's sample. */
+	u32 rack_rtt_us = tx_rack_rtt_us(peer);
 	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
-	u32 sample_seq = 0, late_us = 0;
+	u64 late_sent_ns = 0;
+	u32 sample_seq = 0;
 	bool complete = hf_txwin_blocks_complete(&peer->txw);
 	bool repaired = false, early = false, took;
 	u32 seq;
@@ -1722,10 +1718,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				 * it held: it may have come long ago.
 				 */
 				if (hf_seq_before(seq, old_high) && complete &&
-				    now > slot->sent_ns)
-					late_us = max_t(u64, late_us,
-							tx_late_us(now - slot->sent_ns,
-								   rack_rtt_us));
+				    (!late_sent_ns || slot->sent_ns < late_sent_ns))
+					late_sent_ns = slot->sent_ns;
 			}
 		}
 	/* A departure time still ahead: the qdisc sent it early. */
@@ -1744,7 +1738,11 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 */
 	if (res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
 		return;
-	hf_reorder_late(&peer->reo, late_us, peer->rto.min_rtt_us);
+	/* The earliest sent of them was the latest. */
+	if (late_sent_ns && now > late_sent_ns)
+		hf_reorder_late(&peer->reo,
+				div_u64(now - late_sent_ns, NSEC_PER_USEC),
+				rack_rtt_us, peer->rto.min_rtt_us);
 	hf_txwin_repairs_grant(&peer->txw, res.delivered,
 			       peer->recovering || peer->reo_armed);
 	/* Rounds of the frame-size controller end as the cumulative ack moves. */

@@ -49,24 +49,31 @@ void hf_reorder_spurious(struct hf_reorder *r, u64 now_ns, u32 srtt_us)
  * arrived, never repaired: widen the window at once to what would have
  * waited for it
  * @r: the flow's state
- * @late_us: by how much its round trip exceeded the one the time test
- *	     allows for before the window (RACK.rtt)
+ * @out_us: how long it was out, from its sending to the ack
+ * @rtt_us: the round trip the time test allows for before the window
+ *	    (RACK.rtt)
  * @min_rtt_us: least round trip seen; 0 before the first sample
  *
  * A duplicate (hf_reorder_spurious()) comes a round trip after the repair
  * and widens by one quarter of the least round trip per round trip; a
  * burst of whole trains reordered by more than that is repaired whole
- * meanwhile. A late original measures the reordering itself: the window
- * becomes the whole quarters that cover @late_us, and one more.
+ * meanwhile. A late original measures the reordering itself: by how much
+ * @out_us exceeds @rtt_us. The window becomes the whole quarters that
+ * cover that, and one more; a segment out no longer than @rtt_us changes
+ * nothing.
  */
-void hf_reorder_late(struct hf_reorder *r, u32 late_us, u32 min_rtt_us)
+void hf_reorder_late(struct hf_reorder *r, u64 out_us, u32 rtt_us,
+		     u32 min_rtt_us)
 {
-	u64 need;
+	u64 late, need;
 
-	if (!late_us || !min_rtt_us)
+	if (out_us <= rtt_us || !min_rtt_us)
 		return;
 	r->clean = 0;
-	need = ((u64)late_us * 4 + min_rtt_us - 1) / min_rtt_us + 1;
+	late = out_us - rtt_us;
+	if (late > ~0U)
+		late = ~0U;
+	need = (late * 4 + min_rtt_us - 1) / min_rtt_us + 1;
 	if (need > HF_REORDER_MULT_MAX)
 		need = HF_REORDER_MULT_MAX;
 	if (need > r->mult)

@@ -50,7 +50,8 @@ struct hf_reorder {
 void hf_reorder_init(struct hf_reorder *r);
 void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns);
 void hf_reorder_spurious(struct hf_reorder *r, u64 now_ns, u32 srtt_us);
-void hf_reorder_late(struct hf_reorder *r, u32 late_us, u32 min_rtt_us);
+void hf_reorder_late(struct hf_reorder *r, u64 out_us, u32 rtt_us,
+		     u32 min_rtt_us);
 void hf_reorder_recovered(struct hf_reorder *r);
 u32 hf_reorder_window_us(const struct hf_reorder *r, u32 min_rtt_us,
 			 u32 srtt_us);

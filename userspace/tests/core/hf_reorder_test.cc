@@ -66,22 +66,23 @@ TEST(hf_reorder_recovered, narrows_after_clean_recoveries_only) {
 
 TEST(hf_reorder_late, widens_at_once_to_cover_a_late_arrival) {
   hf_reorder r = fresh();
-  hf_reorder_late(&r, 0, 600);   // on time: nothing to learn
-  hf_reorder_late(&r, 1000, 0);  // no round trip measured yet
+  hf_reorder_late(&r, 3000, 3000, 600);  // on time: nothing to learn
+  hf_reorder_late(&r, 2000, 3000, 600);
+  hf_reorder_late(&r, 4000, 3000, 0);  // no round trip measured yet
   EXPECT_EQ(1U, r.mult);
   // 1 ms late at a least round trip of 0.6 ms: 7 quarters cover it, one more.
-  hf_reorder_late(&r, 1000, 600);
+  hf_reorder_late(&r, 4000, 3000, 600);
   EXPECT_EQ(8U, r.mult);
   EXPECT_EQ(1200U, hf_reorder_window_us(&r, 600, 5000));
-  hf_reorder_late(&r, 100, 600);  // never narrower
+  hf_reorder_late(&r, 3100, 3000, 600);  // never narrower
   EXPECT_EQ(8U, r.mult);
-  hf_reorder_late(&r, 1000000, 600);
+  hf_reorder_late(&r, u64{1} << 40, 3000, 600);  // no overflow
   EXPECT_EQ(static_cast<u32>(HF_REORDER_MULT_MAX), r.mult);
   // A late arrival counts as a duplicate does against narrowing.
   for (u32 i = 0; i + 1 < HF_REORDER_CLEAN_RESET; i++) {
     hf_reorder_recovered(&r);
   }
-  hf_reorder_late(&r, 10, 600);
+  hf_reorder_late(&r, 3010, 3000, 600);
   hf_reorder_recovered(&r);
   EXPECT_EQ(static_cast<u32>(HF_REORDER_MULT_MAX), r.mult);
 }
