@@ -80,7 +80,7 @@ module_param_named(mem_limit, hf_params_default.mem_limit, ullong, 0444);
 MODULE_PARM_DESC(mem_limit, "bytes of reassembly a namespace may hold (default 512 MiB)");
 
 module_param_named(max_inflight, hf_params_default.max_inflight, uint, 0444);
-MODULE_PARM_DESC(max_inflight, "wire segments in flight per peer (default 128, at most 4096)");
+MODULE_PARM_DESC(max_inflight, "receiver queue entries per peer: segments, or trains where the device takes them whole (default 128, at most 4096)");
 
 module_param_named(credit_initial, hf_params_default.credit_initial, uint, 0444);
 MODULE_PARM_DESC(credit_initial, "bytes a sender may send before its first grant; the same on every node (default 64 KiB)");

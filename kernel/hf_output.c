@@ -16,7 +16,7 @@
  * 1. One lock per peer (BHs off) covers both directions; sendmsg, the
  *    receive path and the timers take it for bounded work only.
  * 2. A push sends at most HF_PUSH_BUDGET segments and what the window
- *    (max_inflight) holds of the frame it is in; acks clock out the rest,
+ *    (tx_window()) holds of the frame it is in; acks clock out the rest,
  *    so no call holds the lock for a whole 64 MiB message. A push that
  *    could only send a short part of a frame waits for more ACKs
  *    (tx_train_defer()), as TCP defers a TSO skb.
@@ -955,14 +955,15 @@ static u32 tx_frame_paced_segs(const struct hf_peer *peer,
 }
 
 /*
- * Segments of @msg one train may carry: what @peer's device takes whole
- * (hf_train_fits(): within gso_max_size, link-layer header included, and
- * gso_max_segs) and what the pacing cap lets go in one burst.
+ * Segments of @seg_size one train to @peer may carry: what its device
+ * takes whole (hf_train_fits(): within gso_max_size, link-layer header
+ * included, and gso_max_segs) and what the pacing cap of @sk lets go in
+ * one burst.
  */
-static u32 tx_train_segs(const struct hf_peer *peer,
-			 const struct hf_tx_msg *msg)
+static u32 tx_train_segs(const struct hf_peer *peer, u32 seg_size,
+			 const struct sock *sk)
 {
-	u32 seg_len = msg->seg_size + HF_DATA_HLEN;
+	u32 seg_len = seg_size + HF_DATA_HLEN;
 	u32 room = hf_dev_gso_max_size(peer->dev);
 	u32 hh = peer->dev->hard_header_len;
 	u32 segs;
@@ -970,36 +971,63 @@ static u32 tx_train_segs(const struct hf_peer *peer,
 	segs = room > hh + 1 ? (room - hh - 1) / seg_len : 0;
 	segs = min(segs, READ_ONCE(peer->dev->gso_max_segs));
 	segs = min_t(u64, segs,
-		     div_u64(tx_train_paced_max(peer, msg->sk, seg_len), seg_len));
+		     div_u64(tx_train_paced_max(peer, sk, seg_len), seg_len));
 	return max(segs, 1U);
 }
 
 /*
+ * The send window of @peer, in segments of @seg_size sent for @sk.
+ * max_inflight counts what the receiver's device queue takes (its
+ * backlog, a veth ring): a segment each, unless @peer's device carries
+ * trains whole (tx-gso-list), when a train is one entry. The window then
+ * holds two of the current frames, one being acked while the next goes,
+ * but at least max_inflight segments and at most max_inflight full trains
+ * (and HF_WIN_SEGS, the scoreboard). Two frames, not max_inflight trains:
+ * more only queues at the receiver, and a frame ramping up from a few
+ * segments would be sent as many small frames at once.
+ */
+static u32 tx_window(const struct hf_peer *peer,
+		     const struct hf_fsize_params *fp, u32 seg_size,
+		     const struct sock *sk)
+{
+	u32 max = min_t(u32, READ_ONCE(peer->cfg->p.max_inflight), HF_WIN_SEGS);
+	u64 want;
+
+	if (!(READ_ONCE(peer->dev->features) & NETIF_F_GSO_FRAGLIST))
+		return max;
+	want = 2ULL * hf_fsize_segs(&peer->fsize, fp);
+	want = min_t(u64, want, (u64)max * tx_train_segs(peer, seg_size, sk));
+	return clamp_t(u64, want, max, HF_WIN_SEGS);
+}
+
+/*
  * Whether a push that would start sending now, @want segments of @msg
- * (the frame's rest, or the next frame), holds back for the window to
- * open further: an ACK opens what one train carried (or HF_ACK_EVERY lone
- * segments, hf_input.c), and sending each opening at once makes trains,
- * and the carriers of a frame, that short, however large the frame. As
- * TCP defers a TSO skb (tcp_tso_should_defer()), a push waits while the
- * window has room for less than @want and less than half of
- * max_inflight, and only with segments in flight: their ACKs (or, at
- * worst, the retransmission timer) call the next push, and the last of
- * them opens the whole window. A push @going on with a frame it started
- * stops only before a train shorter than a full one that would not end
- * the frame: the window's last room waits for the next push.
+ * (the frame's rest, or the next frame), holds back for the window
+ * (@window segments, tx_window()) to open further: an ACK opens what one
+ * train carried (or HF_ACK_EVERY lone segments, hf_input.c), and sending
+ * each opening at once makes trains, and the carriers of a frame, that
+ * short, however large the frame. As TCP defers a TSO skb
+ * (tcp_tso_should_defer()), a push waits while the window has room for
+ * less than @want and less than half of itself, and only with segments in
+ * flight: their ACKs (or, at worst, the retransmission timer) call the
+ * next push, and the last of them opens the whole window. A push @going
+ * on with a frame it started stops only before a train shorter than a
+ * full one that would not end the frame: the window's last room waits
+ * for the next push.
  */
 static bool tx_train_defer(const struct hf_peer *peer,
-			   const struct hf_tx_msg *msg, u32 want, bool going)
+			   const struct hf_tx_msg *msg, u32 window, u32 want,
+			   bool going)
 {
 	u32 inflight = hf_txwin_inflight(&peer->txw);
-	u32 max = READ_ONCE(peer->cfg->p.max_inflight);
-	u32 room = max > inflight ? max - inflight : 0;
+	u32 room = window > inflight ? window - inflight : 0;
 
 	if (!inflight)
 		return false;
 	if (going)
-		return room < min(want, tx_train_segs(peer, msg));
-	if (room >= max / 2)
+		return room < min(want, tx_train_segs(peer, msg->seg_size,
+						      msg->sk));
+	if (room >= window / 2)
 		return false;
 	return room < want;
 }
@@ -1052,7 +1080,7 @@ static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
 		t->flags = 0;
 		t->frame_seq = peer->frame_seq;
 		t->frame_segs = peer->frame_segs;
-		t->max_segs = tx_train_segs(peer, msg);
+		t->max_segs = tx_train_segs(peer, msg->seg_size, msg->sk);
 	} else if (skb) {
 		hf_train_add(t->head, t->tail, skb);
 		t->tail = skb;
@@ -1088,13 +1116,13 @@ static void tx_push(struct hf_peer *peer)
 	for (;; budget--) {
 		struct hf_tx_msg *msg;
 		struct hf_tx_slot *slot;
-		u32 seq, index, off;
+		u32 seq, index, off, window;
 		u8 flags = 0;
 		int err;
 
 		/*
 		 * The budget ends a push between frames, never inside one:
-		 * the window (max_inflight) bounds a frame's rest.
+		 * the window (tx_window()) bounds a frame's rest.
 		 */
 		if (budget <= 0 && !peer->frame_left)
 			break;
@@ -1111,9 +1139,10 @@ static void tx_push(struct hf_peer *peer)
 				break;
 			}
 		}
-		/* Below max_inflight, the scoreboard always has room. */
+		/* Within the window, the scoreboard always has room. */
+		window = tx_window(peer, &fp, msg->seg_size, msg->sk);
 		if (peer->tx_zero_window ||
-		    hf_txwin_inflight(&peer->txw) >= READ_ONCE(peer->cfg->p.max_inflight)) {
+		    hf_txwin_inflight(&peer->txw) >= window) {
 			stalled = true;
 			break;
 		}
@@ -1130,7 +1159,7 @@ static void tx_push(struct hf_peer *peer)
 		 * holds of it in full trains: they leave as one carrier.
 		 */
 		if (!train.segs &&
-		    tx_train_defer(peer, msg, peer->frame_left ?:
+		    tx_train_defer(peer, msg, window, peer->frame_left ?:
 				   min3(hf_fsize_segs(&peer->fsize, &fp),
 					msg->nsegs - msg->next_seg,
 					cap_segs),
@@ -2044,15 +2073,16 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 {
 	u32 inflight = hf_txwin_inflight(&peer->txw);
 	u32 seg_size = hf_seg_size(READ_ONCE(peer->dev->mtu));
-	u32 limit = min_t(u32, READ_ONCE(peer->cfg->p.max_inflight), HF_WIN_SEGS);
 	struct hf_fsize_params fp;
 	struct hf_rto_params rp;
+	u32 limit;
 
+	hf_fsize_params_read(peer->cfg, &fp);
+	limit = tx_window(peer, &fp, seg_size, sk);
 	info->hfi_flags |= HF_INFO_PEER;
 	info->hfi_epoch = peer->tx_epoch;
 	info->hfi_seg_size = seg_size;
-	info->hfi_frame_segs = hf_fsize_segs(&peer->fsize,
-					     hf_fsize_params_read(peer->cfg, &fp));
+	info->hfi_frame_segs = hf_fsize_segs(&peer->fsize, &fp);
 	info->hfi_frame_bytes = info->hfi_frame_segs * seg_size;
 	info->hfi_pacing_rate = tx_pacing_rate(peer, sk);
 	info->hfi_credit = inflight < limit ? limit - inflight : 0;

@@ -37,8 +37,11 @@
  * @peer_idle_ms: an idle peer is reclaimed after this long
  * @flow_reset_ms: a sender starts a new epoch after this much idleness
  * @ack_delay_us: longest an ACK waits for company
- * @max_inflight: segments in flight per peer; stays below the receiver's
- *		  backlog (netdev_max_backlog, 1000) until credits pace it
+ * @max_inflight: entries of the receiver's device queue a peer may fill
+ *		  (its backlog, netdev_max_backlog 1000; a veth ring, 256):
+ *		  segments in flight, or, where the device carries trains
+ *		  whole, trains; the window is then two frames within
+ *		  max_inflight full trains (tx_window(), hf_output.c)
  * @credit_initial: bytes a sender may send a receiver before its first
  *		    grant (the unscheduled window); the same on both sides
  * @credit_budget: bytes a namespace grants its active senders together,

@@ -3,10 +3,10 @@
 #
 # A hyperframe as one skb: the trains of a frame leave together as a
 # carrier (hf_offload.c), which the qdisc takes once and the device
-# boundary takes apart. With a window that lets a whole 1 MiB frame go
-# at once (max_inflight=2048: a push waits for half of it, and a frame is
-# 718 segments at MTU 1500; frames starting at their largest), 64 MiB go
-# through hfq at MTU 1500 and 9000: the skbs hfq takes per MiB stay
+# boundary takes apart. At the default window (max_inflight=128 entries
+# of the receiver's queue: veth carries a train whole, so the window is
+# two frames, tx_window() in hf_output.c; frames start at their largest),
+# 64 MiB go through hfq at MTU 1500 and 9000: the skbs hfq takes per MiB stay
 # within 2x of MiB over the frame size, and the largest carries a whole
 # 1 MiB hyperframe. With tx-gso-list off, carriers are cut into segments
 # in software. Under a pacing cap, a carrier smaller than veth's
@@ -83,8 +83,8 @@ old_buffer=$(hf_trace_buffer_kb)
 echo 8192 >"$T/buffer_size_kb"
 busywait 30000 hf_module_unload
 check_err $? "rmmod: $(rmmod hyperframe 2>&1)"
-hf_module_load max_inflight=2048 frame_segs=1024 ${HF_MODULE_PARAMS:-}
-check_eq "$(cat /sys/module/hyperframe/parameters/max_inflight)" 2048 "max_inflight loaded"
+hf_module_load frame_segs=1024 ${HF_MODULE_PARAMS:-}
+check_eq "$(cat /sys/module/hyperframe/parameters/max_inflight)" 128 "max_inflight at its default"
 
 # 1, 2. One skb through the qdisc per hyperframe, within 2x.
 for mtu in 1500 9000; do

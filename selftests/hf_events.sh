@@ -318,7 +318,10 @@ log_test "events: SIGINT/SIGTERM end a monitor with status 0; it outlives the mo
 # flow, on loss, with the state after it.
 mkdir -p "$LOGS"
 defer rm -rf "$LOGS"
-hf_topo_create 2
+# Three nodes behind a bridge, netem on the switch's port towards node 1:
+# there a frame's trains pass one by one, where on node 0's own device a
+# carrier of a whole frame is one skb.
+hf_topo_create 3
 n0=${HF_NODES[0]}
 n1=${HF_NODES[1]}
 mac1=$(hf_node_mac 1)
@@ -335,8 +338,8 @@ hf_config_set retry_limit "$retry_limit"
 ns_counter() { ip netns exec "$1" awk -v k="$2" '$1 == k {print $2}' /proc/net/hyperframe; }
 cuts0=$(ns_counter "$n0" tx_rate_cuts)
 shrinks0=$(ns_counter "$n0" tx_frame_shrinks)
-ip netns exec "$n0" tc qdisc add dev eth0 root netem loss 5%
-check_err $? "netem loss 5%"
+ip netns exec "$HF_SWITCH" tc qdisc add dev p1 root netem loss 5%
+check_err $? "netem loss 5% towards node 1"
 ip netns exec "$n1" "$XFER" recv 7300 4194304 >"$LOGS/recv-cong" 2>&1 &
 rpid=$!
 busywait 10000 grep -q ready "$LOGS/recv-cong"

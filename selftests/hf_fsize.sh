@@ -8,7 +8,10 @@
 # first sample shows the new flow's frame), HF_INFO read every 10 ms
 # (hf_xfer's "info"); netem goes on 300 ms in (the ramp takes under 200),
 # so the samples before are the clean path and those after the lossy one.
-# The counters must agree.
+# The counters must agree. netem sits on the switch port towards the
+# receiver (3 nodes behind a bridge): there a frame's trains (64 KiB at
+# most) pass one by one, where on the sender's own device a carrier, one
+# skb of a whole 1 MiB frame, would be dropped or kept whole.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -31,7 +34,7 @@ hf_config_set pacing_rate "$((CAP * 8))bit"
 check_err $? "config set pacing_rate"
 defer hf_config_set pacing_rate 0
 
-hf_topo_create 2 1500
+hf_topo_create 3 1500
 ip netns exec "${HF_NODES[1]}" "$XFER" recv 7300 1,1048576 "$ROUNDS" >"$LOGS/recv" 2>&1 &
 rpid=$!
 busywait 10000 grep -q ready "$LOGS/recv"
@@ -42,8 +45,8 @@ spid=$!
 busywait 60000 awk -v ms="$CLEAN_MS" '$1 == "info" && $2 >= ms { f = 1 } END { exit !f }' \
 	"$LOGS/send"
 check_err $? "the sender never reached $CLEAN_MS ms: $(tail -n 3 "$LOGS/send")"
-ip netns exec "${HF_NODES[0]}" tc qdisc replace dev eth0 root netem loss 5% delay 2ms
-check_err $? "netem on the sender"
+ip netns exec "$HF_SWITCH" tc qdisc replace dev p1 root netem loss 5% delay 2ms
+check_err $? "netem on the switch port towards the receiver"
 # The first sample taken once netem is in place.
 lossy_from=$(grep -c '^info ' "$LOGS/send")
 # Still sending: the lossy path has samples of its own.

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # hfctl trace, the BPF programs over the module's tracepoints, against the
-# module's own counters. Two nodes exchange messages both ways, node 0
-# under netem loss (segments sent again, rate cuts), node 1 through hfq;
+# module's own counters. Two nodes exchange messages both ways, node 0's
+# under netem loss on the way (segments sent again, rate cuts), node 1's
+# through hfq;
 # one trace runs in each node's namespace at once (node 0's on dev eth0).
 # Each trace's event counts equal its own node's counter changes exactly,
 # its frame bytes and segments add up to what was sent, its histograms to
@@ -93,13 +94,16 @@ trace_stop()
 ktap_plan 6
 hf_module_load
 
-hf_topo_create 2
+# Three nodes behind a bridge (node 2 stays idle), netem on the switch's
+# port towards node 1: there a frame's trains pass one by one, where on
+# node 0's own device a carrier of a whole frame is one skb.
+hf_topo_create 3
 n0=${HF_NODES[0]}
 n1=${HF_NODES[1]}
 nsid=("$(stat -L -c %i "/run/netns/$n0")" "$(stat -L -c %i "/run/netns/$n1")")
 ns0=${nsid[0]}
-ip netns exec "$n0" tc qdisc add dev eth0 root netem loss 3%
-check_err $? "netem on node 0"
+ip netns exec "$HF_SWITCH" tc qdisc add dev p1 root netem loss 3%
+check_err $? "netem towards node 1"
 "$HFCTL" -n "$n1" qdisc attach dev eth0 && "$HFCTL" -n "$n1" qdisc set dev eth0 rate 400mbit
 check_err $? "hfq at 400 Mbit/s on node 1"
 # No IPv6 neighbour discovery through hfq in the middle of a count.

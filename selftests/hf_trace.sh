@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The module's tracepoints (trace system "hyperframe", hf_trace.h) against
-# its own counters. Two nodes: node 0 sends under netem loss (so segments
-# are sent again and the frame-size controller cuts), node 1 sends back
+# its own counters. Two nodes: node 0 sends under netem loss on the way (so
+# segments are sent again and the frame-size controller cuts), node 1 sends back
 # through hfq (its ACKs in the control band, its data in the data band).
 # With every hyperframe event enabled, each event's count equals the
 # change of the counter it stands for, summed over both nodes; delivered
@@ -107,11 +107,14 @@ check_eq "${missing:-none}" none "tracepoints or fields missing"
 log_test "trace: ten tracepoints with their documented fields"
 
 # 2. A traced run: the events against the counters.
-hf_topo_create 2
+# Three nodes behind a bridge, netem on the switch's port towards node 1:
+# there a frame's trains pass one by one, where on node 0's own device a
+# carrier of a whole frame is one skb.
+hf_topo_create 3
 n0=${HF_NODES[0]}
 n1=${HF_NODES[1]}
-ip netns exec "$n0" tc qdisc add dev eth0 root netem loss 3%
-check_err $? "netem on node 0"
+ip netns exec "$HF_SWITCH" tc qdisc add dev p1 root netem loss 3%
+check_err $? "netem towards node 1"
 # hfq paces node 1 to a link rate: node 1 hints node 0 its share.
 "$HFCTL" -n "$n1" qdisc attach dev eth0 && "$HFCTL" -n "$n1" qdisc set dev eth0 rate 400mbit
 check_err $? "hfq at 400 Mbit/s on node 1"
