@@ -47,6 +47,7 @@
 
 #include "hf_compat.h"
 #include "hf_hfq.h"
+#include "hf_offload.h"
 #include "hf_pace.h"
 #include "hf_params.h"
 #include "hf_trace.h"
@@ -142,15 +143,6 @@ static struct hfq_skb_cb *hfq_cb(struct sk_buff *skb)
 {
 	qdisc_cb_private_validate(skb, sizeof(struct hfq_skb_cb));
 	return (struct hfq_skb_cb *)qdisc_skb_cb(skb)->data;
-}
-
-/*
- * Wire packets in @skb: a train (or any GSO skb) counts its segments, as
- * tc's packet count does.
- */
-static u32 hfq_wire_packets(const struct sk_buff *skb)
-{
-	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 }
 
 /* The band of @skb; for hyperframe DATA also its flow key in @key. */
@@ -386,7 +378,7 @@ static struct sk_buff *hfq_dequeue_shared(struct hfq_sched *q, u64 now,
 		skb = hfq_dequeue_data(q, now);
 		if (skb) {
 			*band = HFQ_BAND_DATA;
-			q->xstats.packets_data += hfq_wire_packets(skb);
+			q->xstats.packets_data += hf_skb_segs(skb);
 		} else {
 			/* Every flow waits for its time: other goes meanwhile,
 			 * owing data nothing for it.
@@ -400,7 +392,7 @@ static struct sk_buff *hfq_dequeue_shared(struct hfq_sched *q, u64 now,
 		if (!skb)
 			return NULL;
 		*band = HFQ_BAND_OTHER;
-		q->xstats.packets_other += hfq_wire_packets(skb);
+		q->xstats.packets_other += hf_skb_segs(skb);
 	}
 	if (both)
 		q->rr_deficit[turn] -= qdisc_pkt_len(skb);
@@ -428,7 +420,7 @@ static struct sk_buff *hfq_dequeue(struct Qdisc *sch)
 	skb = __skb_dequeue(&q->control);
 	if (skb) {
 		band = HFQ_BAND_CONTROL;
-		q->xstats.packets_control += hfq_wire_packets(skb);
+		q->xstats.packets_control += hf_skb_segs(skb);
 	} else {
 		hfq_unthrottle(q, now);
 		skb = hfq_dequeue_shared(q, now, &band);

@@ -494,6 +494,37 @@ void hf_train_end(struct sk_buff *skb)
 }
 
 /**
+ * hf_skb_unchain() - take the skbs off a frame's frag_list
+ * @skb: a train or a carrier, not shared
+ * @segs: set to the wire segments the skbs taken off stand for
+ *
+ * Any context. @skb keeps its own data and frags; its length and
+ * truesize lose what the skbs taken off held, its GSO state is the
+ * caller's to fix.
+ *
+ * Return: the skbs, in order, linked by ->next.
+ */
+struct sk_buff *hf_skb_unchain(struct sk_buff *skb, u32 *segs)
+{
+	struct sk_buff *list, *p;
+	u32 len = 0, truesize = 0;
+
+	*segs = 0;
+	list = skb_shinfo(skb)->frag_list;
+	skb_shinfo(skb)->frag_list = NULL;
+	for (p = list; p; p = p->next) {
+		len += p->len;
+		truesize += p->truesize;
+		*segs += hf_skb_segs(p);
+	}
+	skb->len -= len;
+	skb->data_len -= len;
+	if (skb->truesize > truesize + skb->len)
+		skb->truesize -= truesize;
+	return list;
+}
+
+/**
  * hf_train_split() - take a train a device carried whole apart
  * @skb: the train, not shared; its head becomes the first segment alone
  *
@@ -506,21 +537,12 @@ void hf_train_end(struct sk_buff *skb)
  */
 struct sk_buff *hf_train_split(struct sk_buff *skb)
 {
-	struct sk_buff *list, *seg;
-	u32 len = 0, truesize = 0;
+	struct sk_buff *list;
+	u32 segs;
 
 	if (skb_unclone(skb, GFP_ATOMIC))
 		return ERR_PTR(-ENOMEM);
-	list = skb_shinfo(skb)->frag_list;
-	skb_shinfo(skb)->frag_list = NULL;
-	for (seg = list; seg; seg = seg->next) {
-		len += seg->len;
-		truesize += seg->truesize;
-	}
-	skb->len -= len;
-	skb->data_len -= len;
-	if (skb->truesize > truesize + skb->len)
-		skb->truesize -= truesize;
+	list = hf_skb_unchain(skb, &segs);
 	skb_gso_reset(skb);
 	return list;
 }

@@ -22,6 +22,7 @@ void hf_train_add(struct sk_buff *train, struct sk_buff *tail,
 		  struct sk_buff *seg);
 void hf_train_end(struct sk_buff *skb);
 void hf_train_pack(struct sk_buff *skb, u32 seg_size, u32 nsegs);
+struct sk_buff *hf_skb_unchain(struct sk_buff *skb, u32 *segs);
 struct sk_buff *hf_train_split(struct sk_buff *skb);
 void hf_train_seg_adopt(struct sk_buff *seg, struct net_device *dev,
 			__be16 protocol, u8 pkt_type);
@@ -31,10 +32,11 @@ struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 			      __be16 protocol, u8 pkt_type);
 
 /**
- * hf_skb_segs() - wire segments a frame built by this host stands for
- * @skb: a lone segment, a train or a carrier
+ * hf_skb_segs() - wire packets an skb stands for
+ * @skb: any skb to be sent: a lone segment, a train or a carrier of
+ *	 this host's, or another protocol's (TCP's GSO skb, say)
  *
- * Any context.
+ * Any context. A GSO skb counts its segments, as tc's packet count does.
  */
 static inline u32 hf_skb_segs(const struct sk_buff *skb)
 {

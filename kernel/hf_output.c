@@ -836,14 +836,8 @@ static int tx_carrier_send(struct hf_peer *peer, struct tx_train *t)
 			   t->carrier_segs))
 		return tx_data_xmit(peer, t->carrier_msg, skb, seq,
 				    t->carrier_segs);
-	train = skb_shinfo(skb)->frag_list;
-	skb_shinfo(skb)->frag_list = NULL;
-	for (next = train; next; next = next->next) {
-		skb->len -= next->len;
-		skb->data_len -= next->len;
-		skb->truesize -= next->truesize;
-		skb_shinfo(skb)->gso_segs -= hf_skb_segs(next);
-	}
+	train = hf_skb_unchain(skb, &segs);
+	skb_shinfo(skb)->gso_segs -= segs;
 	segs = hf_skb_segs(skb);
 	first = tx_data_xmit(peer, t->carrier_msg, skb, seq, segs);
 	for (seq += segs; train; train = next, seq += segs) {
