@@ -385,8 +385,10 @@ static u32 tx_credit_frame(struct hf_peer *peer, const struct hf_tx_msg *msg,
 {
 	u64 rest = msg->len - (u64)index * msg->seg_size;
 	u64 avail = hf_credit_avail(&peer->tx_credit);
-	u64 need = min_t(u64, rest, (u64)hf_fsize_segs(&peer->fsize, fp) *
-				    msg->seg_size);
+	u64 need = min_t(u64, rest,
+			 (u64)hf_fsize_frame_segs(&peer->fsize, fp,
+						  msg->nsegs - index) *
+			 msg->seg_size);
 	bool idle = !hf_txwin_inflight(&peer->txw);
 	u64 now = ktime_get_ns();
 	u32 segs = U32_MAX;
@@ -1154,9 +1156,9 @@ static void tx_push(struct hf_peer *peer)
 		 */
 		if (!train.segs &&
 		    tx_train_defer(peer, msg, window, peer->frame_left ?:
-				   min3(hf_fsize_segs(&peer->fsize, &fp),
-					msg->nsegs - msg->next_seg,
-					cap_segs),
+				   min(hf_fsize_frame_segs(&peer->fsize, &fp,
+							   msg->nsegs - msg->next_seg),
+				       cap_segs),
 				   sent && peer->frame_left)) {
 			hf_stat_inc(stats, HF_STAT_TX_PUSH_DEFERRALS);
 			break;
@@ -1184,8 +1186,9 @@ static void tx_push(struct hf_peer *peer)
 			peer->frame_msg = msg;
 			msg->turn = ++peer->frame_turns;
 			peer->frame_seq = seq;
-			peer->frame_segs = min3(hf_fsize_segs(&peer->fsize, &fp),
-						msg->nsegs - index, cap_segs);
+			peer->frame_segs = min(hf_fsize_frame_segs(&peer->fsize, &fp,
+								   msg->nsegs - index),
+					       cap_segs);
 			peer->frame_left = peer->frame_segs;
 			hf_fsize_on_send(&peer->fsize, &fp, seq, peer->frame_segs,
 					 now);

@@ -243,6 +243,35 @@ u32 hf_fsize_segs(const struct hf_fsize *fs,
 }
 
 /**
+ * hf_fsize_frame_segs() - segments of the next frame of a message
+ * @fs: controller
+ * @params: bounds, as for hf_fsize_segs()
+ * @rest: segments the message has left, at least 1
+ *
+ * The frame size, or the message's rest when that is shorter; and when
+ * what would be left after a frame is a short tail, at most
+ * 1/2^HF_FSIZE_TAIL_SHIFT of the frame, the tail too (never past
+ * HF_FSIZE_MAX_SEGS). The largest frame holds max_bytes of payload at
+ * most, so a message of whole MiBs would otherwise end in a frame of one
+ * segment (718 segments of 1,460 bytes are 296 bytes short of 1 MiB),
+ * which costs a pass through the qdisc and an ACK of its own.
+ *
+ * Return: segments, at least 1.
+ */
+u32 hf_fsize_frame_segs(const struct hf_fsize *fs,
+			const struct hf_fsize_params *params, u64 rest)
+{
+	u32 segs = hf_fsize_segs(fs, params);
+
+	if (rest <= segs)
+		return rest ? (u32)rest : 1;
+	if (rest - segs <= segs >> HF_FSIZE_TAIL_SHIFT &&
+	    rest <= HF_FSIZE_MAX_SEGS)
+		return (u32)rest;
+	return segs;
+}
+
+/**
  * hf_fsize_rate() - scale a pacing rate by the congestion cut
  * @fs: controller
  * @rate: the rate the pacer would use otherwise, bytes per second (the

@@ -45,6 +45,11 @@
 
 /* The largest frame, in segments: the transport counts them in a u16. */
 #define HF_FSIZE_MAX_SEGS		65535U
+/*
+ * A message's tail of at most 1/2^this of a frame goes with the frame
+ * before it (hf_fsize_frame_segs()).
+ */
+#define HF_FSIZE_TAIL_SHIFT		5
 
 /**
  * enum hf_fsize_reason - why the frame size or the rate changed
@@ -175,6 +180,8 @@ void hf_fsize_init(struct hf_fsize *fs, const struct hf_fsize_params *params,
 u32 hf_fsize_segs(const struct hf_fsize *fs,
 		  const struct hf_fsize_params *params);
 u64 hf_fsize_rate(const struct hf_fsize *fs, u64 rate);
+u32 hf_fsize_frame_segs(const struct hf_fsize *fs,
+			const struct hf_fsize_params *params, u64 rest);
 
 unsigned int hf_fsize_prepare(struct hf_fsize *fs,
 			      const struct hf_fsize_params *params,

@@ -516,6 +516,36 @@ TEST(hf_fsize_segs, follows_changed_params) {
   EXPECT_EQ(1U, f.segs());
 }
 
+TEST(hf_fsize_frame_segs, a_short_tail_goes_with_the_frame_before_it) {
+  Flow f(defaults());
+  for (int i = 0; i < 8; i++) {
+    f.round();
+  }
+  ASSERT_EQ(kMaxSegs, f.segs());
+  const u32 tail = kMaxSegs >> HF_FSIZE_TAIL_SHIFT;  // 22 of 716
+  ASSERT_EQ(22U, tail);
+  // Shorter than a frame: the rest; nothing left: still one segment.
+  EXPECT_EQ(1U, hf_fsize_frame_segs(&f.fs(), &f.params(), 1));
+  EXPECT_EQ(1U, hf_fsize_frame_segs(&f.fs(), &f.params(), 0));
+  EXPECT_EQ(kMaxSegs, hf_fsize_frame_segs(&f.fs(), &f.params(), kMaxSegs));
+  // A whole MiB at 1464 bytes a segment is 717 segments: one frame.
+  EXPECT_EQ(717U, hf_fsize_frame_segs(&f.fs(), &f.params(), (1U << 20) / kSeg + 1));
+  EXPECT_EQ(kMaxSegs + tail, hf_fsize_frame_segs(&f.fs(), &f.params(), kMaxSegs + tail));
+  // A longer tail is a frame of its own.
+  EXPECT_EQ(kMaxSegs, hf_fsize_frame_segs(&f.fs(), &f.params(), kMaxSegs + tail + 1));
+  EXPECT_EQ(kMaxSegs, hf_fsize_frame_segs(&f.fs(), &f.params(), UINT64_MAX));
+  // Small frames take no tail (4 >> 5 is 0).
+  Flow small(defaults());
+  ASSERT_EQ(4U, small.segs());
+  EXPECT_EQ(4U, hf_fsize_frame_segs(&small.fs(), &small.params(), 5));
+  // Never past what the wire counts (a u16).
+  f.params().max_bytes = UINT32_MAX;
+  f.params().min_segs = HF_FSIZE_MAX_SEGS;
+  ASSERT_EQ(HF_FSIZE_MAX_SEGS, f.segs());
+  EXPECT_EQ(HF_FSIZE_MAX_SEGS,
+            hf_fsize_frame_segs(&f.fs(), &f.params(), u64{HF_FSIZE_MAX_SEGS} + 1));
+}
+
 TEST(hf_fsize_rate, scales_without_overflow) {
   Flow f(defaults());
   EXPECT_EQ(12500000U, hf_fsize_rate(&f.fs(), 12500000));  // not cut
