@@ -257,7 +257,7 @@ enum hf_config_attr {
 	HF_CONFIG_A_PEER_IDLE_MS,	/* idle peers reclaimed after this */
 	HF_CONFIG_A_FLOW_RESET_MS,	/* idle flows restart after this */
 	HF_CONFIG_A_ACK_DELAY_US,	/* longest an ACK waits */
-	HF_CONFIG_A_MAX_INFLIGHT,	/* segments in flight per peer */
+	HF_CONFIG_A_MAX_INFLIGHT,	/* receiver queue entries per peer */
 	HF_CONFIG_A_RTO_MIN_US,
 	HF_CONFIG_A_RTO_MAX_US,
 	HF_CONFIG_A_RTO_INITIAL_US,	/* min <= initial <= max */

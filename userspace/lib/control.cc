@@ -51,7 +51,7 @@ constexpr std::array kConfigKeys{
     ConfigKey{"ack_delay", "ack_delay_us", HF_CONFIG_A_ACK_DELAY_US, Unit::usecs, true,
               "longest an ACK waits for company"},
     ConfigKey{"max_inflight", "max_inflight", HF_CONFIG_A_MAX_INFLIGHT, Unit::count, true,
-              "wire segments in flight per peer"},
+              "receiver queue entries per peer: segments, or trains carried whole"},
     ConfigKey{"credit_initial", "credit_initial", HF_CONFIG_A_CREDIT_INITIAL, Unit::bytes, true,
               "bytes a sender sends before its first grant; the same on every node"},
     ConfigKey{"credit_budget", "credit_budget", HF_CONFIG_A_CREDIT_BUDGET, Unit::bytes, true,
