@@ -1748,6 +1748,33 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 					late_sent_ns = slot->sent_ns;
 			}
 		}
+	/*
+	 * Late arrivals the blocks show too: a block's ends, newly SACKed
+	 * below the highest SACK, sent once (a new block's start; the end a
+	 * block grew to).
+	 */
+	if (complete) {
+		unsigned int i;
+
+		for (i = 0; i < a->nsack; i++) {
+			u32 ends[2] = { a->sack[i].start, a->sack[i].end - 1 };
+			unsigned int e;
+
+			for (e = 0; e < 2; e++) {
+				const struct hf_tx_slot *slot;
+
+				seq = ends[e];
+				if (!hf_seq_before(seq, old_high) ||
+				    seq - old_una >= hf_txwin_inflight(&peer->txw) ||
+				    hf_txwin_sacked(&peer->txw, seq))
+					continue;
+				slot = tx_slot(peer, seq);
+				if (slot->msg && !slot->rexmit &&
+				    (!late_sent_ns || slot->sent_ns < late_sent_ns))
+					late_sent_ns = slot->sent_ns;
+			}
+		}
+	}
 	/* A departure time still ahead: the qdisc sent it early. */
 	if (sent_ns && !repaired && now > sent_ns)
 		sample = now - sent_ns;
