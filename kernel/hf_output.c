@@ -1347,13 +1347,13 @@ static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
 
 /*
  * The round trip the time test allows for before the reordering window:
- * RACK.rtt, the round trip of the latest segment delivered, but not below
- * the smoothed one: where packets overtake each other, the latest samples
- * are those of the fast ones.
+ * RACK.rtt, the round trip of the most recently sent segment delivered
+ * (hf_reorder_delivered()), but not below the smoothed one: where packets
+ * overtake each other, the latest samples are often those of fast ones.
  */
 static u32 tx_rack_rtt_us(const struct hf_peer *peer)
 {
-	return max(peer->rto.latest_us, peer->rto.srtt_us);
+	return max(peer->reo.rtt_us, peer->rto.srtt_us);
 }
 
 /*
@@ -1809,7 +1809,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 
 		if (!slot->msg)
 			continue;
-		hf_reorder_delivered(&peer->reo, slot->sent_ns);
+		hf_reorder_delivered(&peer->reo, slot->sent_ns, now, slot->rexmit,
+				     peer->rto.min_rtt_us);
 		hf_tx_msg_put(slot->msg);
 		slot->msg = NULL;
 	}
@@ -1828,7 +1829,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 
 		seq = peer->txw.high_sacked - 1;
 		slot = tx_slot(peer, seq);
-		hf_reorder_delivered(&peer->reo, slot->sent_ns);
+		hf_reorder_delivered(&peer->reo, slot->sent_ns, now, slot->rexmit,
+				     peer->rto.min_rtt_us);
 		if (peer->txw.high_sacked != old_high) {
 			if (!hf_txwin_retransmitted(&peer->txw, seq))
 				hf_rto_backoff_end(&peer->rto);

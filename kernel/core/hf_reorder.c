@@ -6,13 +6,21 @@
 #include "hf_reorder.h"
 
 /**
- * hf_reorder_init() - a flow that has seen no reordering
+ * hf_reorder_init() - a new flow: its path may reorder
  * @r: state to initialise
+ *
+ * The window starts at its widest (the smoothed round trip, in practice)
+ * and narrows after HF_REORDER_CLEAN_RESET recoveries that show no
+ * reordering. Starting narrow costs more: with a window of frames in
+ * flight, the first reordering event has every overtaken segment repaired
+ * before the first duplicate or late arrival can widen the window, while
+ * starting wide only holds the first few repairs of a lossy path back by
+ * a round trip.
  */
 void hf_reorder_init(struct hf_reorder *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->mult = 1;
+	r->mult = HF_REORDER_MULT_MAX;
 }
 
 /**
@@ -20,11 +28,29 @@ void hf_reorder_init(struct hf_reorder *r)
  * arrived (cumulatively or selectively acknowledged)
  * @r: the flow's state
  * @sent_ns: when that segment was (last) sent
+ * @now_ns: the clock, as the ACK that shows it is taken in
+ * @repair: the segment was sent more than once
+ * @min_rtt_us: least round trip seen; 0 before the first sample
+ *
+ * The most recently sent segment delivered gives the time test its round
+ * trip (RACK.rtt), SACKed ones too: where a receiver works through a
+ * backlog, the segments queued behind it take that long, longer than the
+ * smoothed round trip of the cumulative acks says. A repair acked sooner
+ * than the least round trip was acked for its original, and is no sample
+ * (RFC 8985, 6.2).
  */
-void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns)
+void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns, u64 now_ns,
+			  bool repair, u32 min_rtt_us)
 {
-	if (sent_ns > r->delivered_ns)
-		r->delivered_ns = sent_ns;
+	u64 rtt_us;
+
+	if (sent_ns <= r->delivered_ns || now_ns < sent_ns)
+		return;
+	rtt_us = (now_ns - sent_ns) / 1000;
+	if (repair && rtt_us < min_rtt_us)
+		return;
+	r->delivered_ns = sent_ns;
+	r->rtt_us = rtt_us > ~0U ? ~0U : (u32)rtt_us;
 }
 
 /**
@@ -60,7 +86,8 @@ void hf_reorder_spurious(struct hf_reorder *r, u64 now_ns, u32 srtt_us)
  * meanwhile. A late original measures the reordering itself: by how much
  * @out_us exceeds @rtt_us. The window becomes the whole quarters that
  * cover that, and one more; a segment out no longer than @rtt_us changes
- * nothing.
+ * nothing. The lateness is kept too: hf_reorder_window_us() lets the
+ * window reach it where it exceeds the smoothed round trip.
  */
 void hf_reorder_late(struct hf_reorder *r, u64 out_us, u32 rtt_us,
 		     u32 min_rtt_us)
@@ -73,6 +100,8 @@ void hf_reorder_late(struct hf_reorder *r, u64 out_us, u32 rtt_us,
 	late = out_us - rtt_us;
 	if (late > ~0U)
 		late = ~0U;
+	if (late > r->late_us)
+		r->late_us = (u32)late;
 	need = (late * 4 + min_rtt_us - 1) / min_rtt_us + 1;
 	if (need > HF_REORDER_MULT_MAX)
 		need = HF_REORDER_MULT_MAX;
@@ -90,6 +119,7 @@ void hf_reorder_recovered(struct hf_reorder *r)
 	if (++r->clean >= HF_REORDER_CLEAN_RESET) {
 		r->clean = 0;
 		r->mult = 1;
+		r->late_us = 0;
 	}
 }
 
@@ -99,14 +129,16 @@ void hf_reorder_recovered(struct hf_reorder *r)
  * @min_rtt_us: least round trip seen; 0 before the first sample
  * @srtt_us: smoothed round trip; 0 before the first sample
  *
- * Return: min(@mult * @min_rtt_us / 4, @srtt_us); 0 without samples.
+ * Return: min(@mult * @min_rtt_us / 4, max(@srtt_us, @late_us)); 0
+ * without samples.
  */
 u32 hf_reorder_window_us(const struct hf_reorder *r, u32 min_rtt_us,
 			 u32 srtt_us)
 {
 	u64 w = (u64)r->mult * min_rtt_us / 4;
+	u32 cap = srtt_us > r->late_us ? srtt_us : r->late_us;
 
-	return w < srtt_us ? (u32)w : srtt_us;
+	return w < cap ? (u32)w : cap;
 }
 
 /**

@@ -8,11 +8,14 @@
  * it have arrived. On a path that reorders, that happens to segments that
  * are merely late. This file adds time: a segment is repaired only when a
  * segment sent after it was delivered (RACK.xmit_ts) and it has been out
- * for a round trip plus a reordering window. The window starts at a
- * quarter of the least round trip and widens each time the receiver
- * reports a duplicate (the HF_AF_DUP flag: a repair was spurious), or at
- * once to cover a segment seen arriving that late, up to the smoothed
- * round trip; after 16 recoveries with neither it narrows again.
+ * for a round trip plus a reordering window. A new flow's window is the
+ * smoothed round trip; after 16 recoveries without reordering it narrows
+ * to a quarter of the least round trip. It widens again each time the
+ * receiver reports a duplicate (the HF_AF_DUP flag: a repair was
+ * spurious), up to the smoothed round trip, or at once to cover a segment
+ * seen arriving that late, up to how late that was: a path whose
+ * receiver works through a backlog delivers overtaken segments later
+ * than the smoothed round trip suggests.
  *
  * Like core/hf_rto.h, this file computes; the caller owns the clock (in
  * nanoseconds) and the timer, and serialises calls (the peer lock).
@@ -36,6 +39,11 @@
  * struct hf_reorder - reordering state of one flow
  * @mult: window in quarters of the least round trip, 1..HF_REORDER_MULT_MAX
  * @clean: recoveries completed since the last duplicate or late arrival
+ * @late_us: the latest arrival measured since the window last narrowed:
+ *	     how long it was out beyond the round trip the time test
+ *	     allowed for; 0 for none
+ * @rtt_us: round trip of the segment of @delivered_ns, from its sending
+ *	    to the ACK that first showed it (RACK.rtt); 0 before any
  * @delivered_ns: send time of the most recently sent segment known to
  *		  have arrived (RACK.xmit_ts); 0 before any
  * @widened_ns: when @mult last grew (once per round trip at most)
@@ -43,12 +51,15 @@
 struct hf_reorder {
 	u32 mult;
 	u32 clean;
+	u32 late_us;
+	u32 rtt_us;
 	u64 delivered_ns;
 	u64 widened_ns;
 };
 
 void hf_reorder_init(struct hf_reorder *r);
-void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns);
+void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns, u64 now_ns,
+			  bool repair, u32 min_rtt_us);
 void hf_reorder_spurious(struct hf_reorder *r, u64 now_ns, u32 srtt_us);
 void hf_reorder_late(struct hf_reorder *r, u64 out_us, u32 rtt_us,
 		     u32 min_rtt_us);
