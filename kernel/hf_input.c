@@ -493,23 +493,27 @@ static bool rx_resolve(struct hf_peer *peer)
 
 /*
  * Whether the flow's window is closed: the socket that last refused one
- * of its messages for a full buffer is there and still full. Checked at
+ * of its messages for a full buffer is there and still full, or has not
+ * yet drained to the half of its buffer its WINDOW ack waits for
+ * (hf_sock_room_again()): an ACK that opened the window sooner would
+ * have the sender repair into a buffer about to be full again. Checked at
  * each ACK, so a socket that was read, or closed, before its WINDOW ack
  * could tell, does not hold the flow.
  */
 static bool rx_window_closed(struct hf_peer *peer)
 {
 	struct sock *sk;
-	bool full;
+	bool closed;
 
 	if (!peer->rx_refused)
 		return false;
 	sk = hf_port_lookup(peer->net, peer->rx_refused_port);
 	if (!sk)
 		return false;
-	full = rx_sock_full(sk);
+	closed = rx_sock_full(sk) ||
+		 (READ_ONCE(hf_sk(sk)->rx_refused) && !hf_sock_room_again(sk));
 	sock_put(sk);
-	return full;
+	return closed;
 }
 
 /*

@@ -991,7 +991,9 @@ static u32 tx_window(const struct hf_peer *peer,
 
 	if (!(READ_ONCE(peer->dev->features) & NETIF_F_GSO_FRAGLIST))
 		return max;
-	want = 2ULL * hf_fsize_segs(&peer->fsize, fp);
+	want = hf_fsize_segs(&peer->fsize, fp);
+	/* A frame may carry its message's tail (hf_fsize_frame_segs()). */
+	want = 2 * (want + (want >> HF_FSIZE_TAIL_SHIFT));
 	want = min_t(u64, want, (u64)max * tx_train_segs(peer, seg_size, sk));
 	return clamp_t(u64, want, max, HF_WIN_SEGS);
 }
@@ -1350,10 +1352,16 @@ static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
  * RACK.rtt, the round trip of the most recently sent segment delivered
  * (hf_reorder_delivered()), but not below the smoothed one: where packets
  * overtake each other, the latest samples are often those of fast ones.
+ * Nor above the retransmission timeout: a sample taken late (a SACK
+ * reported late, a repair acked after a backoff) must not hold repairs
+ * back longer than the timer would.
  */
 static u32 tx_rack_rtt_us(const struct hf_peer *peer)
 {
-	return max(peer->reo.rtt_us, peer->rto.srtt_us);
+	struct hf_rto_params rp;
+	u32 rto = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
+
+	return min(max(peer->reo.rtt_us, peer->rto.srtt_us), rto);
 }
 
 /*
@@ -1667,10 +1675,12 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	u32 rack_rtt_us = tx_rack_rtt_us(peer);
 	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
-	u64 late_sent_ns = 0;
+	u64 late_sent_ns = 0, deliv_ns = 0;
+	bool deliv_repair = false;
 	u32 sample_seq = 0;
 	bool complete = hf_txwin_blocks_complete(&peer->txw);
 	bool repaired = false, early = false, took;
+	unsigned int i;
 	u32 seq;
 
 	if (!peer->tx_epoch || a->epoch != peer->tx_epoch) {
@@ -1729,6 +1739,12 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 
 			if (!slot->msg)
 				continue;
+			/* Shown arrived for the first time: RACK's candidate. */
+			if (!hf_txwin_sacked(&peer->txw, seq) &&
+			    slot->sent_ns >= deliv_ns) {
+				deliv_ns = slot->sent_ns;
+				deliv_repair = slot->rexmit;
+			}
 			if (slot->rexmit) {
 				repaired = true;
 			} else if (!hf_txwin_sacked(&peer->txw, seq)) {
@@ -1749,30 +1765,33 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			}
 		}
 	/*
-	 * Late arrivals the blocks show too: a block's ends, newly SACKed
-	 * below the highest SACK, sent once (a new block's start; the end a
-	 * block grew to).
+	 * The blocks' ends newly SACKed (a new block's start; the end a block
+	 * grew to) show late arrivals too, when below the highest SACK and
+	 * sent once; the highest SACK itself is RACK's candidate.
 	 */
-	if (complete) {
-		unsigned int i;
+	for (i = 0; i < a->nsack; i++) {
+		u32 ends[2] = { a->sack[i].start, a->sack[i].end - 1 };
+		unsigned int e;
 
-		for (i = 0; i < a->nsack; i++) {
-			u32 ends[2] = { a->sack[i].start, a->sack[i].end - 1 };
-			unsigned int e;
+		for (e = 0; e < 2; e++) {
+			const struct hf_tx_slot *slot;
 
-			for (e = 0; e < 2; e++) {
-				const struct hf_tx_slot *slot;
-
-				seq = ends[e];
-				if (!hf_seq_before(seq, old_high) ||
-				    seq - old_una >= hf_txwin_inflight(&peer->txw) ||
-				    hf_txwin_sacked(&peer->txw, seq))
-					continue;
-				slot = tx_slot(peer, seq);
-				if (slot->msg && !slot->rexmit &&
-				    (!late_sent_ns || slot->sent_ns < late_sent_ns))
-					late_sent_ns = slot->sent_ns;
+			seq = ends[e];
+			if (seq - old_una >= hf_txwin_inflight(&peer->txw) ||
+			    hf_txwin_sacked(&peer->txw, seq))
+				continue;
+			slot = tx_slot(peer, seq);
+			if (!slot->msg)
+				continue;
+			if (hf_seq_after(seq + 1, old_high) &&
+			    slot->sent_ns >= deliv_ns) {
+				deliv_ns = slot->sent_ns;
+				deliv_repair = slot->rexmit;
 			}
+			if (complete && hf_seq_before(seq, old_high) &&
+			    !slot->rexmit &&
+			    (!late_sent_ns || slot->sent_ns < late_sent_ns))
+				late_sent_ns = slot->sent_ns;
 		}
 	}
 	/* A departure time still ahead: the qdisc sent it early. */
@@ -1791,6 +1810,9 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 */
 	if (res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
 		return;
+	if (deliv_ns)
+		hf_reorder_delivered(&peer->reo, deliv_ns, now, deliv_repair,
+				     peer->rto.min_rtt_us);
 	/* The earliest sent of them was the latest. */
 	if (late_sent_ns && now > late_sent_ns)
 		hf_reorder_late(&peer->reo,
@@ -1809,8 +1831,6 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 
 		if (!slot->msg)
 			continue;
-		hf_reorder_delivered(&peer->reo, slot->sent_ns, now, slot->rexmit,
-				     peer->rto.min_rtt_us);
 		hf_tx_msg_put(slot->msg);
 		slot->msg = NULL;
 	}
@@ -1819,8 +1839,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * SACKed and sent once, it proves the path delivers, which ends a
 	 * backoff: under loss, una often moves only past repairs, and
 	 * without that a backed-off timer would stay for good. It is no
-	 * round-trip sample: SACKs name the lowest ranges first, so a high
-	 * segment is often reported late.
+	 * sample of the smoothed round trip: SACKs name the lowest ranges
+	 * first, so a segment is often reported late.
 	 */
 	/* The ACK takes something: it acks or newly SACKs a segment. */
 	took = res.acked || peer->txw.high_sacked != old_high;
@@ -1829,8 +1849,6 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 
 		seq = peer->txw.high_sacked - 1;
 		slot = tx_slot(peer, seq);
-		hf_reorder_delivered(&peer->reo, slot->sent_ns, now, slot->rexmit,
-				     peer->rto.min_rtt_us);
 		if (peer->txw.high_sacked != old_high) {
 			if (!hf_txwin_retransmitted(&peer->txw, seq))
 				hf_rto_backoff_end(&peer->rto);

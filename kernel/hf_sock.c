@@ -389,20 +389,6 @@ out_sock:
 	return err;
 }
 
-/*
- * Whether a socket that refused a message for its full buffer has room to
- * say so (a WINDOW ack): once what it holds, read or in reassembly aside,
- * is down to half its buffer. At the first byte below the limit, the
- * segments the sender resends meet a buffer that messages already in
- * flight fill again, and are refused again (the sender's window may hold
- * two frames); half a buffer of room takes them.
- */
-static bool hf_sock_room_again(const struct sock *sk)
-{
-	return atomic_read(&sk->sk_rmem_alloc) -
-	       atomic_read(&hf_sk(sk)->rx_reasm) <= READ_ONCE(sk->sk_rcvbuf) / 2;
-}
-
 /**
  * hf_recvmsg() - receive one whole message, or an error-queue entry
  * @sock: the socket

@@ -37,7 +37,8 @@ struct hf_sock_peer {
  * @rx_reasm: bytes of this socket's receive memory held by messages still
  *	      being reassembled; admission looks only at the rest
  * @rx_refused: a message for this socket was refused for a full buffer;
- *		the next read tells the refused peers there is room again
+ *		the read that leaves half the buffer free tells the refused
+ *		peers there is room again (hf_sock_room_again())
  * @tx_pace_ns: when paced (SO_MAX_PACING_RATE, the module's pacing_rate),
  *		the departure time (monotonic ns)
  *		free for the socket's next byte, over all its peers
@@ -63,6 +64,21 @@ struct hf_sock {
 static inline struct hf_sock *hf_sk(const struct sock *sk)
 {
 	return container_of(sk, struct hf_sock, sk);
+}
+
+/*
+ * Whether a socket that refused a message for its full buffer has room to
+ * say so (a WINDOW ack): once what it holds, read or in reassembly aside,
+ * is down to half its buffer. At the first byte below the limit, the
+ * segments the sender resends meet a buffer that messages already in
+ * flight fill again, and are refused again (the sender's window may hold
+ * two frames); half a buffer of room takes them. Until then the window
+ * stays closed (hf_input.c).
+ */
+static inline bool hf_sock_room_again(const struct sock *sk)
+{
+	return atomic_read(&sk->sk_rmem_alloc) -
+	       atomic_read(&hf_sk(sk)->rx_reasm) <= READ_ONCE(sk->sk_rcvbuf) / 2;
 }
 
 void hf_sock_note_peer(struct hf_sock *hs, int ifindex, const u8 *addr);

@@ -37,7 +37,8 @@ void hf_reorder_init(struct hf_reorder *r)
  * backlog, the segments queued behind it take that long, longer than the
  * smoothed round trip of the cumulative acks says. A repair acked sooner
  * than the least round trip was acked for its original, and is no sample
- * (RFC 8985, 6.2).
+ * (RFC 8985, 6.2); nor is one before the least round trip is known. The
+ * caller offers each segment once, at the ACK that first shows it.
  */
 void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns, u64 now_ns,
 			  bool repair, u32 min_rtt_us)
@@ -47,7 +48,7 @@ void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns, u64 now_ns,
 	if (sent_ns <= r->delivered_ns || now_ns < sent_ns)
 		return;
 	rtt_us = (now_ns - sent_ns) / 1000;
-	if (repair && rtt_us < min_rtt_us)
+	if (repair && (!min_rtt_us || rtt_us < min_rtt_us))
 		return;
 	r->delivered_ns = sent_ns;
 	r->rtt_us = rtt_us > ~0U ? ~0U : (u32)rtt_us;
@@ -86,8 +87,9 @@ void hf_reorder_spurious(struct hf_reorder *r, u64 now_ns, u32 srtt_us)
  * meanwhile. A late original measures the reordering itself: by how much
  * @out_us exceeds @rtt_us. The window becomes the whole quarters that
  * cover that, and one more; a segment out no longer than @rtt_us changes
- * nothing. The lateness is kept too: hf_reorder_window_us() lets the
- * window reach it where it exceeds the smoothed round trip.
+ * nothing. The largest lateness is kept too: hf_reorder_window_us() lets
+ * the window reach it where it exceeds the smoothed round trip (but not
+ * HF_REORDER_MULT_MAX quarters of the least round trip).
  */
 void hf_reorder_late(struct hf_reorder *r, u64 out_us, u32 rtt_us,
 		     u32 min_rtt_us)
@@ -111,12 +113,17 @@ void hf_reorder_late(struct hf_reorder *r, u64 out_us, u32 rtt_us,
 
 /**
  * hf_reorder_recovered() - a loss recovery ended; after
- * HF_REORDER_CLEAN_RESET of them without a duplicate the window narrows
+ * HF_REORDER_CLEAN_RESET of them without a duplicate or a late arrival
+ * the window narrows, and each one that began after the last of those
+ * halves the lateness kept (hf_reorder_late())
  * @r: the flow's state
  */
 void hf_reorder_recovered(struct hf_reorder *r)
 {
-	if (++r->clean >= HF_REORDER_CLEAN_RESET) {
+	/* A whole recovery without a late arrival: the lateness fades. */
+	if (++r->clean > 1)
+		r->late_us /= 2;
+	if (r->clean >= HF_REORDER_CLEAN_RESET) {
 		r->clean = 0;
 		r->mult = 1;
 		r->late_us = 0;

@@ -13,9 +13,9 @@
  * to a quarter of the least round trip. It widens again each time the
  * receiver reports a duplicate (the HF_AF_DUP flag: a repair was
  * spurious), up to the smoothed round trip, or at once to cover a segment
- * seen arriving that late, up to how late that was: a path whose
- * receiver works through a backlog delivers overtaken segments later
- * than the smoothed round trip suggests.
+ * seen arriving that late, up to how late that was (16 least round trips
+ * at most): a path whose receiver works through a backlog delivers
+ * overtaken segments later than the smoothed round trip suggests.
  *
  * Like core/hf_rto.h, this file computes; the caller owns the clock (in
  * nanoseconds) and the timer, and serialises calls (the peer lock).
@@ -39,9 +39,9 @@
  * struct hf_reorder - reordering state of one flow
  * @mult: window in quarters of the least round trip, 1..HF_REORDER_MULT_MAX
  * @clean: recoveries completed since the last duplicate or late arrival
- * @late_us: the latest arrival measured since the window last narrowed:
- *	     how long it was out beyond the round trip the time test
- *	     allowed for; 0 for none
+ * @late_us: the largest lateness measured (how long a late arrival was
+ *	     out beyond the round trip the time test allowed for), halved
+ *	     by each recovery without one, 0 once the window narrows
  * @rtt_us: round trip of the segment of @delivered_ns, from its sending
  *	    to the ACK that first showed it (RACK.rtt); 0 before any
  * @delivered_ns: send time of the most recently sent segment known to

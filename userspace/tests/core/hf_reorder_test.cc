@@ -120,10 +120,21 @@ TEST(hf_reorder_late, beyond_srtt_the_window_reaches_the_lateness) {
   // A smaller lateness keeps the larger.
   hf_reorder_late(&r, 5000, 3000, 600);
   EXPECT_EQ(9000U, r.late_us);
+  // The recovery it came in ends: kept. Each whole recovery after without
+  // a late arrival halves it.
+  hf_reorder_recovered(&r);
+  EXPECT_EQ(9000U, r.late_us);
+  hf_reorder_recovered(&r);
+  EXPECT_EQ(4500U, r.late_us);
+  EXPECT_EQ(4500U, hf_reorder_window_us(&r, 600, 2000));
+  hf_reorder_late(&r, 3100, 3000, 600);  // a late arrival: the count restarts
+  hf_reorder_recovered(&r);
+  EXPECT_EQ(4500U, r.late_us);
   // Narrowing forgets it: a path that stopped reordering.
-  for (u32 i = 0; i < HF_REORDER_CLEAN_RESET; i++) {
+  for (u32 i = 1; i < HF_REORDER_CLEAN_RESET; i++) {
     hf_reorder_recovered(&r);
   }
+  EXPECT_EQ(1U, r.mult);
   EXPECT_EQ(0U, r.late_us);
   EXPECT_EQ(150U, hf_reorder_window_us(&r, 600, 2000));
 }
@@ -148,12 +159,16 @@ TEST(hf_reorder_delivered, keeps_the_latest_send_time_and_its_round_trip) {
   hf_reorder_delivered(&r, 14 * kMs, 14 * kMs + kMs / 2, true, 1000);
   EXPECT_EQ(6 * kMs, r.delivered_ns);
   EXPECT_EQ(8000U, r.rtt_us);
-  hf_reorder_delivered(&r, 14 * kMs, 16 * kMs, true, 1000);
-  EXPECT_EQ(14 * kMs, r.delivered_ns);
+  // Nor one before the least round trip is known.
+  hf_reorder_delivered(&r, 15 * kMs, 19 * kMs, true, 0);
+  EXPECT_EQ(6 * kMs, r.delivered_ns);
+  // A repair acked a round trip after it was sent is a sample.
+  hf_reorder_delivered(&r, 16 * kMs, 18 * kMs, true, 1000);
+  EXPECT_EQ(16 * kMs, r.delivered_ns);
   EXPECT_EQ(2000U, r.rtt_us);
   // A departure time still ahead of the clock (EDT): no sample.
   hf_reorder_delivered(&r, 30 * kMs, 20 * kMs, false, 1000);
-  EXPECT_EQ(14 * kMs, r.delivered_ns);
+  EXPECT_EQ(16 * kMs, r.delivered_ns);
 }
 
 TEST(hf_reorder_wait_ns, lost_only_after_rtt_plus_window_and_a_later_delivery) {
