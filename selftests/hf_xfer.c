@@ -15,7 +15,9 @@
  *	"info MS frame_segs=.. pacing_rate=.. ...", MS since the first send
  *
  * With HF_XFER_HOLD set, either mode then prints "done" and keeps its
- * socket open until standard input reaches end of file.
+ * socket open until standard input reaches end of file. With
+ * HF_XFER_RCVBUF=BYTES, the receiver sets its SO_RCVBUF so (forced: the
+ * tests run as root), as setsockopt does, doubled.
  *
  * The content of a message of length L is byte i = (i * 131 + L * 7 +
  * i / 4099) & 0xff: it differs between messages of different lengths and
@@ -254,6 +256,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (argc >= 4 && !strcmp(argv[1], "recv")) {
+		const char *rcvbuf = getenv("HF_XFER_RCVBUF");
+
+		if (rcvbuf) {
+			int bytes = atoi(rcvbuf);
+
+			if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes,
+				       sizeof(bytes))) {
+				perror("hf_xfer: SO_RCVBUFFORCE");
+				return 1;
+			}
+		}
 		n = parse_sizes(argv[3], sizes);
 		return hold(do_recv(fd, atoi(argv[2]), sizes, n,
 				    argc > 4 ? atoi(argv[4]) : 1));
