@@ -58,6 +58,13 @@
  */
 #define HF_RX_COVERED	((struct sk_buff *)1UL)
 #define HF_ACK_EVERY	16
+/*
+ * How long a refusing socket's flow stays closed after its last refusal
+ * while the socket is under full but above half its buffer: a reader
+ * that reads on gets there in milliseconds (a 4 MiB message takes about
+ * 20 ms to copy in a TCG guest).
+ */
+#define HF_REFUSED_HOLD	msecs_to_jiffies(100)
 /* The least credit share, in segments: a new flow's first frame. */
 #define HF_CREDIT_MIN_SEGS	4
 
@@ -257,6 +264,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 		} else if (rx_sock_full(sk)) {
 			peer->rx_refused = true;
 			peer->rx_refused_port = h->dport;
+			peer->rx_refused_at = jiffies;
 			WRITE_ONCE(hf_sk(sk)->rx_refused, true);
 			sock_put(sk);
 			*why = HF_STAT_DROP_RCVBUF;
@@ -496,9 +504,11 @@ static bool rx_resolve(struct hf_peer *peer)
  * of its messages for a full buffer is there and still full, or has not
  * yet drained to the half of its buffer its WINDOW ack waits for
  * (hf_sock_room_again()): an ACK that opened the window sooner would
- * have the sender repair into a buffer about to be full again. Checked at
- * each ACK, so a socket that was read, or closed, before its WINDOW ack
- * could tell, does not hold the flow.
+ * have the sender repair into a buffer about to be full again. That hold
+ * lasts HF_REFUSED_HOLD after the last refusal at most: the other ports
+ * behind the flow must not wait on a reader that stopped above half and
+ * may not come back. Checked at each ACK, so a socket that was read, or
+ * closed, before its WINDOW ack could tell, does not hold the flow.
  */
 static bool rx_window_closed(struct hf_peer *peer)
 {
@@ -511,7 +521,8 @@ static bool rx_window_closed(struct hf_peer *peer)
 	if (!sk)
 		return false;
 	closed = rx_sock_full(sk) ||
-		 (READ_ONCE(hf_sk(sk)->rx_refused) && !hf_sock_room_again(sk));
+		 (READ_ONCE(hf_sk(sk)->rx_refused) && !hf_sock_room_again(sk) &&
+		  time_before(jiffies, peer->rx_refused_at + HF_REFUSED_HOLD));
 	sock_put(sk);
 	return closed;
 }

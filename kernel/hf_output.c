@@ -1348,6 +1348,22 @@ static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
 }
 
 /*
+ * Segment @slot is shown arrived for the first time by the ACK taken in at
+ * @now: the most recently sent of those that can be a sample
+ * (hf_reorder_sample_ok()) is RACK's; @deliv_ns keeps its send time. A
+ * repair passed over leaves an original of the same ACK its turn.
+ */
+static void tx_rack_candidate(const struct hf_peer *peer,
+			      const struct hf_tx_slot *slot, u64 now,
+			      u64 *deliv_ns)
+{
+	if (slot->sent_ns >= *deliv_ns &&
+	    hf_reorder_sample_ok(slot->sent_ns, now, slot->rexmit,
+				 peer->rto.min_rtt_us))
+		*deliv_ns = slot->sent_ns;
+}
+
+/*
  * The round trip the time test allows for before the reordering window:
  * RACK.rtt, the round trip of the most recently sent segment delivered
  * (hf_reorder_delivered()), but not below the smoothed one: where packets
@@ -1676,7 +1692,6 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
 	u64 late_sent_ns = 0, deliv_ns = 0;
-	bool deliv_repair = false;
 	u32 sample_seq = 0;
 	bool complete = hf_txwin_blocks_complete(&peer->txw);
 	bool repaired = false, early = false, took;
@@ -1740,11 +1755,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			if (!slot->msg)
 				continue;
 			/* Shown arrived for the first time: RACK's candidate. */
-			if (!hf_txwin_sacked(&peer->txw, seq) &&
-			    slot->sent_ns >= deliv_ns) {
-				deliv_ns = slot->sent_ns;
-				deliv_repair = slot->rexmit;
-			}
+			if (!hf_txwin_sacked(&peer->txw, seq))
+				tx_rack_candidate(peer, slot, now, &deliv_ns);
 			if (slot->rexmit) {
 				repaired = true;
 			} else if (!hf_txwin_sacked(&peer->txw, seq)) {
@@ -1783,11 +1795,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			slot = tx_slot(peer, seq);
 			if (!slot->msg)
 				continue;
-			if (hf_seq_after(seq + 1, old_high) &&
-			    slot->sent_ns >= deliv_ns) {
-				deliv_ns = slot->sent_ns;
-				deliv_repair = slot->rexmit;
-			}
+			if (hf_seq_after(seq + 1, old_high))
+				tx_rack_candidate(peer, slot, now, &deliv_ns);
 			if (complete && hf_seq_before(seq, old_high) &&
 			    !slot->rexmit &&
 			    (!late_sent_ns || slot->sent_ns < late_sent_ns))
@@ -1810,9 +1819,9 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 */
 	if (res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
 		return;
-	if (deliv_ns)
-		hf_reorder_delivered(&peer->reo, deliv_ns, now, deliv_repair,
-				     peer->rto.min_rtt_us);
+	/* Candidates offered only once the ACK is known to be sound. */
+	if (deliv_ns && !res.invalid)
+		hf_reorder_delivered(&peer->reo, deliv_ns, now);
 	/* The earliest sent of them was the latest. */
 	if (late_sent_ns && now > late_sent_ns)
 		hf_reorder_late(&peer->reo,

@@ -147,10 +147,13 @@ enum hf_rto_phase {
  * @rx_msgs: messages being reassembled, by msg_id % HF_STATUS_WINDOW
  * @rx_msg_done: every message before this id is resolved
  * @rx_msg_status: outcomes of the last HF_STATUS_WINDOW messages
- * @rx_refused: segments were refused for a full socket buffer; the next
- *	       read sends a WINDOW ack
+ * @rx_refused: segments were refused for a full socket buffer; the read
+ *	       that leaves half the buffer free sends a WINDOW ack
  * @rx_refused_port: the port of the socket that refused last; while it
  *		    is full, ACKs are CLOSED and raise no credit
+ * @rx_refused_at: when (jiffies) it last refused; ACKs stay CLOSED until
+ *		   that socket is down to half its buffer too, for
+ *		   HF_REFUSED_HOLD at most (hf_input.c)
  * @rx_credit: byte credit we grant the sender: its bytes received, and
  *	       consumed as programs read them (or they are dropped)
  * @rx_credit_reasm: bytes of @rx_credit.received still in reassembly:
@@ -240,6 +243,7 @@ struct hf_peer {
 	u64 rx_msg_status;
 	bool rx_refused;
 	u16 rx_refused_port;
+	unsigned long rx_refused_at;
 	struct hf_credit_rx rx_credit;
 	u64 rx_credit_reasm;
 	u32 ack_owed;

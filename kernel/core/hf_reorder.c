@@ -24,32 +24,47 @@ void hf_reorder_init(struct hf_reorder *r)
 }
 
 /**
- * hf_reorder_delivered() - a segment sent at @sent_ns is known to have
- * arrived (cumulatively or selectively acknowledged)
- * @r: the flow's state
- * @sent_ns: when that segment was (last) sent
+ * hf_reorder_sample_ok() - whether a segment first shown arrived at
+ * @now_ns can give the time test its round trip
+ * @sent_ns: when it was (last) sent
  * @now_ns: the clock, as the ACK that shows it is taken in
- * @repair: the segment was sent more than once
+ * @repair: it was sent more than once
  * @min_rtt_us: least round trip seen; 0 before the first sample
  *
- * The most recently sent segment delivered gives the time test its round
- * trip (RACK.rtt), SACKed ones too: where a receiver works through a
- * backlog, the segments queued behind it take that long, longer than the
- * smoothed round trip of the cumulative acks says. A repair acked sooner
- * than the least round trip was acked for its original, and is no sample
- * (RFC 8985, 6.2); nor is one before the least round trip is known. The
- * caller offers each segment once, at the ACK that first shows it.
+ * A repair acked sooner than the least round trip was acked for its
+ * original (RFC 8985, 6.2), and before the least round trip is known
+ * that cannot be told. A departure time still ahead (EDT) is no sample.
  */
-void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns, u64 now_ns,
-			  bool repair, u32 min_rtt_us)
+bool hf_reorder_sample_ok(u64 sent_ns, u64 now_ns, bool repair,
+			  u32 min_rtt_us)
+{
+	if (now_ns < sent_ns)
+		return false;
+	return !repair ||
+	       (min_rtt_us && now_ns - sent_ns >= (u64)min_rtt_us * 1000);
+}
+
+/**
+ * hf_reorder_delivered() - the most recently sent of the segments an ACK
+ * first shows arrived (cumulatively or selectively acknowledged), and
+ * that hf_reorder_sample_ok() accepts
+ * @r: the flow's state
+ * @sent_ns: when that segment was (last) sent
+ * @now_ns: the clock, as the ACK is taken in
+ *
+ * It gives the time test its round trip (RACK.rtt), SACKed segments too:
+ * where a receiver works through a backlog, the segments queued behind it
+ * take that long, longer than the smoothed round trip of the cumulative
+ * acks says. The caller offers each segment once, at the ACK that first
+ * shows it; an older one than the last changes nothing.
+ */
+void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns, u64 now_ns)
 {
 	u64 rtt_us;
 
 	if (sent_ns <= r->delivered_ns || now_ns < sent_ns)
 		return;
 	rtt_us = (now_ns - sent_ns) / 1000;
-	if (repair && (!min_rtt_us || rtt_us < min_rtt_us))
-		return;
 	r->delivered_ns = sent_ns;
 	r->rtt_us = rtt_us > ~0U ? ~0U : (u32)rtt_us;
 }
@@ -114,16 +129,15 @@ void hf_reorder_late(struct hf_reorder *r, u64 out_us, u32 rtt_us,
 /**
  * hf_reorder_recovered() - a loss recovery ended; after
  * HF_REORDER_CLEAN_RESET of them without a duplicate or a late arrival
- * the window narrows, and each one that began after the last of those
- * halves the lateness kept (hf_reorder_late())
+ * the window narrows; each one halves the lateness kept
+ * (hf_reorder_late())
  * @r: the flow's state
  */
 void hf_reorder_recovered(struct hf_reorder *r)
 {
-	/* A whole recovery without a late arrival: the lateness fades. */
-	if (++r->clean > 1)
-		r->late_us /= 2;
-	if (r->clean >= HF_REORDER_CLEAN_RESET) {
+	/* The lateness kept fades; late arrivals measured since renew it. */
+	r->late_us /= 2;
+	if (++r->clean >= HF_REORDER_CLEAN_RESET) {
 		r->clean = 0;
 		r->mult = 1;
 		r->late_us = 0;

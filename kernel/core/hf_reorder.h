@@ -41,7 +41,7 @@
  * @clean: recoveries completed since the last duplicate or late arrival
  * @late_us: the largest lateness measured (how long a late arrival was
  *	     out beyond the round trip the time test allowed for), halved
- *	     by each recovery without one, 0 once the window narrows
+ *	     at the end of each recovery, 0 once the window narrows
  * @rtt_us: round trip of the segment of @delivered_ns, from its sending
  *	    to the ACK that first showed it (RACK.rtt); 0 before any
  * @delivered_ns: send time of the most recently sent segment known to
@@ -58,8 +58,9 @@ struct hf_reorder {
 };
 
 void hf_reorder_init(struct hf_reorder *r);
-void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns, u64 now_ns,
-			  bool repair, u32 min_rtt_us);
+bool hf_reorder_sample_ok(u64 sent_ns, u64 now_ns, bool repair,
+			  u32 min_rtt_us);
+void hf_reorder_delivered(struct hf_reorder *r, u64 sent_ns, u64 now_ns);
 void hf_reorder_spurious(struct hf_reorder *r, u64 now_ns, u32 srtt_us);
 void hf_reorder_late(struct hf_reorder *r, u64 out_us, u32 rtt_us,
 		     u32 min_rtt_us);

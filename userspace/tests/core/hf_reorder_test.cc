@@ -120,16 +120,18 @@ TEST(hf_reorder_late, beyond_srtt_the_window_reaches_the_lateness) {
   // A smaller lateness keeps the larger.
   hf_reorder_late(&r, 5000, 3000, 600);
   EXPECT_EQ(9000U, r.late_us);
-  // The recovery it came in ends: kept. Each whole recovery after without
-  // a late arrival halves it.
-  hf_reorder_recovered(&r);
-  EXPECT_EQ(9000U, r.late_us);
+  // Each recovery's end halves it; a late arrival renews it up to its own.
   hf_reorder_recovered(&r);
   EXPECT_EQ(4500U, r.late_us);
   EXPECT_EQ(4500U, hf_reorder_window_us(&r, 600, 2000));
-  hf_reorder_late(&r, 3100, 3000, 600);  // a late arrival: the count restarts
   hf_reorder_recovered(&r);
-  EXPECT_EQ(4500U, r.late_us);
+  EXPECT_EQ(2250U, r.late_us);
+  hf_reorder_late(&r, 6000, 3000, 600);  // 3 ms late: the count restarts
+  EXPECT_EQ(3000U, r.late_us);
+  hf_reorder_late(&r, 3100, 3000, 600);  // 0.1 ms: keeps the larger
+  EXPECT_EQ(3000U, r.late_us);
+  hf_reorder_recovered(&r);
+  EXPECT_EQ(1500U, r.late_us);
   // Narrowing forgets it: a path that stopped reordering.
   for (u32 i = 1; i < HF_REORDER_CLEAN_RESET; i++) {
     hf_reorder_recovered(&r);
@@ -141,41 +143,43 @@ TEST(hf_reorder_late, beyond_srtt_the_window_reaches_the_lateness) {
 
 TEST(hf_reorder_delivered, keeps_the_latest_send_time_and_its_round_trip) {
   hf_reorder r = fresh();
-  hf_reorder_delivered(&r, 5 * kMs, 8 * kMs, false, 1000);
+  hf_reorder_delivered(&r, 5 * kMs, 8 * kMs);
   EXPECT_EQ(5 * kMs, r.delivered_ns);
   EXPECT_EQ(3000U, r.rtt_us);
   // An older segment arriving late changes neither.
-  hf_reorder_delivered(&r, 3 * kMs, 9 * kMs, false, 1000);
+  hf_reorder_delivered(&r, 3 * kMs, 9 * kMs);
   EXPECT_EQ(5 * kMs, r.delivered_ns);
   EXPECT_EQ(3000U, r.rtt_us);
-  // Nor does the same segment shown again by a later ACK.
-  hf_reorder_delivered(&r, 5 * kMs, 12 * kMs, false, 1000);
+  // Nor does one sent at the same time (a later segment of its carrier).
+  hf_reorder_delivered(&r, 5 * kMs, 12 * kMs);
   EXPECT_EQ(3000U, r.rtt_us);
   // A later one, SACKed after a backlog: its round trip is what counts.
-  hf_reorder_delivered(&r, 6 * kMs, 14 * kMs, false, 1000);
+  hf_reorder_delivered(&r, 6 * kMs, 14 * kMs);
   EXPECT_EQ(6 * kMs, r.delivered_ns);
   EXPECT_EQ(8000U, r.rtt_us);
-  // A repair acked within the least round trip was acked for its original.
-  hf_reorder_delivered(&r, 14 * kMs, 14 * kMs + kMs / 2, true, 1000);
-  EXPECT_EQ(6 * kMs, r.delivered_ns);
-  EXPECT_EQ(8000U, r.rtt_us);
-  // Nor one before the least round trip is known.
-  hf_reorder_delivered(&r, 15 * kMs, 19 * kMs, true, 0);
-  EXPECT_EQ(6 * kMs, r.delivered_ns);
-  // A repair acked a round trip after it was sent is a sample.
-  hf_reorder_delivered(&r, 16 * kMs, 18 * kMs, true, 1000);
-  EXPECT_EQ(16 * kMs, r.delivered_ns);
-  EXPECT_EQ(2000U, r.rtt_us);
   // A departure time still ahead of the clock (EDT): no sample.
-  hf_reorder_delivered(&r, 30 * kMs, 20 * kMs, false, 1000);
-  EXPECT_EQ(16 * kMs, r.delivered_ns);
+  hf_reorder_delivered(&r, 30 * kMs, 20 * kMs);
+  EXPECT_EQ(6 * kMs, r.delivered_ns);
+}
+
+TEST(hf_reorder_sample_ok, repairs_only_after_the_least_round_trip) {
+  // An original is a sample whenever it arrives.
+  EXPECT_TRUE(hf_reorder_sample_ok(10 * kMs, 10 * kMs, false, 1000));
+  EXPECT_TRUE(hf_reorder_sample_ok(10 * kMs, 10 * kMs, false, 0));
+  // A repair acked within the least round trip was acked for its original.
+  EXPECT_FALSE(hf_reorder_sample_ok(10 * kMs, 10 * kMs + kMs / 2, true, 1000));
+  EXPECT_TRUE(hf_reorder_sample_ok(10 * kMs, 11 * kMs, true, 1000));
+  // Before the least round trip is known, no repair is a sample.
+  EXPECT_FALSE(hf_reorder_sample_ok(10 * kMs, 19 * kMs, true, 0));
+  // A departure time still ahead of the clock (EDT) is none.
+  EXPECT_FALSE(hf_reorder_sample_ok(30 * kMs, 20 * kMs, false, 1000));
 }
 
 TEST(hf_reorder_wait_ns, lost_only_after_rtt_plus_window_and_a_later_delivery) {
   hf_reorder r = fresh();
   // Nothing sent at or after 10 ms has arrived: only an ACK or the RTO decides.
   EXPECT_EQ(kNever, hf_reorder_wait_ns(&r, 10 * kMs, 50 * kMs, 1000, 250));
-  hf_reorder_delivered(&r, 10 * kMs + 1, 12 * kMs, false, 1000);
+  hf_reorder_delivered(&r, 10 * kMs + 1, 12 * kMs);
   // rtt 1 ms + window 0.25 ms after 10 ms: due at 11.25 ms.
   EXPECT_EQ(kMs / 4 * 5, hf_reorder_wait_ns(&r, 10 * kMs, 10 * kMs, 1000, 250));
   EXPECT_EQ(kMs / 4, hf_reorder_wait_ns(&r, 10 * kMs, 11 * kMs, 1000, 250));
