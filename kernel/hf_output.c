@@ -1364,6 +1364,18 @@ static void tx_rack_candidate(const struct hf_peer *peer,
 }
 
 /*
+ * Segment @slot, sent once, arrived after segments sent after it: the
+ * earliest sent of those an ACK shows (@late_sent_ns, 0 for none) was
+ * out the longest, and measures the reordering (hf_reorder_late()).
+ */
+static void tx_late_candidate(const struct hf_tx_slot *slot,
+			      u64 *late_sent_ns)
+{
+	if (!*late_sent_ns || slot->sent_ns < *late_sent_ns)
+		*late_sent_ns = slot->sent_ns;
+}
+
+/*
  * The round trip the time test allows for before the reordering window:
  * RACK.rtt, the round trip of the most recently sent segment delivered
  * (hf_reorder_delivered()), but not below the smoothed one: where packets
@@ -1751,15 +1763,17 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	if (!hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
 		for (seq = old_una; hf_seq_before(seq, a->cum_seq); seq++) {
 			struct hf_tx_slot *slot = tx_slot(peer, seq);
+			bool sacked;
 
 			if (!slot->msg)
 				continue;
+			sacked = hf_txwin_sacked(&peer->txw, seq);
 			/* Shown arrived for the first time: RACK's candidate. */
-			if (!hf_txwin_sacked(&peer->txw, seq))
+			if (!sacked)
 				tx_rack_candidate(peer, slot, now, &deliv_ns);
 			if (slot->rexmit) {
 				repaired = true;
-			} else if (!hf_txwin_sacked(&peer->txw, seq)) {
+			} else if (!sacked) {
 				sent_ns = slot->sent_ns;
 				sample_seq = seq;
 				if (hf_seq_before(seq, peer->rto_nxt))
@@ -1771,9 +1785,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				 * Not when the last ACK could not name all
 				 * it held: it may have come long ago.
 				 */
-				if (hf_seq_before(seq, old_high) && complete &&
-				    (!late_sent_ns || slot->sent_ns < late_sent_ns))
-					late_sent_ns = slot->sent_ns;
+				if (hf_seq_before(seq, old_high) && complete)
+					tx_late_candidate(slot, &late_sent_ns);
 			}
 		}
 	/*
@@ -1798,9 +1811,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			if (hf_seq_after(seq + 1, old_high))
 				tx_rack_candidate(peer, slot, now, &deliv_ns);
 			if (complete && hf_seq_before(seq, old_high) &&
-			    !slot->rexmit &&
-			    (!late_sent_ns || slot->sent_ns < late_sent_ns))
-				late_sent_ns = slot->sent_ns;
+			    !slot->rexmit)
+				tx_late_candidate(slot, &late_sent_ns);
 		}
 	}
 	/* A departure time still ahead: the qdisc sent it early. */
