@@ -36,18 +36,6 @@ has()
 	grep -q "\"event\":\"$2\",.*\"address\":\"$3\"" "$1"
 }
 
-# seen ADDR FILE...: every file, NDJSON or text, shows the peer up of ADDR.
-seen()
-{
-	local addr=$1 f
-
-	shift
-	for f in "$@"; do
-		grep -Eq "\"event\":\"peer_up\",.*\"address\":\"$addr\"|^peer up .* addr $addr\$" \
-			"$f" || return 1
-	done
-}
-
 # events_about FILE ADDR: how many events of a monitor's NDJSON name ADDR,
 # back-offs left out (as story() does).
 events_about()
@@ -82,35 +70,6 @@ for line in open(sys.argv[1]):
     out.append(" ".join(f))
 print("|".join(out))
 EOF
-}
-
-# probe NODE TAG FILE...: make events in NODE until every FILE (monitors
-# of NODE) shows the same peer up: each try sends a message to a new
-# address nobody has (02:00:00:00:TAG:NN), whose peer state is created at
-# once. A monitor
-# prints nothing until then, so this is how a test knows it listens.
-# Sets PROBE to the address all monitors saw; the senders fail with
-# EHOSTUNREACH at the retry limit, and are waited for.
-PROBE=
-probe()
-{
-	local node=$1 tag=$2 i pids=() rc=1
-
-	shift 2
-	for ((i = 1; i <= 30; i++)); do
-		PROBE=$(printf '02:00:00:00:%02x:%02x' "$tag" "$i")
-		ip netns exec "${HF_NODES[node]}" timeout 60 "$XFER" send eth0 \
-			"$PROBE" 7000 100 >"$LOGS/probe-$tag-$i" 2>&1 &
-		pids+=($!)
-		if busywait 3000 seen "$PROBE" "$@"; then
-			rc=0
-			break
-		fi
-	done
-	for i in "${pids[@]}"; do
-		wait "$i"
-	done
-	return "$rc"
 }
 
 ktap_plan 9
@@ -150,9 +109,9 @@ defer kill "$mt"
 
 # 1. A message to an address nobody has: its peer state, an epoch, and
 # after retry_limit silent timeouts the message fails (EHOSTUNREACH).
-probe 0 1 "$LOGS/n0.json" "$LOGS/n0.txt"
+hf_monitor_probe 0 1 "$LOGS/n0.json" "$LOGS/n0.txt"
 check_err $? "the monitors of node 0 showed no event: $(cat "$LOGS/n0.err" "$LOGS/n0t.err")"
-P=$PROBE
+P=$HF_PROBE
 grep -q 'No route to host' "$LOGS/probe-1-$((16#${P##*:}))"
 check_err $? "the message to $P did not fail with EHOSTUNREACH"
 busywait 20000 has "$LOGS/n0.json" retry_limit "$P"
@@ -174,7 +133,7 @@ log_test "events: an idle peer reclaimed: peer down, reason idle"
 # on the sender's only (the receiver only acks).
 hf_config_set peer_idle 600s
 check_err $? "config set peer_idle 600s failed"
-probe 1 2 "$LOGS/n1.json"
+hf_monitor_probe 1 2 "$LOGS/n1.json"
 check_err $? "the monitor of node 1 showed no event: $(cat "$LOGS/n1.err")"
 ip netns exec "$n1" "$XFER" recv 7100 1000 >"$LOGS/recv" 2>&1 &
 rpid=$!
@@ -287,7 +246,7 @@ hf_topo_create 2
 "$HFCTL" -n "${HF_NODES[0]}" monitor >"$LOGS/last.txt" 2>&1 &
 ml=$!
 defer kill "$ml"
-probe 0 4 "$LOGS/last.txt"
+hf_monitor_probe 0 4 "$LOGS/last.txt"
 check_err $? "the last monitor showed no event"
 # Peers exist in both namespaces while the module goes.
 ip netns exec "${HF_NODES[1]}" "$XFER" recv 7100 1000 >"$LOGS/recv" 2>&1 &
@@ -333,7 +292,7 @@ mc=$!
 defer kill "$mc"
 hf_config_set retry_limit 2
 check_err $? "config set retry_limit 2 failed"
-probe 0 5 "$LOGS/cong.json"
+hf_monitor_probe 0 5 "$LOGS/cong.json"
 check_err $? "the monitor of node 0 showed no event: $(cat "$LOGS/cong.err")"
 hf_config_set retry_limit "$retry_limit"
 # (the probes' timeouts may have cut their own peers' rates)

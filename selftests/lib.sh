@@ -147,6 +147,50 @@ hf_stat()
 		/proc/net/hyperframe
 }
 
+# hf_monitor_seen ADDR FILE...: every FILE, an hfctl monitor's NDJSON or
+# text, shows the peer up of ADDR.
+hf_monitor_seen()
+{
+	local addr=$1 f
+
+	shift
+	for f in "$@"; do
+		grep -Eq "\"event\":\"peer_up\",.*\"address\":\"$addr\"|^peer up .* addr $addr\$" \
+			"$f" || return 1
+	done
+}
+
+# hf_monitor_probe NODE TAG FILE...: make events in node NODE until every
+# FILE (monitors of that node) shows the same peer up. A monitor prints
+# nothing until then, so this is how a test knows it listens. Each try
+# sends a message to a new address nobody has (02:00:00:00:TAG:NN), whose
+# peer state is created at once; its sender's output goes to probe-TAG-NN
+# beside the first FILE. Sets HF_PROBE to the address all monitors saw.
+# The senders fail with EHOSTUNREACH at the retry limit (a low one keeps
+# this short) and are waited for.
+HF_PROBE=
+hf_monitor_probe()
+{
+	local node=$1 tag=$2 dir i pids=() rc=1
+
+	shift 2
+	dir=$(dirname "$1")
+	for ((i = 1; i <= 30; i++)); do
+		HF_PROBE=$(printf '02:00:00:00:%02x:%02x' "$tag" "$i")
+		ip netns exec "${HF_NODES[node]}" timeout 60 "$HF_DIR/hf_xfer" send eth0 \
+			"$HF_PROBE" 7000 100 >"$dir/probe-$tag-$i" 2>&1 &
+		pids+=($!)
+		if busywait 3000 hf_monitor_seen "$HF_PROBE" "$@"; then
+			rc=0
+			break
+		fi
+	done
+	for i in "${pids[@]}"; do
+		wait "$i"
+	done
+	return "$rc"
+}
+
 # Topology: hf_topo_create N [MTU] creates namespaces ${HF_NODES[0..N-1]},
 # each with one interface eth0 addressed 198.18.0.(i+1)/24 (the RFC 2544
 # benchmarking range; nothing here leaves the guest). Two nodes are joined
