@@ -184,7 +184,11 @@ echo "$rel" > "$dir/release"
 total=$((SECONDS - t0))
 echo "total $total" >> "$dir/times"
 # CPU time of everything this script ran: the cost on an idle machine.
-cpu=$(times | tail -n 1 | awk '{ print "cpu user " $1 " sys " $2 }')
+# (times must run in this shell: in a pipe or $(...) it reports those of
+# a subshell, which ran nothing.)
+times > "$dir/cpu"
+cpu=$(tail -n 1 "$dir/cpu" | awk '{ print "cpu user " $1 " sys " $2 }')
+rm -f "$dir/cpu"
 echo "$cpu" >> "$dir/times"
 echo "disk before-prune-MiB $before after-prune-MiB $after" >> "$dir/times"
 date -u +%FT%TZ > "$dir/complete"
