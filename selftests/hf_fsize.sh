@@ -151,6 +151,7 @@ EOF
 check_err $? "back-off events: $story"
 echo "# events: $story"
 check_eq "$(hf_stat 0 events_dropped)" 0 "events_dropped"
+check_eq "$(grep -c '"event":"lost"' "$LOGS/events")" 0 "events the monitor lost (overrun)"
 log_test "frame size: under loss the rate is cut first, then the frame halves"
 
 # 3. Every message arrived whole through all of it.
