@@ -24,11 +24,6 @@ XFER=$HF_DIR/hf_xfer
 LOGS=$(mktemp -d)
 defer rm -rf "$LOGS"
 
-json_field()
-{
-	python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
-}
-
 # has FILE EVENT ADDR: the NDJSON of a monitor holds EVENT for ADDR (grep:
 # it is polled, and python starts slowly in an emulated guest).
 has()

@@ -33,7 +33,8 @@ CAP=500000000
 ktap_plan 3
 
 hf_module_load || exit "$KSFT_FAIL"
-init_segs=$("$HFCTL" -j config show | python3 -c 'import json,sys; print(json.load(sys.stdin)["frame_segs"])')
+orig=$("$HFCTL" -j config show)
+init_segs=$(json_field frame_segs <<<"$orig")
 hf_config_set pacing_rate "$((CAP * 8))bit"
 check_err $? "config set pacing_rate"
 defer hf_config_set pacing_rate 0
@@ -44,7 +45,7 @@ mpid=$!
 defer kill "$mpid"
 # Listening before the flow begins, so no back-off of it goes unseen. The
 # probes' own timeouts cut their peers' rates: the counters are read after.
-retry_limit=$("$HFCTL" -j config show | python3 -c 'import json,sys; print(json.load(sys.stdin)["retry_limit"])')
+retry_limit=$(json_field retry_limit <<<"$orig")
 hf_config_set retry_limit 2
 hf_monitor_probe 0 1 "$LOGS/events"
 check_err $? "the monitor of node 0 showed no event: $(cat "$LOGS/monitor.err")"

@@ -18,11 +18,6 @@ source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
 
-json_field()
-{
-	python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
-}
-
 XFER=$HF_DIR/hf_xfer
 LOGS=$(mktemp -d)
 

@@ -147,6 +147,12 @@ hf_stat()
 		/proc/net/hyperframe
 }
 
+# json_field KEY: field KEY of the JSON object on stdin (hfctl -j ... show).
+json_field()
+{
+	python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
+}
+
 # hf_monitor_seen ADDR FILE...: every FILE, an hfctl monitor's NDJSON or
 # text, shows the peer up of ADDR.
 hf_monitor_seen()
