@@ -489,6 +489,17 @@ static int hf_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/*
+ * A flow's epoch is half of what a forged frame needs to pass for the
+ * flow's own (core/hf_epoch.h): only a caller with CAP_NET_ADMIN over the
+ * namespace sees it; to others it reads 0, as for no flow.
+ */
+static void hf_info_hide_epoch(const struct sk_buff *request, struct hf_info *hi)
+{
+	if (!netlink_net_capable(request, CAP_NET_ADMIN))
+		hi->hfi_epoch = 0;
+}
+
 /* A peer's HF_PEER_A_* attributes, in a peer dump or a socket's nest. */
 static int hf_peer_attrs_put(struct sk_buff *skb, int ifindex, const u8 *addr,
 			     const struct hf_info *hi)
@@ -587,6 +598,7 @@ static int hf_peer_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			dead = peer->dead;
 			if (!dead) {
 				hf_output_info(peer, NULL, &hi);
+				hf_info_hide_epoch(cb->skb, &hi);
 				ifindex = peer->dev->ifindex;
 				ether_addr_copy(addr, peer->addr);
 			}
@@ -666,7 +678,8 @@ static int hf_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
  * The peers @hs remembers that still exist, each in a HF_SOCKET_A_PEER
  * nest; under RCU (the socket dump's), peer state copied under its lock.
  */
-static int hf_socket_peers_put(struct sk_buff *skb, struct hf_sock *hs)
+static int hf_socket_peers_put(struct sk_buff *skb, struct netlink_callback *cb,
+			       struct hf_sock *hs)
 {
 	struct hf_net *hn = hf_net(sock_net(&hs->sk));
 	struct hf_sock_peer keys[HF_SOCK_PEERS];
@@ -686,6 +699,7 @@ static int hf_socket_peers_put(struct sk_buff *skb, struct hf_sock *hs)
 		if (!dead)
 			hf_output_info(peer, &hs->sk, &hi);
 		spin_unlock_bh(&peer->lock);
+		hf_info_hide_epoch(cb->skb, &hi);
 		if (dead)
 			continue;
 		nest = nla_nest_start(skb, HF_SOCKET_A_PEER);
@@ -729,7 +743,7 @@ static int hf_socket_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			      HF_SOCKET_A_PAD) ||
 	    nla_put_u32(skb, HF_SOCKET_A_UID,
 			from_kuid_munged(ns, sock_i_uid(sk))) ||
-	    hf_socket_peers_put(skb, hs)) {
+	    hf_socket_peers_put(skb, cb, hs)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -840,7 +854,11 @@ static const struct genl_ops hf_genl_ops[] = {
  * unknown command, EOPNOTSUPP).
  */
 static const struct genl_multicast_group hf_genl_mcgrps[] = {
-	[HF_GENL_MCGRP_EVENTS_ID] = { .name = HF_GENL_MCGRP_EVENTS, },
+	/* Events name epochs: CAP_NET_ADMIN over the namespace to listen. */
+	[HF_GENL_MCGRP_EVENTS_ID] = {
+		.name = HF_GENL_MCGRP_EVENTS,
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+	},
 };
 
 struct genl_family hf_genl_family = {

@@ -37,6 +37,7 @@
 
 #include <linux/etherdevice.h>
 #include <linux/random.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <net/checksum.h>
 #include <net/sock.h>
@@ -58,6 +59,13 @@
  */
 #define HF_RX_COVERED	((struct sk_buff *)1UL)
 #define HF_ACK_EVERY	16
+/* Adoptions of a new epoch through a challenge: at most one per this. */
+#define HF_EPOCH_ADOPT_GAP	(HZ / 10)
+/* Challenge and LOST answers to one peer: at most this many per window. */
+#define HF_EPOCH_REPLIES	8
+#define HF_EPOCH_REPLY_WINDOW	(HZ / 10)
+/* A challenge cookie holds for this bucket of time and the next. */
+#define HF_COOKIE_BUCKET	(2 * HZ)
 /*
  * How long a refusing socket's flow stays closed after its last refusal
  * while the socket is under full but above half its buffer: a reader
@@ -359,8 +367,8 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 
 	HF_SKB_CB(head)->sport = m->sport;
 	BUILD_BUG_ON(sizeof(struct hf_skb_cb) > sizeof_field(struct sk_buff, cb));
-	HF_SKB_CB(head)->epoch = peer->rx_epoch;
-	HF_SKB_CB(head)->rx_state = peer->rx_state;
+	HF_SKB_CB(head)->epoch = peer->rx_ep.epoch;
+	HF_SKB_CB(head)->rx_state = peer->rx_ep.state;
 	HF_SKB_CB(head)->ifindex = peer->dev->ifindex;
 	ether_addr_copy(HF_SKB_CB(head)->addr, peer->addr);
 	/*
@@ -604,8 +612,8 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 	h.ack.rate_kbps = rx_rate_hint(peer);
 	h.ack.msg_done = peer->rx_msg_done;
 	h.ack.msg_status = peer->rx_msg_status;
-	h.ack.epoch = peer->rx_epoch;
-	h.ack.rx_state = peer->rx_state;
+	h.ack.epoch = peer->rx_ep.epoch;
+	h.ack.rx_state = peer->rx_ep.state;
 	h.ack.nsack = hf_rxwin_sack(&peer->rxw, h.ack.sack, HF_SACK_MAX);
 	peer->ack_owed = 0;
 	peer->ack_due = false;
@@ -678,37 +686,179 @@ static void rx_data_taken(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
 }
 
 /*
- * DATA of flow incarnation @epoch arrived: adopt it when it is not the
- * current one. Return: false for the incarnation before the current one,
- * whose DATA is dropped.
+ * The challenge cookie of @epoch from @peer in time bucket @bucket: a keyed
+ * hash no blind sender can compute, so only a sender that received our
+ * challenge ACK can echo it. Never 0, which means "no echo".
  */
-static bool rx_epoch_adopt(struct hf_peer *peer, u16 epoch)
+static u32 rx_cookie(const struct hf_peer *peer, u32 epoch,
+		     unsigned long bucket)
 {
-	u16 prev = peer->rx_epoch;
+	struct {
+		u32 epoch;
+		u32 bucket;
+		int ifindex;
+		u8 addr[ETH_ALEN];
+		u16 zero;
+	} in = {
+		.epoch = epoch,
+		.bucket = (u32)bucket,
+		.ifindex = peer->dev->ifindex,
+	};
+	u32 cookie;
 
-	if (epoch == prev)
-		return true;
-	/*
-	 * A late segment of the flow before this one (a repair still queued
-	 * when its sender moved on) must not throw away the current flow:
-	 * adopting it, then the current one again, would make the sender
-	 * believe we lost our state.
-	 */
-	if (prev && epoch == peer->rx_prev_epoch)
+	ether_addr_copy(in.addr, peer->addr);
+	cookie = (u32)siphash(&in, sizeof(in), &hf_net(peer->net)->cookie_key);
+	return cookie ?: 1;
+}
+
+/*
+ * Whether a challenge or LOST answer may go to @peer now: at most
+ * HF_EPOCH_REPLIES per HF_EPOCH_REPLY_WINDOW, so that forged DATA cannot
+ * make us send more than a trickle to the address it names.
+ */
+static bool rx_reply_allowed(struct hf_peer *peer)
+{
+	lockdep_assert_held(&peer->lock);
+	if (time_after(jiffies, peer->rx_reply_at + HF_EPOCH_REPLY_WINDOW)) {
+		peer->rx_reply_at = jiffies;
+		peer->rx_replies = 0;
+	}
+	if (peer->rx_replies >= HF_EPOCH_REPLIES)
 		return false;
-	/*
-	 * A new flow, or one we lost our state for (its sender learns that
-	 * from the new @rx_state in our ACKs).
-	 */
-	hf_input_reset(peer);
-	if (prev)
-		peer->rx_prev_epoch = prev;
-	peer->rx_epoch = epoch;
-	do {
-		peer->rx_state = get_random_u16();
-	} while (!peer->rx_state);
-	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_EPOCHS);
+	peer->rx_replies++;
 	return true;
+}
+
+/*
+ * An ACK about an epoch that is not (yet) ours: a challenge (@flags
+ * HF_AF_CHALLENGE, @state the cookie to echo) or a LOST answer (@cum the
+ * segment that named a state we do not hold). It carries nothing of the
+ * current flow: no credit, no outcomes, no SACK.
+ */
+static void rx_send_reply(struct hf_peer *peer, u32 epoch, u32 state, u32 cum,
+			  u8 flags)
+{
+	struct net_device *dev = peer->dev;
+	struct hf_hdr h = { .type = HF_TYPE_ACK, .flags = flags };
+	struct sk_buff *skb;
+	__sum16 csum;
+	u8 *hdr;
+
+	lockdep_assert_held(&peer->lock);
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_ACK_HLEN, GFP_ATOMIC);
+	if (!skb) {
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
+		return;
+	}
+	h.ack.epoch = epoch;
+	h.ack.rx_state = state;
+	h.ack.cum_seq = cum;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	hdr = skb_put(skb, HF_ACK_HLEN);
+	hf_hdr_encode(&h, hdr, HF_ACK_HLEN);
+	csum = csum_fold(csum_partial(hdr, HF_ACK_HLEN, 0));
+	memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_ACKS);
+	hf_xmit(peer, skb, TC_PRIO_CONTROL);
+}
+
+/* A fresh state id for a flow adopted without a challenge: not 0, not the last. */
+static u32 rx_state_new(const struct hf_epoch_rx *e)
+{
+	u32 state;
+
+	do {
+		state = get_random_u32();
+	} while (!state || state == e->state);
+	return state;
+}
+
+/*
+ * What core/hf_epoch.c says of DATA header @d (@nsegs segments) from
+ * @peer, with the cookies of its epoch when they can matter (*@cookie,
+ * for a challenge). No side effect. Peer lock held.
+ */
+static enum hf_epoch_verdict rx_epoch_verdict(const struct hf_peer *peer,
+					      const struct hf_data_hdr *d,
+					      u32 nsegs, u32 *cookie)
+{
+	const struct hf_epoch_rx *e = &peer->rx_ep;
+	unsigned long bucket = jiffies / HF_COOKIE_BUCKET;
+	u32 prev = 0;
+
+	lockdep_assert_held(&peer->lock);
+	*cookie = 0;
+	if (e->epoch && d->epoch != e->epoch && d->epoch != e->prev) {
+		*cookie = rx_cookie(peer, d->epoch, bucket);
+		prev = rx_cookie(peer, d->epoch, bucket - 1);
+	}
+	return hf_epoch_rx_check(e, d, nsegs, HF_WIN_SEGS, *cookie, prev);
+}
+
+/*
+ * Start the incarnation DATA header @d belongs to, with our state id
+ * @state: whatever the flow before it held is dropped, and its sender
+ * learns of the new one from the next ACK.
+ */
+static void rx_epoch_start(struct hf_peer *peer, const struct hf_data_hdr *d,
+			   u32 state)
+{
+	lockdep_assert_held(&peer->lock);
+	hf_input_reset(peer);
+	hf_epoch_rx_adopt(&peer->rx_ep, d, state);
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_EPOCHS);
+}
+
+/*
+ * Whether DATA header @d (@nsegs segments) from @peer belongs to a flow we
+ * take (core/hf_epoch.h): the current one, or a new one we adopt now.
+ * Otherwise it is dropped, *@why set, and a doubtful new epoch is answered
+ * with a challenge, a sender believing in a state we do not hold with a
+ * LOST answer. Peer lock held.
+ */
+static bool rx_epoch_admit(struct hf_peer *peer, const struct hf_data_hdr *d,
+			   u32 nsegs, enum hf_stat *why)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	u32 cookie;
+
+	switch (rx_epoch_verdict(peer, d, nsegs, &cookie)) {
+	case HF_EPOCH_ACCEPT:
+		hf_epoch_rx_accept(&peer->rx_ep, d);
+		return true;
+	case HF_EPOCH_ADOPT:
+		if (!d->echo) {
+			rx_epoch_start(peer, d, rx_state_new(&peer->rx_ep));
+			return true;
+		}
+		/* A challenge answered; one such adoption per gap. */
+		if (time_before(jiffies, peer->rx_adopted_at + HF_EPOCH_ADOPT_GAP))
+			break;
+		peer->rx_adopted_at = jiffies;
+		rx_epoch_start(peer, d, d->echo);
+		return true;
+	case HF_EPOCH_CHALLENGE:
+		if (rx_reply_allowed(peer)) {
+			hf_stat_inc(stats, HF_STAT_RX_CHALLENGES);
+			rx_send_reply(peer, d->epoch, cookie, 0, HF_AF_CHALLENGE);
+		}
+		break;
+	case HF_EPOCH_LOST:
+		if (rx_reply_allowed(peer)) {
+			hf_stat_inc(stats, HF_STAT_RX_LOST_REPLIES);
+			rx_send_reply(peer, d->epoch, 0, d->seq, HF_AF_LOST);
+		}
+		*why = HF_STAT_DROP_NO_STATE;
+		return false;
+	case HF_EPOCH_STALE:
+		*why = HF_STAT_DROP_STALE_EPOCH;
+		return false;
+	case HF_EPOCH_FORGED:
+		*why = HF_STAT_DROP_FORGED;
+		return false;
+	}
+	*why = HF_STAT_DROP_UNPROVEN;
+	return false;
 }
 
 /*
@@ -742,12 +892,8 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	bool fresh = false;
 	u32 index;
 
-	if (!rx_epoch_adopt(peer, d->epoch)) {
-		why = HF_STAT_DROP_STALE_EPOCH;
+	if (!rx_epoch_admit(peer, d, 1, &why))
 		goto count_drop;
-	}
-	/* Only the flow's own frames keep it alive, never stray ones. */
-	peer->last_active = jiffies;
 
 	if (hf_seq_before(d->msg_id, peer->rx_msg_done)) {
 		/* A message already resolved: a segment of it is a duplicate. */
@@ -802,6 +948,8 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 
 	switch (hf_rxwin_mark(&peer->rxw, d->seq)) {
 	case HF_RX_NEW:
+		/* Only progress keeps the flow alive, never a repeat. */
+		peer->last_active = jiffies;
 		break;
 	case HF_RX_DUPLICATE:
 		hf_stat_inc(stats, HF_STAT_RX_DUPLICATES);
@@ -985,12 +1133,16 @@ static struct hf_rx_msg *rx_train_whole(struct hf_peer *peer,
 					u32 payload, bool *fresh)
 {
 	const struct hf_data_hdr *d = &h->data;
+	enum hf_epoch_verdict v;
 	enum hf_stat why;
 	struct hf_rx_msg *m;
-	u32 index, i;
+	u32 index, i, cookie;
 
 	*fresh = false;
-	if (!rx_epoch_adopt(peer, d->epoch) ||
+	/* Anything but the current flow or a new one is decided per segment. */
+	v = rx_epoch_verdict(peer, d, n, &cookie);
+	if ((v != HF_EPOCH_ACCEPT && v != HF_EPOCH_ADOPT) ||
+	    !rx_epoch_admit(peer, d, n, &why) ||
 	    hf_seq_before(d->msg_id, peer->rx_msg_done) ||
 	    d->msg_id - peer->rx_msg_done >= HF_STATUS_WINDOW ||
 	    !hf_rxwin_fresh(&peer->rxw, d->seq, n) ||
@@ -1414,8 +1566,8 @@ void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len)
 	if (!peer)
 		return;
 	spin_lock_bh(&peer->lock);
-	if (!peer->dead && peer->rx_epoch && peer->rx_epoch == cb->epoch &&
-	    peer->rx_state == cb->rx_state) {
+	if (!peer->dead && peer->rx_ep.epoch && peer->rx_ep.epoch == cb->epoch &&
+	    peer->rx_ep.state == cb->rx_state) {
 		struct hf_credit_rx *c = &peer->rx_credit;
 		u64 seg = hf_seg_size(READ_ONCE(peer->dev->mtu));
 		struct hf_credit_params cp;
@@ -1451,12 +1603,17 @@ void hf_input_init(struct hf_peer *peer)
 
 	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
 	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp));
+	peer->rx_adopted_at = jiffies - HF_EPOCH_ADOPT_GAP;
+	peer->rx_reply_at = jiffies;
 	timer_setup(&peer->ack_timer, rx_ack_timer, 0);
 }
 
 /**
- * hf_input_reset() - forget the incoming flow: reassembly and window
+ * hf_input_reset() - drop the incoming flow's reassembly, window and credit
  * @peer: the peer; caller holds its lock
+ *
+ * Its incarnation (@peer->rx_ep) is the caller's to change: a new one
+ * adopted, or forgotten with the peer.
  */
 void hf_input_reset(struct hf_peer *peer)
 {
@@ -1470,8 +1627,6 @@ void hf_input_reset(struct hf_peer *peer)
 	}
 	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
 	rx_credit_reset(peer);
-	peer->rx_epoch = 0;
-	peer->rx_state = 0;
 	peer->rx_msg_done = 0;
 	peer->rx_msg_status = 0;
 	peer->rx_refused = false;

@@ -114,8 +114,8 @@ struct hf_rx_msg {
  */
 struct hf_skb_cb {
 	u16 sport;
-	u16 epoch;
-	u16 rx_state;
+	u32 epoch;
+	u32 rx_state;
 	int ifindex;
 	u8 addr[6];
 };

@@ -33,6 +33,7 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_TX_MSGS_FAILED]	= "tx_msgs_failed",
 	[HF_STAT_TX_MSGS_DELIVERED]	= "tx_msgs_delivered",
 	[HF_STAT_TX_RESETS]		= "tx_resets",
+	[HF_STAT_TX_CHALLENGES]		= "tx_challenges",
 	[HF_STAT_TX_EPOCHS]		= "tx_epochs",
 	[HF_STAT_TX_SPURIOUS]		= "tx_spurious_retransmits",
 	[HF_STAT_TX_REORDER_WAITS]	= "tx_reorder_waits",
@@ -62,6 +63,8 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_RX_GRO_TRAINS]		= "rx_gro_trains",
 	[HF_STAT_RX_GRO_SEGS]		= "rx_gro_segs",
 	[HF_STAT_RX_EPOCHS]		= "rx_epochs",
+	[HF_STAT_RX_CHALLENGES]		= "rx_challenges",
+	[HF_STAT_RX_LOST_REPLIES]	= "rx_lost_replies",
 	[HF_STAT_RX_ACKS]		= "rx_acks",
 	[HF_STAT_RX_MSGS]		= "rx_msgs",
 	[HF_STAT_RX_BYTES]		= "rx_bytes",
@@ -80,6 +83,9 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_DROP_PEER_LIMIT]	= "drop_peer_limit",
 	[HF_STAT_DROP_EPOCH]		= "drop_epoch",
 	[HF_STAT_DROP_STALE_EPOCH]	= "drop_stale_epoch",
+	[HF_STAT_DROP_UNPROVEN]		= "drop_unproven",
+	[HF_STAT_DROP_FORGED]		= "drop_forged",
+	[HF_STAT_DROP_NO_STATE]		= "drop_no_state",
 	[HF_STAT_DROP_ACK_INVALID]	= "drop_ack_invalid",
 	[HF_STAT_DROP_RCVBUF]		= "drop_rcvbuf",
 	[HF_STAT_DROP_MEMORY]		= "drop_memory",
@@ -121,6 +127,7 @@ static int __net_init hf_net_init(struct net *net)
 
 	hn->net = net;
 	hf_config_init(net, &hn->config);
+	get_random_bytes(&hn->cookie_key, sizeof(hn->cookie_key));
 	spin_lock_init(&hn->ports_lock);
 	hash_init(hn->ports);
 	hn->next_ephemeral = HF_EPHEMERAL_MIN +

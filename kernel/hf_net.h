@@ -9,6 +9,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/netdevice.h>
+#include <linux/siphash.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
@@ -44,6 +45,7 @@
  * @dev_other: the counters of devices that found no free slot
  * @config: the namespace's settings (hf_params.h); a new namespace
  *	    starts with the initial namespace's
+ * @cookie_key: the random key of the challenge cookies (hf_input.c)
  * @net: the namespace this belongs to
  */
 struct hf_net {
@@ -62,6 +64,7 @@ struct hf_net {
 	struct hf_dev_stats devs[HF_DEV_SLOTS];
 	struct hf_dev_stats dev_other;
 	struct hf_config config;
+	siphash_key_t cookie_key;
 	struct net *net;
 };
 

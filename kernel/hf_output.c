@@ -240,6 +240,7 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 			.frame_seq = frame_seq,
 			.seg_size = msg->seg_size,
 			.epoch = peer->tx_epoch,
+			.echo = peer->tx_rx_state,
 			.pred = msg->pred,
 		},
 	};
@@ -1453,10 +1454,10 @@ static u64 tx_repair(struct hf_peer *peer)
  */
 static void tx_new_epoch(struct hf_peer *peer)
 {
-	u16 epoch;
+	u32 epoch;
 
 	do {
-		epoch = get_random_u16();
+		epoch = get_random_u32();
 	} while (!epoch || epoch == peer->tx_epoch ||
 		 epoch == peer->tx_prev_epoch);
 	if (peer->tx_epoch)
@@ -1496,8 +1497,8 @@ static void tx_release_inflight(struct hf_peer *peer)
 }
 
 /*
- * The receiver lost its state for our epoch (its ACKs name another
- * rx_state): what it had acknowledged is gone with it. Every message
+ * The receiver lost its state for our epoch (it answered LOST,
+ * tx_lost()): what it had acknowledged is gone with it. Every message
  * started fails with ECONNRESET, its outcome unknown (the receiver may
  * have delivered it); the messages not started go out in a new epoch,
  * numbered from 0 as they start.
@@ -1590,28 +1591,6 @@ static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 }
 
 /*
- * An ACK from a receiver that lost its state acks from the start of the
- * epoch (cum_seq at or below una) and SACKs at most what it got since:
- * segments in flight. A forged one must guess the epoch and stay inside
- * those numbers (docs/design.md, "Known limits": a 16-bit epoch and
- * sequence numbers from 0 are weak against blind injection).
- */
-static bool tx_ack_plausible(const struct hf_peer *peer,
-			     const struct hf_ack_hdr *a)
-{
-	u32 una = hf_txwin_una(&peer->txw), nxt = hf_txwin_nxt(&peer->txw);
-	unsigned int i;
-
-	if (hf_seq_after(a->cum_seq, una))
-		return false;
-	for (i = 0; i < a->nsack; i++)
-		if (hf_seq_before(a->sack[i].start, una) ||
-		    hf_seq_after(a->sack[i].end, nxt))
-			return false;
-	return true;
-}
-
-/*
  * Resend up to @budget of what the scoreboard hands out, in order from
  * una. Return: how many were resent.
  */
@@ -1680,6 +1659,57 @@ static void tx_persist(struct hf_peer *peer)
 	}
 }
 
+/*
+ * A LOST answer: the receiver holds no state for our epoch (it lost it or
+ * replaced it) and names, in cum_seq, the segment of ours that told it.
+ * Believed only when the receiver had given us a state, which that
+ * segment echoed, and the segment is in flight: a forged answer must know
+ * the epoch and name a sequence number in flight, and one that names
+ * nothing of ours restarts nothing. Every message started fails
+ * (ECONNRESET) and the rest go out in a new epoch (tx_restart()).
+ */
+static void tx_lost(struct hf_peer *peer, const struct hf_ack_hdr *a)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+
+	lockdep_assert_held(&peer->lock);
+	if (!peer->tx_rx_state ||
+	    hf_seq_before(a->cum_seq, hf_txwin_una(&peer->txw)) ||
+	    !hf_seq_before(a->cum_seq, hf_txwin_nxt(&peer->txw))) {
+		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+		return;
+	}
+	hf_stat_inc(stats, HF_STAT_RX_ACKS);
+	peer->last_active = jiffies;
+	peer->tx_last_active = get_jiffies_64();
+	tx_restart(peer);
+	tx_push(peer);
+}
+
+/*
+ * A challenge: the receiver holds another flow from us, so our new epoch
+ * must prove itself by echoing the state this ACK gave (taken by the
+ * caller). What is in flight, sent before, carried no echo: it goes again
+ * (the first segment that arrives echoing the state starts the flow
+ * there), and sending goes on. The answer proves the peer alive.
+ */
+static void tx_challenged(struct hf_peer *peer)
+{
+	lockdep_assert_held(&peer->lock);
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_CHALLENGES);
+	peer->last_active = jiffies;
+	peer->tx_last_active = get_jiffies_64();
+	hf_rto_ack_progress(&peer->rto);
+	if (hf_txwin_inflight(&peer->txw)) {
+		hf_txwin_rto(&peer->txw);
+		peer->rto_phase = HF_RTO_IDLE;
+		tx_resend(peer, HF_PUSH_BUDGET);
+		rto_arm(peer);
+	}
+	tx_push(peer);
+}
+
 /**
  * hf_output_ack() - apply an ACK from the peer
  * @peer: the peer; caller holds its lock
@@ -1715,28 +1745,26 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return;
 	}
+	if (h->flags & HF_AF_LOST) {
+		tx_lost(peer, a);
+		return;
+	}
 	hf_stat_inc(stats, HF_STAT_RX_ACKS);
-	if (!a->rx_state) {
+	/*
+	 * The receiver names its state for our epoch in every ACK, the
+	 * first one teaching it to us; an ACK naming another is not its
+	 * own (a receiver that lost its state says LOST). It restarts
+	 * nothing.
+	 */
+	if (!a->rx_state ||
+	    (peer->tx_rx_state && a->rx_state != peer->tx_rx_state)) {
 		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return;
 	}
-	if (!peer->tx_rx_state) {
-		peer->tx_rx_state = a->rx_state;
-	} else if (a->rx_state != peer->tx_rx_state) {
-		/*
-		 * Believe a lost receiver state only from an ACK that knows
-		 * the flow: it SACKs only segments in flight now.
-		 */
-		if (!tx_ack_plausible(peer, a)) {
-			hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
-			hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
-			return;
-		}
-		peer->last_active = jiffies;
-		peer->tx_last_active = get_jiffies_64();
-		tx_restart(peer);
-		tx_push(peer);
+	peer->tx_rx_state = a->rx_state;
+	if (h->flags & HF_AF_CHALLENGE) {
+		tx_challenged(peer);
 		return;
 	}
 	/*
@@ -2000,7 +2028,7 @@ static void tx_rto_expired(struct timer_list *t)
 
 	hf_stat_inc(stats, HF_STAT_TX_RTO);
 	if (hf_rto_timeout(&peer->rto, hf_rto_params_read(peer->cfg, &rp))) {
-		u16 epoch = peer->tx_epoch;
+		u32 epoch = peer->tx_epoch;
 		u32 failed;
 
 		/* The retry limit: the peer is unreachable. */

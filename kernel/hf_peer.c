@@ -223,6 +223,7 @@ static void peer_finish(struct hf_peer *peer, int err)
 	spin_lock_bh(&peer->lock);
 	hf_output_abort(peer, err);
 	hf_input_reset(peer);
+	hf_epoch_rx_forget(&peer->rx_ep);
 	spin_unlock_bh(&peer->lock);
 	hf_output_stop(peer);
 	hf_input_stop(peer);

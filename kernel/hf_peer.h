@@ -13,6 +13,7 @@
 #include <linux/timer.h>
 
 #include "core/hf_credit.h"
+#include "core/hf_epoch.h"
 #include "core/hf_fsize.h"
 #include "core/hf_reorder.h"
 #include "core/hf_rto.h"
@@ -69,11 +70,12 @@ enum hf_rto_phase {
  * @dead: unlinked from the table; no new work may start
  *
  * Sender side:
- * @tx_epoch: current incarnation of the outgoing flow; 0 when none
+ * @tx_epoch: current incarnation of the outgoing flow, random; 0 when none
  * @tx_prev_epoch: the one before; a new epoch differs from both, so the
  *		   receiver can tell a stale segment of the last one
- * @tx_rx_state: the receiver's state id its first ACK of the epoch gave;
- *		 0 before it. Another value later: the receiver lost its state
+ * @tx_rx_state: the receiver's state id its first ACK of the epoch gave
+ *		 (echoed in every DATA header); 0 before it. An ACK naming
+ *		 another is not the receiver's (core/hf_epoch.h)
  * @tx_last_active: jiffies64 of the outgoing flow's last sign of life (a
  *		    message queued, an ACK of @tx_epoch); past flow_reset_ms
  *		    the receiver may have forgotten it. Frames of the other
@@ -139,9 +141,13 @@ enum hf_rto_phase {
  * @tx_msgs_failed: of those, reported failed to their socket
  *
  * Receiver side:
- * @rx_epoch: incarnation of the incoming flow; 0 before the first segment
- * @rx_prev_epoch: the incarnation before it; its segments are stale
- * @rx_state: random id of our state for @rx_epoch, chosen on adopting it
+ * @rx_ep: the incoming flow's incarnation, the one before it and our
+ *	   state id for it (core/hf_epoch.h)
+ * @rx_adopted_at: jiffies of the last epoch adopted through a challenge:
+ *		   adoptions are at most one per HF_EPOCH_ADOPT_GAP
+ * @rx_reply_at: jiffies when the current window of challenge and LOST
+ *		 answers began
+ * @rx_replies: answers sent in it; at most HF_EPOCH_REPLIES
  * @rxw: the window of received sequence numbers
  * @rx_words: bitmap storage for @rxw
  * @rx_msgs: messages being reassembled, by msg_id % HF_STATUS_WINDOW
@@ -183,9 +189,9 @@ struct hf_peer {
 	unsigned long last_active;
 	bool dead;
 
-	u16 tx_epoch;
-	u16 tx_prev_epoch;
-	u16 tx_rx_state;
+	u32 tx_epoch;
+	u32 tx_prev_epoch;
+	u32 tx_rx_state;
 	u64 tx_last_active;
 	struct hf_txwin txw;
 	u64 tx_sacked[HF_WIN_SEGS / 64];
@@ -233,9 +239,10 @@ struct hf_peer {
 	u64 tx_msgs_delivered;
 	u64 tx_msgs_failed;
 
-	u16 rx_epoch;
-	u16 rx_prev_epoch;
-	u16 rx_state;
+	struct hf_epoch_rx rx_ep;
+	unsigned long rx_adopted_at;
+	unsigned long rx_reply_at;
+	u8 rx_replies;
 	struct hf_rxwin rxw;
 	u64 rx_words[HF_WIN_SEGS / 64];
 	struct hf_rx_msg *rx_msgs[HF_STATUS_WINDOW];

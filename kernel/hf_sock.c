@@ -525,6 +525,9 @@ static int hf_info_peer(struct sock *sk, struct hf_info *info)
 		hf_output_info(peer, sk, info);
 	spin_unlock_bh(&peer->lock);
 	hf_peer_put(peer);
+	/* As in the peer dump (hf_genl.c): the epoch only to CAP_NET_ADMIN. */
+	if (!ns_capable(sock_net(sk)->user_ns, CAP_NET_ADMIN))
+		info->hfi_epoch = 0;
 	return 0;
 }
 

@@ -39,7 +39,7 @@ PORT=7300
 DECOY=7310
 HELLO=7305
 FORGET=7320
-SIZES=1,1460,65536,1048576,4194304
+SIZES=1,1456,65536,1048576,4194304
 NSIZES=5
 REPEAT=2
 # Kernel memory the bound allows per peer (struct hf_peer and its table of

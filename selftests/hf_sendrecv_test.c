@@ -437,7 +437,7 @@ TEST_F(pair, hf_info_reports_the_socket_and_the_peer)
 	ASSERT_EQ(HF_INFO_PEER, info.hfi_flags & HF_INFO_PEER);
 	EXPECT_EQ(0, info.hfi_peer.shf_port);
 	EXPECT_NE(0, info.hfi_epoch);
-	EXPECT_EQ(1500 - 40, info.hfi_seg_size); /* a 40-byte DATA header */
+	EXPECT_EQ(1500 - 44, info.hfi_seg_size); /* a 44-byte DATA header */
 	EXPECT_EQ(info.hfi_frame_segs * info.hfi_seg_size, info.hfi_frame_bytes);
 	EXPECT_LT(0, info.hfi_frame_segs);
 	EXPECT_EQ(0, info.hfi_inflight);
@@ -448,7 +448,7 @@ TEST_F(pair, hf_info_reports_the_socket_and_the_peer)
 	EXPECT_LT(info.hfi_srtt_us, info.hfi_rto_us);
 	EXPECT_LE(info.hfi_reorder_us, info.hfi_srtt_us);
 	EXPECT_EQ(0, info.hfi_tx_queued_msgs);
-	EXPECT_EQ((sizeof(buf) + 1459) / 1460, info.hfi_tx_segs);
+	EXPECT_EQ((sizeof(buf) + 1455) / 1456, info.hfi_tx_segs);
 	EXPECT_EQ(0, info.hfi_retransmits) TH_LOG("veth loses nothing");
 	EXPECT_EQ(0, info.hfi_rx_segs) TH_LOG("nothing came from that peer");
 
@@ -548,9 +548,9 @@ TEST_F(pair, credit_holds_the_sender_to_what_the_reader_frees)
 	 * that was in reassembly when it filled, and a segment per probe.
 	 */
 	EXPECT_LE(BUDGET - 1500, rx.hfi_rx_unread);
-	EXPECT_GE(BUDGET + MIB + probes * 1460, rx.hfi_rx_unread);
+	EXPECT_GE(BUDGET + MIB + probes * 1456, rx.hfi_rx_unread);
 	EXPECT_EQ(refused, hf_counter("drop_rcvbuf")) TH_LOG("refused for a full buffer");
-	EXPECT_GE(probes * 1460, over) TH_LOG("bytes beyond the credit");
+	EXPECT_GE(probes * 1456, over) TH_LOG("bytes beyond the credit");
 
 	for (i = 0; i < N; i++) {
 		ASSERT_EQ(MIB, recv(self->rx, in, MIB, 0));

@@ -27,7 +27,7 @@ INTERVAL=${HF_SOAK_INTERVAL:-5}
 NETEM=${HF_SOAK_NETEM:-loss 1% delay 1ms reorder 5%}
 MEM_BOUND_KB=${HF_SOAK_MEM_BOUND_KB:-8192}
 # One round. All-to-all: every ordered pair, these sizes, twice.
-A2A_SIZES=1000,1460,1461,9000,65536,150000
+A2A_SIZES=1000,1456,1457,9000,65536,150000
 A2A_REPEAT=2
 # Incast: three nodes send this many 1 MiB messages each to the fourth.
 INCAST_REPEAT=3
