@@ -15,11 +15,14 @@
  *    needs CAP_NET_ADMIN in the user namespace owning the network
  *    namespace (GENL_UNS_ADMIN_PERM), so a container's root can tune its
  *    own. The limits that bound kernel memory (max_msg, max_peers,
- *    mem_limit, credit_budget, max_inflight) cannot be raised above the
- *    initial namespace's by a writer without CAP_NET_ADMIN in the initial
- *    user namespace: a user who may create namespaces cannot enlarge
- *    what each of them may pin. Everything else is open to everyone, as
- *    /proc/net/hyperframe is.
+ *    mem_limit, credit_budget, max_inflight) and how long it stays pinned
+ *    (retry_limit, rto_max_us, rto_max_backoff, peer_idle_ms) cannot be
+ *    raised above the initial namespace's by a writer without
+ *    CAP_NET_ADMIN in the initial user namespace: a user who may create
+ *    namespaces cannot enlarge what each of them may pin, or for how
+ *    long. All namespaces together are bounded by the module-wide
+ *    limit (hf_mem.c), which only the initial namespace's root sets.
+ *    Everything else is open to everyone, as /proc/net/hyperframe is.
  * 2. Every settable value has a policy range; a request with any value
  *    out of range is refused whole by the netlink core before the handler
  *    runs, with the offending attribute and its range in the extended ack.
@@ -48,6 +51,7 @@
 #include <net/sock.h>
 
 #include "hf_genl.h"
+#include "hf_mem.h"
 #include "hf_net.h"
 #include "hf_output.h"
 #include "hf_params.h"
@@ -275,6 +279,18 @@ static int hf_config_ceiling(const struct sk_buff *skb,
 	else if (p->max_inflight > top->max_inflight)
 		NL_SET_ERR_MSG(extack,
 			       "max_inflight above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->rto.retry_limit > top->rto.retry_limit)
+		NL_SET_ERR_MSG(extack,
+			       "retry_limit above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->rto.max_us > top->rto.max_us)
+		NL_SET_ERR_MSG(extack,
+			       "rto_max_us above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->rto.max_backoff > top->rto.max_backoff)
+		NL_SET_ERR_MSG(extack,
+			       "rto_max_backoff above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->peer_idle_ms > top->peer_idle_ms)
+		NL_SET_ERR_MSG(extack,
+			       "peer_idle_ms above the initial namespace's needs CAP_NET_ADMIN there");
 	else
 		return 0;
 	return -EPERM;
@@ -445,7 +461,9 @@ static int hf_stats_fill(struct sk_buff *skb, struct hf_net *hn)
 	    hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "rx_mem_bytes",
 				atomic64_read(&hn->rx_mem)) ||
 	    hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "rx_mem_reserved_bytes",
-				atomic64_read(&hn->rx_reserved)))
+				atomic64_read(&hn->rx_reserved)) ||
+	    hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "mem_bytes",
+				(u64)hf_mem_allocated() << PAGE_SHIFT))
 		return -EMSGSIZE;
 	return hf_frame_size_fill(skb, &hn->stats);
 }
@@ -455,6 +473,7 @@ static size_t hf_stats_size(void)
 	size_t size = hf_counter_size(sizeof("peers") - 1) +
 		      hf_counter_size(sizeof("rx_mem_bytes") - 1) +
 		      hf_counter_size(sizeof("rx_mem_reserved_bytes") - 1) +
+		      hf_counter_size(sizeof("mem_bytes") - 1) +
 		      HF_FRAME_SIZE_BUCKETS * (nla_total_size(0) +
 					       2 * nla_total_size_64bit(sizeof(u64))) +
 		      nla_total_size_64bit(sizeof(u64));

@@ -44,6 +44,7 @@
 
 #include "hf_hfq.h"
 #include "hf_input.h"
+#include "hf_mem.h"
 #include "hf_net.h"
 #include "hf_offload.h"
 #include "hf_output.h"
@@ -75,6 +76,8 @@
 #define HF_REFUSED_HOLD	msecs_to_jiffies(100)
 /* The least credit share, in segments: a new flow's first frame. */
 #define HF_CREDIT_MIN_SEGS	4
+/* Segments a sender may go beyond the credit before they are dropped. */
+#define HF_CREDIT_SLACK_SEGS	64
 
 static struct sk_buff **seg_slot(struct hf_rx_msg *m, u32 index, bool alloc)
 {
@@ -90,7 +93,12 @@ static struct sk_buff **seg_slot(struct hf_rx_msg *m, u32 index, bool alloc)
 	return &(*chunk)[index % HF_PER_CHUNK];
 }
 
-/* Let go of the segments @m holds and what they are charged to. */
+/*
+ * Let go of the segments @m holds and what they are charged to, and of its
+ * socket. Its reservation goes back to the socket and the peer; to the
+ * namespace and the module-wide limit too, unless @m was delivered: the
+ * delivered skb holds that part until it is freed (rx_head_free()).
+ */
 static void rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 {
 	struct hf_net *hn = hf_net(peer->net);
@@ -109,12 +117,16 @@ static void rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 		m->chunks = NULL;
 	}
 	atomic64_sub(m->charge, &hn->rx_mem);
-	atomic64_sub(m->reserve, &hn->rx_reserved);
+	if (!m->delivered) {
+		atomic64_sub(m->reserve, &hn->rx_reserved);
+		hf_mem_uncharge(hf_mem_pages(m->reserve));
+	}
 	peer->rx_reserved -= m->reserve;
 	kfree_skb(m->head);
 	m->head = NULL;
 	if (m->sk) {
 		atomic_sub(m->charge, &hf_sk(m->sk)->rx_reasm);
+		atomic_sub(m->reserve, &hf_sk(m->sk)->rx_reserved);
 		sock_put(m->sk);
 		m->sk = NULL;
 	}
@@ -150,11 +162,45 @@ static u64 rx_msg_reserve(u32 len, u32 nsegs)
 	return (u64)len + (u64)nsegs * SKB_TRUESIZE(256);
 }
 
-/* Whether @sk's delivered, unread messages fill its receive buffer. */
-static bool rx_sock_full(const struct sock *sk)
+/* Bytes of @sk's receive memory delivered and not read yet. */
+static int rx_sock_delivered(const struct sock *sk)
 {
-	return atomic_read(&sk->sk_rmem_alloc) -
-	       atomic_read(&hf_sk(sk)->rx_reasm) >= READ_ONCE(sk->sk_rcvbuf);
+	return max(atomic_read(&sk->sk_rmem_alloc) -
+		   atomic_read(&hf_sk(sk)->rx_reasm), 0);
+}
+
+/*
+ * Whether @sk has no room for a message reserving @need bytes: what it
+ * holds delivered and what its messages in reassembly reserved, with
+ * @need, are above SO_RCVBUF, and it holds anything at all (one message
+ * larger than the buffer goes into an empty socket).
+ */
+static bool rx_sock_full(const struct sock *sk, u64 need)
+{
+	int delivered = rx_sock_delivered(sk);
+	int reserved = atomic_read(&hf_sk(sk)->rx_reserved);
+
+	if (!delivered && !reserved)
+		return false;
+	return (u64)delivered + reserved + need > (u64)READ_ONCE(sk->sk_rcvbuf);
+}
+
+/*
+ * Reserve @need bytes of @sk's receive buffer for a new message, as
+ * rx_sock_full() allows: atomically, since messages from other peers are
+ * admitted concurrently. Return: true when reserved.
+ */
+static bool rx_sock_reserve(struct sock *sk, u32 need)
+{
+	struct hf_sock *hs = hf_sk(sk);
+	int delivered = rx_sock_delivered(sk);
+	int reserved = atomic_add_return(need, &hs->rx_reserved);
+
+	if ((!delivered && reserved == need) ||
+	    (u64)delivered + reserved <= (u64)READ_ONCE(sk->sk_rcvbuf))
+		return true;
+	atomic_sub(need, &hs->rx_reserved);
+	return false;
 }
 
 /*
@@ -246,6 +292,24 @@ static void rx_credit_reset(struct hf_peer *peer)
 	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp));
 }
 
+/*
+ * Whether new segments [@seq, @seq + @n) of @bytes payload take the flow
+ * far beyond the credit we granted: past the limit by more than
+ * HF_CREDIT_SLACK_SEGS segments (a sender's persist probes go one beyond
+ * it at a time). Its sender broke its credit: they are dropped unheld
+ * (and answered, the flow being alive), so a sender cannot make us hold
+ * more than our grants. Repeats and segments outside the window are
+ * judged elsewhere.
+ */
+static bool rx_credit_broken(struct hf_peer *peer, u32 seq, u32 n, u32 bytes)
+{
+	const struct hf_credit_rx *c = &peer->rx_credit;
+	u64 slack = (u64)HF_CREDIT_SLACK_SEGS * hf_seg_size(READ_ONCE(peer->dev->mtu));
+
+	return c->received + bytes > c->limit + slack &&
+	       hf_rxwin_fresh(&peer->rxw, seq, n);
+}
+
 /* Start reassembly of the message @d announces; NULL when it cannot be held now. */
 static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 				    const struct hf_hdr *h,
@@ -267,39 +331,41 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 		hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_NO_MEMORY);
 	} else {
 		sk = hf_port_lookup(peer->net, h->dport);
-		if (!sk) {
+		if (!sk)
 			status = HF_STATUS_NO_PORT;
-		} else if (rx_sock_full(sk)) {
-			peer->rx_refused = true;
-			peer->rx_refused_port = h->dport;
-			peer->rx_refused_at = jiffies;
-			WRITE_ONCE(hf_sk(sk)->rx_refused, true);
-			sock_put(sk);
-			*why = HF_STAT_DROP_RCVBUF;
-			return NULL;
-		}
 	}
 
 	/*
 	 * Reserve the whole message now, so that every message admitted can
 	 * complete: charging segments as they come would let concurrent
 	 * large messages each take part of the limit and none finish. A
-	 * message refused here is admitted when its sender tries again.
+	 * message refused here is admitted when its sender tries again. It
+	 * is reserved against its socket's buffer, its source's quarter of
+	 * mem_limit, the namespace's mem_limit and the module-wide limit;
+	 * the socket's full buffer is flow control, the rest memory limits.
 	 */
 	if (sk) {
-		/* One source may not reserve more than a quarter of the limit. */
-		if (peer->rx_reserved + reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4) {
+		if (!rx_sock_reserve(sk, reserve)) {
+			peer->rx_refused = true;
+			peer->rx_refused_port = h->dport;
+			peer->rx_refused_need = reserve;
+			peer->rx_refused_at = jiffies;
+			WRITE_ONCE(hf_sk(sk)->rx_refused, true);
 			sock_put(sk);
-			*why = HF_STAT_DROP_MEM_LIMIT;
+			*why = HF_STAT_DROP_RCVBUF;
 			return NULL;
 		}
+		*why = HF_STAT_DROP_MEM_LIMIT;
+		if (peer->rx_reserved + reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4)
+			goto unreserve_sock;
 		if (atomic64_add_return(reserve, &hn->rx_reserved) >
-		    READ_ONCE(peer->cfg->p.mem_limit)) {
-			atomic64_sub(reserve, &hn->rx_reserved);
-			sock_put(sk);
-			*why = HF_STAT_DROP_MEM_LIMIT;
-			return NULL;
-		}
+		    READ_ONCE(peer->cfg->p.mem_limit))
+			goto unreserve_net;
+		/* Under memory pressure, a socket takes one message at a time. */
+		if (!hf_mem_charge(hf_mem_pages(reserve),
+				   atomic_read(&hf_sk(sk)->rx_reserved) == reserve &&
+				   !rx_sock_delivered(sk)))
+			goto unreserve_net;
 	} else {
 		reserve = 0;
 	}
@@ -320,6 +386,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	m->status = status;
 	m->sk = sk;
 	m->reserve = reserve;
+	m->progress_at = jiffies;
 	peer->rx_reserved += reserve;
 	if (sk) {
 		m->head = alloc_skb(0, GFP_ATOMIC);
@@ -332,13 +399,37 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	}
 	return m;
 fail:
+	if (!sk)
+		return NULL;
+	hf_mem_uncharge(hf_mem_pages(reserve));
+unreserve_net:
 	atomic64_sub(reserve, &hn->rx_reserved);
-	if (sk)
-		sock_put(sk);
+unreserve_sock:
+	atomic_sub(reserve, &hf_sk(sk)->rx_reserved);
+	sock_put(sk);
 	return NULL;
 }
 
-/* Hand a complete message to its socket; false when the socket is gone. */
+/*
+ * The destructor of a delivered message's skb, read or dropped: its
+ * reservation leaves the namespace's and the module-wide limits only now
+ * (a slow reader's messages count there until read), then the socket's
+ * receive memory, as sock_rfree() does for any skb.
+ */
+static void rx_head_free(struct sk_buff *skb)
+{
+	u32 reserve = HF_SKB_CB(skb)->reserve;
+
+	atomic64_sub(reserve, &hf_net(sock_net(skb->sk))->rx_reserved);
+	hf_mem_uncharge(hf_mem_pages(reserve));
+	sock_rfree(skb);
+}
+
+/*
+ * Hand a complete message to its socket; false when the socket is gone.
+ * Its reservation goes with it (rx_head_free()), its memory stays charged
+ * to the socket until read.
+ */
 static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
@@ -384,7 +475,10 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 		return false;
 	}
 	m->head = NULL;
+	m->delivered = true;
+	HF_SKB_CB(head)->reserve = m->reserve;
 	skb_set_owner_r(head, sk);
+	head->destructor = rx_head_free;
 	__skb_queue_tail(&sk->sk_receive_queue, head);
 	spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
 	/*
@@ -508,11 +602,31 @@ static bool rx_resolve(struct hf_peer *peer)
 }
 
 /*
- * Whether the flow's window is closed: the socket that last refused one
- * of its messages for a full buffer is there and still full, or has not
- * yet drained to the half of its buffer its WINDOW ack waits for
- * (hf_sock_room_again()): an ACK that opened the window sooner would
- * have the sender repair into a buffer about to be full again. That hold
+ * Whether @peer has a message in reassembly for @sk: its rest must still
+ * come (it holds part of the buffer that the refusal waits for), so the
+ * flow's window stays open for it whatever the socket refused.
+ */
+static bool rx_reassembles_for(const struct hf_peer *peer, const struct sock *sk)
+{
+	unsigned int i;
+
+	for (i = 0; i < HF_STATUS_WINDOW; i++) {
+		const struct hf_rx_msg *m = peer->rx_msgs[i];
+
+		if (m && m->sk == sk && !m->delivered && m->received < m->nsegs)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the flow's window is closed: no message of the flow for the
+ * socket that last refused one of its messages is still being reassembled
+ * (the rest of it must come), and that socket is there and still has no
+ * room for the message it refused, or has not yet drained to the half of
+ * its buffer its WINDOW ack waits for (hf_sock_room_again()): an ACK that
+ * opened the window sooner would have the sender repair into a buffer
+ * about to be full again. That hold
  * lasts HF_REFUSED_HOLD after the last refusal at most: the other ports
  * behind the flow must not wait on a reader that stopped above half and
  * may not come back. Checked at each ACK, so a socket that was read, or
@@ -528,9 +642,10 @@ static bool rx_window_closed(struct hf_peer *peer)
 	sk = hf_port_lookup(peer->net, peer->rx_refused_port);
 	if (!sk)
 		return false;
-	closed = rx_sock_full(sk) ||
-		 (READ_ONCE(hf_sk(sk)->rx_refused) && !hf_sock_room_again(sk) &&
-		  time_before(jiffies, peer->rx_refused_at + HF_REFUSED_HOLD));
+	closed = !rx_reassembles_for(peer, sk) &&
+		 (rx_sock_full(sk, peer->rx_refused_need) ||
+		  (READ_ONCE(hf_sk(sk)->rx_refused) && !hf_sock_room_again(sk) &&
+		   time_before(jiffies, peer->rx_refused_at + HF_REFUSED_HOLD)));
 	sock_put(sk);
 	return closed;
 }
@@ -649,6 +764,7 @@ static void rx_data_count(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
 			  u32 segs, u32 bytes)
 {
 	m->received += segs;
+	m->progress_at = jiffies;
 	rx_credit_data(peer, bytes);
 	m->credited += bytes;
 	hf_stat_add(&hf_net(peer->net)->stats, HF_STAT_RX_SEGS, segs);
@@ -946,6 +1062,10 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 			goto release;
 	}
 
+	if (rx_credit_broken(peer, d->seq, 1, d->seg_len)) {
+		why = HF_STAT_DROP_OVER_CREDIT;
+		goto release;
+	}
 	switch (hf_rxwin_mark(&peer->rxw, d->seq)) {
 	case HF_RX_NEW:
 		/* Only progress keeps the flow alive, never a repeat. */
@@ -1012,7 +1132,7 @@ count_drop:
 	 */
 	if (why == HF_STAT_DROP_RCVBUF || why == HF_STAT_DROP_MEMORY ||
 	    why == HF_STAT_DROP_MEM_LIMIT || why == HF_STAT_DROP_BEYOND ||
-	    why == HF_STAT_DROP_MSG_WINDOW)
+	    why == HF_STAT_DROP_MSG_WINDOW || why == HF_STAT_DROP_OVER_CREDIT)
 		rx_send_ack(peer, 0);
 drop:
 	kfree_skb(skb);
@@ -1146,6 +1266,7 @@ static struct hf_rx_msg *rx_train_whole(struct hf_peer *peer,
 	    hf_seq_before(d->msg_id, peer->rx_msg_done) ||
 	    d->msg_id - peer->rx_msg_done >= HF_STATUS_WINDOW ||
 	    !hf_rxwin_fresh(&peer->rxw, d->seq, n) ||
+	    rx_credit_broken(peer, d->seq, n, payload) ||
 	    skb->truesize > 2 * rx_msg_reserve(payload, n))
 		return NULL;
 	m = peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW];
@@ -1643,4 +1764,70 @@ void hf_input_reset(struct hf_peer *peer)
 void hf_input_stop(struct hf_peer *peer)
 {
 	del_timer_sync(&peer->ack_timer);
+}
+
+/*
+ * Drop what message @m holds, its socket reference included, and let it
+ * resolve as @status: its remaining segments are counted, not held, so
+ * its sender still learns the outcome. Peer lock held.
+ */
+static void rx_msg_drop(struct hf_peer *peer, struct hf_rx_msg *m, u8 status)
+{
+	lockdep_assert_held(&peer->lock);
+	rx_msg_release(peer, m);
+	m->status = status;
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_MSGS_EXPIRED);
+}
+
+/**
+ * hf_input_expire() - drop reassembly that made no progress for
+ * peer_idle_ms
+ * @peer: the peer; caller holds its lock
+ *
+ * A message whose last new segment is that old holds memory and a socket
+ * for a sender that stopped (or trickles repeats, which are not progress):
+ * it is refused as too big to hold (HF_STATUS_TOO_BIG).
+ */
+void hf_input_expire(struct hf_peer *peer)
+{
+	unsigned long timeout = msecs_to_jiffies(READ_ONCE(peer->cfg->p.peer_idle_ms));
+	unsigned int i;
+
+	lockdep_assert_held(&peer->lock);
+	for (i = 0; i < HF_STATUS_WINDOW; i++) {
+		struct hf_rx_msg *m = peer->rx_msgs[i];
+
+		if (m && m->sk && !m->delivered &&
+		    time_after(jiffies, m->progress_at + timeout))
+			rx_msg_drop(peer, m, HF_STATUS_TOO_BIG);
+	}
+}
+
+/**
+ * hf_input_sock_closed() - drop the reassembly of a closed socket
+ * @net: its namespace
+ * @sk: the socket, unbound and dead
+ *
+ * Process context, no locks held. What is reassembled for @sk holds a
+ * reference on it (and so its namespace and the module): it goes now,
+ * and those messages resolve as for a port nobody bound.
+ */
+void hf_input_sock_closed(struct net *net, const struct sock *sk)
+{
+	struct hf_net *hn = hf_net(net);
+	struct hf_peer *peer;
+	unsigned int bkt, i;
+
+	rcu_read_lock();
+	hash_for_each_rcu(hn->peers, bkt, peer, node) {
+		spin_lock_bh(&peer->lock);
+		for (i = 0; !peer->dead && i < HF_STATUS_WINDOW; i++) {
+			struct hf_rx_msg *m = peer->rx_msgs[i];
+
+			if (m && m->sk == sk && !m->delivered)
+				rx_msg_drop(peer, m, HF_STATUS_NO_PORT);
+		}
+		spin_unlock_bh(&peer->lock);
+	}
+	rcu_read_unlock();
 }

@@ -39,6 +39,7 @@
 #include "hf_compat.h"
 #include "hf_genl.h"
 #include "hf_hfq.h"
+#include "hf_mem.h"
 #include "hf_pace.h"
 #include "hf_net.h"
 #include "hf_offload.h"
@@ -64,9 +65,32 @@
 #define HF_PICK_SCAN		64
 /* Segments from una a look for lost repairs walks, per ACK. */
 #define HF_REPAIR_SCAN		256
+/*
+ * Timeouts after which a closed socket's message to a peer that never
+ * answered is given up (tx_rto_expired()).
+ */
+#define HF_ORPHAN_RETRIES	4
 /* The persist timer's backoff: at most 2^6 RTOs, and never above 1 s. */
 #define HF_PROBE_SHIFT_MAX	6
 #define HF_PROBE_MAX_US		USEC_PER_SEC
+
+/**
+ * hf_tx_msg_charge() - what a message of @len bytes is charged against its
+ * socket's SO_SNDBUF: its pages, its struct and the empty skb that
+ * carries the charge
+ * @len: its length
+ *
+ * Any context.
+ *
+ * Return: the charge in bytes.
+ */
+u64 hf_tx_msg_charge(size_t len)
+{
+	u64 npages = DIV_ROUND_UP_ULL(len, PAGE_SIZE);
+
+	return SKB_TRUESIZE(0) + npages * PAGE_SIZE +
+	       sizeof(struct hf_tx_msg) + npages * sizeof(struct page *);
+}
 
 /**
  * hf_tx_msg_alloc() - copy a message from the user and charge its socket
@@ -74,31 +98,38 @@
  * @from: the data
  * @len: its length, already checked against max_msg
  * @seg_size: the stride to cut it at
+ * @mem_pages: pages the caller charged to the module-wide limit for it
+ *	       (hf_mem_charge()); the message gives them back when freed
  * @err: set to -ENOMEM or -EFAULT on failure
  *
- * Process context. The caller has waited for send buffer space.
+ * Process context. The caller has waited for send buffer space. Every
+ * allocation is charged to the sending task's memory cgroup.
  *
- * Return: the message with one reference, or NULL.
+ * Return: the message with one reference, or NULL (the caller keeps its
+ * charge of @mem_pages then).
  */
 struct hf_tx_msg *hf_tx_msg_alloc(struct sock *sk, struct iov_iter *from,
-				  size_t len, u32 seg_size, int *err)
+				  size_t len, u32 seg_size,
+				  unsigned long mem_pages, int *err)
 {
 	u32 npages = DIV_ROUND_UP(len, PAGE_SIZE);
 	struct hf_tx_msg *msg;
 	size_t off = 0;
 	u32 i;
 
-	msg = kvzalloc(struct_size(msg, pages, npages), GFP_KERNEL);
+	sock_owned_by_me(sk);
+	msg = kvzalloc(struct_size(msg, pages, npages), GFP_KERNEL_ACCOUNT);
 	if (!msg)
 		goto nomem;
-	msg->acct = alloc_skb(0, GFP_KERNEL);
+	msg->acct = alloc_skb(0, GFP_KERNEL_ACCOUNT);
 	if (!msg->acct)
 		goto nomem_msg;
 
 	for (i = 0; i < npages; i++) {
 		size_t n = min_t(size_t, len - off, PAGE_SIZE);
 
-		msg->pages[i] = alloc_page(GFP_KERNEL);
+		msg->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
+					   __GFP_NOWARN);
 		if (!msg->pages[i])
 			goto nomem_pages;
 		msg->npages++;
@@ -114,8 +145,8 @@ struct hf_tx_msg *hf_tx_msg_alloc(struct sock *sk, struct iov_iter *from,
 	msg->len = len;
 	msg->seg_size = seg_size;
 	msg->nsegs = len ? DIV_ROUND_UP(len, seg_size) : 1;
-	msg->acct->truesize = SKB_TRUESIZE(0) + (size_t)npages * PAGE_SIZE +
-			      struct_size(msg, pages, npages);
+	msg->mem_pages = mem_pages;
+	msg->acct->truesize = hf_tx_msg_charge(len);
 	skb_set_owner_w(msg->acct, sk);
 	return msg;
 
@@ -137,7 +168,8 @@ free:
  * hf_tx_msg_put() - drop a reference to a message; the last frees it
  * @msg: the message
  *
- * Any context. Freeing uncharges the socket's send buffer.
+ * Any context. Freeing uncharges the socket's send buffer and the
+ * module-wide limit.
  */
 void hf_tx_msg_put(struct hf_tx_msg *msg)
 {
@@ -147,6 +179,7 @@ void hf_tx_msg_put(struct hf_tx_msg *msg)
 		return;
 	for (i = 0; i < msg->npages; i++)
 		put_page(msg->pages[i]);
+	hf_mem_uncharge(msg->mem_pages);
 	consume_skb(msg->acct);
 	kvfree(msg);
 }
@@ -295,7 +328,21 @@ static u32 tx_msg_pages(u32 off, u32 len)
 /* The slot of sequence number @seq: the window is a ring of HF_WIN_SEGS. */
 static struct hf_tx_slot *tx_slot(struct hf_peer *peer, u32 seq)
 {
-	return &peer->slots[seq & (HF_WIN_SEGS - 1)];
+	return &peer->tx->slots[seq & (HF_WIN_SEGS - 1)];
+}
+
+/*
+ * An empty scoreboard from sequence number 0, in the storage of @peer's
+ * sending state; a peer without one (it never sent) has nothing in
+ * flight, and its scoreboard stays empty until hf_output_prepare().
+ */
+static void tx_txwin_init(struct hf_peer *peer)
+{
+	if (peer->tx)
+		hf_txwin_init(&peer->txw, peer->tx->sacked, peer->tx->rexmit,
+			      HF_WIN_SEGS, 0);
+	else
+		memset(&peer->txw, 0, sizeof(peer->txw));
 }
 
 /* The event sign of a controller's congestion reason; 0 for the others. */
@@ -1465,8 +1512,7 @@ static void tx_new_epoch(struct hf_peer *peer)
 	peer->tx_epoch = epoch;
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_EPOCHS);
 	peer->tx_rx_state = 0;
-	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
-		      HF_WIN_SEGS, 0);
+	tx_txwin_init(peer);
 	hf_reorder_init(&peer->reo);
 	peer->recovering = false;
 	peer->tx_zero_window = false;
@@ -1523,6 +1569,55 @@ static void tx_restart(struct hf_peer *peer)
 	tx_new_epoch(peer);
 	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 	del_timer(&peer->rto_timer);
+}
+
+/**
+ * hf_output_prepare() - give a peer its sending state before its first
+ * message
+ * @peer: the peer, with a reference; no lock held
+ *
+ * Process context: the state is large (struct hf_peer_tx, about 100 KiB)
+ * and charged to the sending task's memory cgroup, so it is allocated
+ * here, never for a peer that only sends to us.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int hf_output_prepare(struct hf_peer *peer)
+{
+	struct hf_peer_tx *tx;
+
+	might_sleep();
+	if (READ_ONCE(peer->tx))
+		return 0;
+	tx = kvzalloc(sizeof(*tx), GFP_KERNEL_ACCOUNT);
+	if (!tx)
+		return -ENOMEM;
+	spin_lock_bh(&peer->lock);
+	if (!peer->tx) {
+		/* Nothing was ever in flight: the scoreboard starts here. */
+		WRITE_ONCE(peer->tx, tx);
+		tx_txwin_init(peer);
+		tx = NULL;
+	}
+	spin_unlock_bh(&peer->lock);
+	kvfree(tx);
+	return 0;
+}
+
+/* Whether every message queued or in flight to @peer is a closed socket's. */
+static bool tx_all_orphaned(const struct hf_peer *peer)
+{
+	const struct list_head *lists[] = {
+		&peer->tx_queue, &peer->tx_active, &peer->tx_sent,
+	};
+	const struct hf_tx_msg *msg;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		list_for_each_entry(msg, lists[i], node)
+			if (!sock_flag(msg->sk, SOCK_DEAD))
+				return false;
+	return true;
 }
 
 /**
@@ -1681,6 +1776,7 @@ static void tx_lost(struct hf_peer *peer, const struct hf_ack_hdr *a)
 		return;
 	}
 	hf_stat_inc(stats, HF_STAT_RX_ACKS);
+	peer->answered = true;
 	peer->last_active = jiffies;
 	peer->tx_last_active = get_jiffies_64();
 	tx_restart(peer);
@@ -1763,6 +1859,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		return;
 	}
 	peer->tx_rx_state = a->rx_state;
+	peer->answered = true;
 	if (h->flags & HF_AF_CHALLENGE) {
 		tx_challenged(peer);
 		return;
@@ -2027,6 +2124,18 @@ static void tx_rto_expired(struct timer_list *t)
 	}
 
 	hf_stat_inc(stats, HF_STAT_TX_RTO);
+	/*
+	 * Only closed sockets' messages, to a peer that never answered (an
+	 * absent address): nobody waits for them, and their memory is not
+	 * held for the whole retry limit. A few timeouts leave a real peer
+	 * time to answer what a socket sent just before it closed.
+	 */
+	if (!peer->answered && peer->rto.retries >= HF_ORPHAN_RETRIES &&
+	    tx_all_orphaned(peer)) {
+		hf_stat_add(stats, HF_STAT_TX_MSGS_ORPHANED,
+			    hf_output_abort(peer, 0));
+		goto out;
+	}
 	if (hf_rto_timeout(&peer->rto, hf_rto_params_read(peer->cfg, &rp))) {
 		u32 epoch = peer->tx_epoch;
 		u32 failed;
@@ -2061,8 +2170,7 @@ void hf_output_init(struct hf_peer *peer)
 	INIT_LIST_HEAD(&peer->tx_queue);
 	INIT_LIST_HEAD(&peer->tx_active);
 	INIT_LIST_HEAD(&peer->tx_sent);
-	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
-		      HF_WIN_SEGS, 0);
+	tx_txwin_init(peer);
 	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 	hf_reorder_init(&peer->reo);
 	tx_fsize_init(peer);
@@ -2103,8 +2211,7 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 		peer->tx_prev_epoch = peer->tx_epoch;
 	peer->tx_epoch = 0;
 	peer->tx_rx_state = 0;
-	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
-		      HF_WIN_SEGS, 0);
+	tx_txwin_init(peer);
 	peer->next_msg_id = 0;
 	peer->tx_msg_done = 0;
 	peer->frame_left = 0;

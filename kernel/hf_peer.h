@@ -41,6 +41,21 @@ struct hf_tx_slot {
 	u64 sent_ns;
 };
 
+/**
+ * struct hf_peer_tx - the sending side's large state, allocated at the
+ * first send to the peer, in process context (hf_output_prepare()): a
+ * peer that only ever sends to us (or a stranger's forged frame) never
+ * has it
+ * @slots: per sequence number in flight, indexed by seq % HF_WIN_SEGS
+ * @sacked: bitmap storage of the scoreboard (hf_peer.txw)
+ * @rexmit: the scoreboard's second bitmap
+ */
+struct hf_peer_tx {
+	struct hf_tx_slot slots[HF_WIN_SEGS];
+	u64 sacked[HF_WIN_SEGS / 64];
+	u64 rexmit[HF_WIN_SEGS / 64];
+};
+
 /*
  * After a timeout (F-RTO, RFC 5682): the timer resends the oldest segment
  * alone (PROBE); the first ACK that takes something decides. Segments sent
@@ -81,10 +96,11 @@ enum hf_rto_phase {
  *		    the receiver may have forgotten it. Frames of the other
  *		    direction do not count: the receiver's idle clock may
  *		    have run out while they came.
- * @txw: the scoreboard of sequence numbers
- * @tx_sacked: bitmap storage for @txw
- * @tx_rexmit: bitmap storage for @txw
- * @slots: per sequence number in flight, indexed by seq % HF_WIN_SEGS
+ * @txw: the scoreboard of sequence numbers (its storage in @tx)
+ * @tx: slots and scoreboard storage, from the first send on; NULL before
+ * @answered: the peer answered us once at least (an ACK of our epoch,
+ *	      a challenge, a LOST): its address is real and reachable. With
+ *	      @rx_ep.echoed, what keeps a peer from eviction (hf_peer.c)
  * @tx_queue: messages not started yet, in the order they were queued
  * @tx_active: messages started (numbered) with segments left, in msg_id
  *	       order; at most one per socket
@@ -157,6 +173,8 @@ enum hf_rto_phase {
  *	       that leaves half the buffer free sends a WINDOW ack
  * @rx_refused_port: the port of the socket that refused last; while it
  *		    is full, ACKs are CLOSED and raise no credit
+ * @rx_refused_need: the reservation of the message it refused: the window
+ *		     stays closed while the socket has no room for it
  * @rx_refused_at: when (jiffies) it last refused; ACKs stay CLOSED until
  *		   that socket is down to half its buffer too, for
  *		   HF_REFUSED_HOLD at most (hf_input.c)
@@ -194,9 +212,8 @@ struct hf_peer {
 	u32 tx_rx_state;
 	u64 tx_last_active;
 	struct hf_txwin txw;
-	u64 tx_sacked[HF_WIN_SEGS / 64];
-	u64 tx_rexmit[HF_WIN_SEGS / 64];
-	struct hf_tx_slot *slots;
+	struct hf_peer_tx *tx;
+	bool answered;
 	struct list_head tx_queue;
 	struct list_head tx_active;
 	struct list_head tx_sent;
@@ -251,6 +268,7 @@ struct hf_peer {
 	bool rx_refused;
 	u16 rx_refused_port;
 	unsigned long rx_refused_at;
+	u64 rx_refused_need;
 	struct hf_credit_rx rx_credit;
 	u64 rx_credit_reasm;
 	u32 ack_owed;
@@ -270,6 +288,7 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 void hf_peer_put(struct hf_peer *peer);
 void hf_peer_flush_dev(struct net *net, struct net_device *dev);
 void hf_peer_flush_net(struct net *net);
-void hf_peer_reclaim_idle(struct net *net);
+void hf_peer_gc(struct net *net);
+void hf_peer_evicted_work(struct work_struct *work);
 
 #endif /* _HF_PEER_H */

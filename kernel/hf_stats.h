@@ -46,6 +46,8 @@ enum hf_stat {
 	HF_STAT_TX_CREDIT_PROBES,	/* segments sent beyond the credit: persist probes */
 	HF_STAT_TX_RATE_HINTS,		/* receivers' rate hints that changed */
 	HF_STAT_TX_PUSH_DEFERRALS,	/* pushes that waited for room for a train */
+	HF_STAT_TX_MEM_WAITS,		/* sends held by the module-wide memory limit */
+	HF_STAT_TX_MSGS_ORPHANED,	/* closed sockets' messages given up: peer never answered */
 	HF_STAT_RX_SEGS,		/* DATA segments accepted */
 	HF_STAT_RX_DATA_SKBS,		/* skbs of DATA that arrived: a train once */
 	HF_STAT_RX_LINEARIZED_TRAINS,	/* trains that arrived in one buffer, cut here */
@@ -66,6 +68,8 @@ enum hf_stat {
 	HF_STAT_RX_MSGS_TOO_BIG,	/* messages above the size limit */
 	HF_STAT_RX_MSGS_NO_MEMORY,	/* of those too big: refused for memory */
 	HF_STAT_RX_CREDIT_OVER,		/* payload bytes beyond the credit granted */
+	HF_STAT_RX_MSGS_EXPIRED,	/* reassembly dropped: no progress, or socket closed */
+	HF_STAT_PEERS_EVICTED,		/* peers evicted from a full table */
 	/* drops, by reason */
 	HF_STAT_DROP_MALFORMED,		/* failed hf_hdr_decode(); by reason below */
 	HF_STAT_DROP_CSUM,		/* checksum did not verify */
@@ -80,6 +84,7 @@ enum hf_stat {
 	HF_STAT_DROP_UNPROVEN,		/* DATA of a new epoch not proven yet */
 	HF_STAT_DROP_FORGED,		/* DATA no sender sends: echo, epoch 0, start */
 	HF_STAT_DROP_NO_STATE,		/* DATA echoing a state not held (LOST) */
+	HF_STAT_DROP_OVER_CREDIT,	/* DATA far beyond the credit granted */
 	HF_STAT_DROP_ACK_INVALID,	/* ACK for segments never sent */
 	HF_STAT_DROP_RCVBUF,		/* receiving socket's buffer full */
 	HF_STAT_DROP_MEMORY,		/* no memory, or above the message's reservation */

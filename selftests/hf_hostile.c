@@ -12,7 +12,7 @@
  *		[--pps N] [--ethertype T] [--mtu N] [--epoch E]
  *
  * Classes (LIST is comma-separated; the default is every class but the
- * last two, which attack one named peer):
+ * last four, which attack one named peer or one socket):
  *   random	random bytes after the Ethernet header; some to a stranger's
  *		address (drop_otherhost)
  *   truncated	valid DATA and ACK frames cut short (malformed_short/length)
@@ -47,6 +47,12 @@
  *   sweep	ACKs from --impersonate MAC naming random epochs and states
  *		(a 32-bit epoch cannot be swept; --epoch E names the real
  *		one, as a local user who could read it would)
+ *   overrun	a flow of our own that never waits for credit: consecutive
+ *		segments of 8 MiB messages to DPORT from sequence number 0,
+ *		far past the initial credit
+ *   trickle	one segment of a 16 MiB message to DPORT from our own
+ *		address, then that segment again and again (use a low
+ *		--pps): repeats are no progress
  *
  * Every flow from a spoofed address starts with message 0 as a partial
  * message that is never completed: messages resolve in order, so nothing
@@ -84,12 +90,13 @@
 
 enum cls {
 	C_RANDOM, C_TRUNCATED, C_MALFORMED, C_CSUM, C_SEMANTIC, C_PARTIAL,
-	C_ACK, C_UNBOUND, C_PACKED, C_HIJACK, C_SWEEP, C_MAX
+	C_ACK, C_UNBOUND, C_PACKED, C_HIJACK, C_SWEEP, C_OVERRUN, C_TRICKLE,
+	C_MAX
 };
 
 static const char *const cls_names[C_MAX] = {
 	"random", "truncated", "malformed", "csum", "semantic", "partial",
-	"ack", "unbound", "packed", "hijack", "sweep",
+	"ack", "unbound", "packed", "hijack", "sweep", "overrun", "trickle",
 };
 
 /* Classes run unless --classes names others. */
@@ -1108,6 +1115,59 @@ static void gen_sweep(struct frame *f)
 	frame_csum(f);
 }
 
+/*
+ * A flow of our own that never waits for credit: consecutive segments of
+ * 8 MiB messages to DPORT, from sequence number 0, far past the initial
+ * credit. The receiver must drop what goes far beyond its grants.
+ */
+static void gen_overrun(struct frame *f)
+{
+	static struct src s;
+	static struct msgdef m;
+	static u32 index;
+
+	if (!s.epoch) {
+		memcpy(s.mac, g.own, 6);
+		s.epoch = rnd_epoch();
+	}
+	if (!m.used || index == nsegs_of(&m)) {
+		m.id = s.next_msg++;
+		m.seg_size = payload_max();
+		m.len = 8 << 20;
+		m.dport = g.dport;
+		m.used = true;
+		index = 0;
+	}
+	f->sub = sub("overrun.segment", V_VALID);
+	build_data(f, &s, &m, index++, s.next_seq++, (u8)m.id);
+}
+
+/*
+ * One segment of a 16 MiB message to DPORT from our own address, then the
+ * same segment again and again: repeats, which are no progress. The
+ * receiver must let the message expire and the peer go.
+ */
+static void gen_trickle(struct frame *f)
+{
+	static struct src s;
+	static struct msgdef m;
+
+	if (!s.epoch) {
+		memcpy(s.mac, g.own, 6);
+		s.epoch = rnd_epoch();
+		m.seg_size = payload_max();
+		m.len = 16 << 20;
+		m.dport = g.dport;
+		m.used = true;
+	}
+	f->sub = sub(s.next_seq ? "trickle.repeat" : "trickle.first", V_VALID);
+	build_data(f, &s, &m, 0, 0, 0x5a);
+	/* The same bytes every time: only the sequence number says "again". */
+	f->buf[ETH_HDR + 1] &= ~HF_DF_ACK_NOW;
+	frame_csum(f);
+	s.next_seq = 1;
+}
+
 /* What the reference decoder makes of @f. */
 static enum verdict judge(const struct frame *f)
 {
@@ -1187,8 +1247,14 @@ static void generate(struct frame *f, enum cls c)
 	case C_HIJACK:
 		gen_hijack(f);
 		break;
-	default:
+	case C_SWEEP:
 		gen_sweep(f);
+		break;
+	case C_OVERRUN:
+		gen_overrun(f);
+		break;
+	default:
+		gen_trickle(f);
 		break;
 	}
 }
@@ -1307,7 +1373,8 @@ int main(int argc, char **argv)
 		{ "epoch", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long count = 0, pps = 0, sent = 0, seed = 1, spoof = 0;
+	unsigned long count = 0, sent = 0, seed = 1, spoof = 0;
+	double pps = 0;
 	unsigned long mtu = 0;
 	unsigned int mask = C_DEFAULT, ncls = 0;
 	enum cls order[C_MAX];
@@ -1353,7 +1420,7 @@ int main(int argc, char **argv)
 			g.have_victim = true;
 			break;
 		case 'r':
-			pps = strtoul(optarg, NULL, 0);
+			pps = strtod(optarg, NULL);
 			break;
 		case 'e':
 			g.ethertype = (u16)strtoul(optarg, NULL, 0);

@@ -534,12 +534,17 @@ enum hf_event_type {
  * @HF_EVENT_REASON_DEVICE: its interface went down, went away or left
  *			    the namespace
  * @HF_EVENT_REASON_NETNS: the namespace is being deleted
+ * @HF_EVENT_REASON_EVICTED: the peer table was full and this peer, one
+ *			     that never answered or had nothing in flight,
+ *			     made room for a new one (its messages fail
+ *			     with EHOSTUNREACH)
  */
 enum hf_event_reason {
 	HF_EVENT_REASON_UNSPEC,
 	HF_EVENT_REASON_IDLE,
 	HF_EVENT_REASON_DEVICE,
 	HF_EVENT_REASON_NETNS,
+	HF_EVENT_REASON_EVICTED,
 
 	__HF_EVENT_REASON_MAX,
 	HF_EVENT_REASON_MAX = __HF_EVENT_REASON_MAX - 1

@@ -86,6 +86,11 @@ constexpr std::array kKnownCounters{
                  "Changes of a receiver's rate hint, which caps the flow's pacing rate."},
     KnownCounter{"tx_push_deferrals", MetricType::counter,
                  "Sends that waited for more acks to open the window for a full train."},
+    KnownCounter{"tx_mem_waits", MetricType::counter,
+                 "Sends that waited for, or were refused by, the module-wide memory limit."},
+    KnownCounter{"tx_msgs_orphaned", MetricType::counter,
+                 "Messages of closed sockets given up after a few timeouts because their peer "
+                 "never answered."},
     KnownCounter{"rx_segs", MetricType::counter, "DATA segments accepted."},
     KnownCounter{"rx_data_skbs", MetricType::counter,
                  "Socket buffers of DATA that arrived; a train of segments counts once."},
@@ -124,12 +129,22 @@ constexpr std::array kKnownCounters{
     KnownCounter{"rx_credit_over", MetricType::counter,
                  "Payload bytes received beyond the credit granted (persist probes, or a "
                  "sender that broke its credit)."},
+    KnownCounter{"rx_msgs_expired", MetricType::counter,
+                 "Messages dropped in reassembly: no progress for peer_idle_ms, or their "
+                 "socket closed."},
+    KnownCounter{"peers_evicted", MetricType::counter,
+                 "Peers evicted from a full table (max_peers) to make room for a new one: "
+                 "ones that never answered, or had nothing in flight."},
     KnownCounter{"events_dropped", MetricType::counter,
                  "Events (hfctl monitor) lost for want of memory to build them."},
     KnownCounter{"peers", MetricType::gauge, "Peers the network namespace holds state for."},
     KnownCounter{"rx_mem_bytes", MetricType::gauge, "Reassembly memory held, in bytes."},
     KnownCounter{"rx_mem_reserved_bytes", MetricType::gauge,
-                 "Reassembly memory reserved by admitted messages, in bytes."},
+                 "Receive memory reserved by admitted messages, in reassembly or delivered and "
+                 "not read yet, in bytes."},
+    KnownCounter{"mem_bytes", MetricType::gauge,
+                 "Message data the module holds in all namespaces together (the module-wide "
+                 "limit, parameter mem), in bytes."},
 };
 
 constexpr std::string_view kDropsHelp =

@@ -606,10 +606,10 @@ void render_qdisc_show(std::ostream& out, std::span<const QdiscRow> qdiscs,
 
 namespace {
 
-// An epoch as the wire carries it: "0x1234" (at least four hex digits).
+// An epoch as the wire carries it: "0x0012abcd" (eight hex digits, 32 bits).
 std::string hex_epoch(std::uint32_t epoch) {
   std::ostringstream text;
-  text << "0x" << std::hex << std::setw(4) << std::setfill('0') << epoch;
+  text << "0x" << std::hex << std::setw(8) << std::setfill('0') << epoch;
   return text.str();
 }
 

@@ -610,7 +610,7 @@ TEST(RenderEvent, Backoff) {
   backoff.rate_scale = 717;
   backoff.frame_segs = 32;
   EXPECT_EQ(event(backoff, text()),
-            "backoff dev eth0 addr 02:00:00:00:00:02 epoch 0x002a sign loss rate 70% "
+            "backoff dev eth0 addr 02:00:00:00:00:02 epoch 0x0000002a sign loss rate 70% "
             "frame_segs 32\n");
   EXPECT_EQ(event(backoff, json()),
             line(R"({"event":"backoff","ifindex":2,"dev":"eth0","address":"02:00:00:00:00:02",)"
@@ -630,7 +630,7 @@ TEST(RenderEvent, RetryLimit) {
   limit.epoch = 0x1234;
   limit.messages = 3;
   EXPECT_EQ(event(limit, text()),
-            "retry-limit dev eth0 addr 02:00:00:00:00:02 epoch 0x1234 failed 3 messages\n");
+            "retry-limit dev eth0 addr 02:00:00:00:00:02 epoch 0x00001234 failed 3 messages\n");
   EXPECT_EQ(event(limit, json()),
             line(R"({"event":"retry_limit","ifindex":2,"dev":"eth0",)"
                  R"("address":"02:00:00:00:00:02","epoch":4660,"errno":113,"messages":3})"));
@@ -642,19 +642,19 @@ TEST(RenderEvent, FlowReset) {
   reset.epoch = 0x2a;
   reset.messages = 1;
   EXPECT_EQ(event(reset, text()),
-            "flow-reset dev eth0 addr 02:00:00:00:00:02 epoch 0x002a failed 1 message\n");
+            "flow-reset dev eth0 addr 02:00:00:00:00:02 epoch 0x0000002a failed 1 message\n");
   EXPECT_EQ(event(reset, json()),
             line(R"({"event":"flow_reset","ifindex":2,"dev":"eth0",)"
                  R"("address":"02:00:00:00:00:02","epoch":42,"errno":104,"messages":1})"));
   reset.messages = 0;
   EXPECT_EQ(event(reset, text()),
-            "flow-reset dev eth0 addr 02:00:00:00:00:02 epoch 0x002a failed 0 messages\n");
+            "flow-reset dev eth0 addr 02:00:00:00:00:02 epoch 0x0000002a failed 0 messages\n");
 }
 
 TEST(RenderEvent, Epoch) {
   hf::Event epoch = event_of(hf::EventType::epoch);
   epoch.epoch = 0xbeef;
-  EXPECT_EQ(event(epoch, text()), "epoch dev eth0 addr 02:00:00:00:00:02 0xbeef\n");
+  EXPECT_EQ(event(epoch, text()), "epoch dev eth0 addr 02:00:00:00:00:02 0x0000beef\n");
   EXPECT_EQ(event(epoch, json()),
             line(R"({"event":"epoch","ifindex":2,"dev":"eth0","address":"02:00:00:00:00:02",)"
                  R"("epoch":48879})"));
@@ -666,7 +666,7 @@ TEST(RenderEvent, UnknownTypeShowsItsNumberAndEverythingItCarries) {
   odd.epoch = 1;
   odd.messages = 4;
   EXPECT_EQ(event(odd, text()),
-            "event 9 dev eth0 addr 02:00:00:00:00:02 epoch 0x0001 failed 4 messages errno 5\n");
+            "event 9 dev eth0 addr 02:00:00:00:00:02 epoch 0x00000001 failed 4 messages errno 5\n");
   EXPECT_EQ(event(odd, json()).rfind(R"({"event":"9","ifindex":2,)", 0), 0U);
 }
 
