@@ -47,12 +47,13 @@
  *   sweep	ACKs from --impersonate MAC naming random epochs and states
  *		(a 32-bit epoch cannot be swept; --epoch E names the real
  *		one, as a local user who could read it would)
- *   overrun	a flow of our own that never waits for credit: consecutive
- *		segments of 8 MiB messages to DPORT from sequence number 0,
- *		far past the initial credit
- *   trickle	one segment of a 16 MiB message to DPORT from our own
- *		address, then that segment again and again (use a low
- *		--pps): repeats are no progress
+ *   overrun	a flow that never waits for credit: consecutive segments of
+ *		1 MiB messages to DPORT from sequence number 0, whatever the
+ *		receiver grants
+ *   trickle	one segment of a 16 MiB message to DPORT, then that segment
+ *		again and again (use a low --pps): repeats are no progress
+ * (overrun and trickle come from the first spoofed address with --spoof,
+ * else from our own)
  *
  * Every flow from a spoofed address starts with message 0 as a partial
  * message that is never completed: messages resolve in order, so nothing
@@ -1116,9 +1117,9 @@ static void gen_sweep(struct frame *f)
 }
 
 /*
- * A flow of our own that never waits for credit: consecutive segments of
- * 8 MiB messages to DPORT, from sequence number 0, far past the initial
- * credit. The receiver must drop what goes far beyond its grants.
+ * A flow that never waits for credit: consecutive segments of 1 MiB
+ * messages to DPORT, from sequence number 0, whatever the receiver
+ * grants. The receiver must drop what goes far beyond its grants.
  */
 static void gen_overrun(struct frame *f)
 {
@@ -1127,13 +1128,13 @@ static void gen_overrun(struct frame *f)
 	static u32 index;
 
 	if (!s.epoch) {
-		memcpy(s.mac, g.own, 6);
+		memcpy(s.mac, g.nsrc > 1 ? g.srcs[1].mac : g.own, 6);
 		s.epoch = rnd_epoch();
 	}
 	if (!m.used || index == nsegs_of(&m)) {
 		m.id = s.next_msg++;
 		m.seg_size = payload_max();
-		m.len = 8 << 20;
+		m.len = 1 << 20;
 		m.dport = g.dport;
 		m.used = true;
 		index = 0;
@@ -1143,9 +1144,9 @@ static void gen_overrun(struct frame *f)
 }
 
 /*
- * One segment of a 16 MiB message to DPORT from our own address, then the
- * same segment again and again: repeats, which are no progress. The
- * receiver must let the message expire and the peer go.
+ * One segment of a 16 MiB message to DPORT, then the same segment again
+ * and again: repeats, which are no progress. The receiver must let the
+ * message expire and the peer go.
  */
 static void gen_trickle(struct frame *f)
 {
@@ -1153,7 +1154,7 @@ static void gen_trickle(struct frame *f)
 	static struct msgdef m;
 
 	if (!s.epoch) {
-		memcpy(s.mac, g.own, 6);
+		memcpy(s.mac, g.nsrc > 1 ? g.srcs[1].mac : g.own, 6);
 		s.epoch = rnd_epoch();
 		m.seg_size = payload_max();
 		m.len = 16 << 20;

@@ -10,8 +10,9 @@
  *	error seen; with "hold", print "holding" and keep the sockets open
  *	until standard input reaches end of file; then close them all and
  *	print "closed"
- *   hf_pin sink PORT RCVBUF
- *	bind PORT with SO_RCVBUF RCVBUF (0: leave it), print "ready" and
+ *   hf_pin sink PORT RCVBUF [force]
+ *	bind PORT with SO_RCVBUF RCVBUF (0: leave it; "force":
+ *	SO_RCVBUFFORCE, beyond net.core.rmem_max), print "ready" and
  *	read nothing until a line arrives on standard input; then read what
  *	is queued without waiting, print "read N messages B bytes", and
  *	close at end of file
@@ -36,7 +37,7 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: hf_pin fill IFNAME NSOCK SIZE DST|random [block] [hold]\n"
-		"       hf_pin sink PORT RCVBUF\n");
+		"       hf_pin sink PORT RCVBUF [force]\n");
 	return 2;
 }
 
@@ -141,10 +142,12 @@ static int do_sink(int argc, char **argv)
 {
 	struct sockaddr_hf addr = { .shf_family = hf_family() };
 	unsigned long long bytes = 0;
-	int fd, rcvbuf, msgs = 0;
+	int fd, rcvbuf, msgs = 0, force = 0;
 	static char buf[64 << 20];
 
-	if (argc != 4)
+	if (argc == 5 && !strcmp(argv[4], "force"))
+		force = 1;
+	else if (argc != 4)
 		return usage();
 	addr.shf_port = atoi(argv[2]);
 	rcvbuf = atoi(argv[3]);
@@ -153,8 +156,8 @@ static int do_sink(int argc, char **argv)
 		perror("hf_pin: socket");
 		return 1;
 	}
-	if (rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
-				 sizeof(rcvbuf))) {
+	if (rcvbuf && setsockopt(fd, SOL_SOCKET, force ? SO_RCVBUFFORCE : SO_RCVBUF,
+				 &rcvbuf, sizeof(rcvbuf))) {
 		perror("hf_pin: SO_RCVBUF");
 		return 1;
 	}
