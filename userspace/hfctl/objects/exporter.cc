@@ -8,7 +8,9 @@
 #include "exporter.h"
 
 #include <array>
+#include <chrono>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,11 +30,29 @@ void serve(const Command& command, Env& env) {
   if (const std::optional<std::string> max = command.option("max-connections")) {
     limits.max_connections = parse_max_connections(*max);
   }
+  std::chrono::milliseconds cache = kDefaultQdiscCache;
+  if (const std::optional<std::string> text = command.option("cache-ms")) {
+    cache = parse_cache_ms(*text);
+  }
   const std::vector<PrometheusLabel> labels = target_labels(command.options);
 
   const StopSignals stop("exporter");
-  Exporter exporter(
-      address, [&labels] { return scrape_prometheus(labels); }, limits);
+  ExporterCounters counters;
+  QdiscCache qdiscs(cache);
+  const auto metrics = [&labels, &counters, &qdiscs] {
+    std::ostringstream out;
+    out << scrape_prometheus(labels, &qdiscs);
+    render_prometheus_exporter(out,
+                               {.connections = counters.connections.load(),
+                                .requests = counters.requests.load(),
+                                .evicted = counters.evicted.load(),
+                                .timed_out = counters.timed_out.load(),
+                                .renders = counters.renders.load(),
+                                .qdisc_dumps = qdiscs.dumps()},
+                               labels);
+    return out.str();
+  };
+  Exporter exporter(address, metrics, limits, &counters);
   env.out << "serving http://" << to_string(exporter.address()) << "/metrics\n" << std::flush;
   exporter.serve(stop.fd());
 }
@@ -42,6 +62,9 @@ constexpr std::array kServeOptions{
                "listen on a literal IPv4 or [IPv6] address (default 127.0.0.1:9477)"},
     OptionSpec{'\0', "max-connections", "N",
                "serve at most N clients at once (default 16; 1 to 1024)"},
+    OptionSpec{'\0', "cache-ms", "MS",
+               "dump the hfq qdiscs (under RTNL) at most once per MS milliseconds "
+               "(default 1000; 0 to 600000)"},
 };
 
 constexpr std::array kCommands{
