@@ -4,7 +4,8 @@
 //
 // With -n NETNS, hfctl enters NETNS before anything else, so both the
 // listening socket and every query are in NETNS: --listen names an
-// address of that namespace.
+// address of that namespace. Once listening, it gives up its privileges
+// (privileges.h) before it serves anyone.
 #include "exporter.h"
 
 #include <array>
@@ -17,6 +18,7 @@
 #include "cli.h"
 #include "listener.h"
 #include "objects.h"
+#include "privileges.h"
 #include "scrape.h"
 #include "stop_signals.h"
 
@@ -34,6 +36,7 @@ void serve(const Command& command, Env& env) {
   if (const std::optional<std::string> text = command.option("cache-ms")) {
     cache = parse_cache_ms(*text);
   }
+  const std::optional<RunAs> run_as = choose_run_as(command.option("user"));
   const std::vector<PrometheusLabel> labels = target_labels(command.options);
 
   const StopSignals stop("exporter");
@@ -53,6 +56,9 @@ void serve(const Command& command, Env& env) {
     return out.str();
   };
   Exporter exporter(address, metrics, limits, &counters);
+  if (run_as) {
+    drop_privileges(*run_as);
+  }
   env.out << "serving http://" << to_string(exporter.address()) << "/metrics\n" << std::flush;
   exporter.serve(stop.fd());
 }
@@ -65,6 +71,8 @@ constexpr std::array kServeOptions{
     OptionSpec{'\0', "cache-ms", "MS",
                "dump the hfq qdiscs (under RTNL) at most once per MS milliseconds "
                "(default 1000; 0 to 600000)"},
+    OptionSpec{'\0', "user", "USER[:GROUP]",
+               "serve as USER (default: nobody when started as root; root to stay root)"},
 };
 
 constexpr std::array kCommands{

@@ -155,7 +155,7 @@ TEST(RenderObjectHelp, CommandOptions) {
   const std::string exporter =
       rendered([](std::ostream& out) { hfctl::render_object_help(out, hfctl::kExporterObject); });
   EXPECT_NE(exporter.find("exporter serve [ --listen ADDRESS:PORT ] [ --max-connections N ] "
-                          "[ --cache-ms MS ]\n"),
+                          "[ --cache-ms MS ] [ --user USER[:GROUP] ]\n"),
             std::string::npos)
       << exporter;
 }
