@@ -336,6 +336,40 @@ void render_prometheus(std::ostream& out, std::span<const hf::Counter> counters,
   }
 }
 
+void render_prometheus_exporter(std::ostream& out, const ExporterSample& sample,
+                                std::span<const PrometheusLabel> labels) {
+  struct ExporterFamily {
+    std::string_view name;
+    std::string_view help;
+    std::uint64_t value;
+  };
+  const std::array families{
+      ExporterFamily{"connections_total", "Connections the exporter accepted.", sample.connections},
+      ExporterFamily{"requests_total", "Request heads the exporter received whole.",
+                     sample.requests},
+      ExporterFamily{"evicted_connections_total",
+                     "Connections closed unanswered to make room for a newer one, every slot "
+                     "being taken.",
+                     sample.evicted},
+      ExporterFamily{"timed_out_connections_total",
+                     "Connections closed, or answered 408 or 503, at a deadline.",
+                     sample.timed_out},
+      ExporterFamily{"renders_total",
+                     "Renderings of the metrics; scrapes at the same time share one.",
+                     sample.renders},
+      ExporterFamily{"qdisc_dumps_total",
+                     "Dumps of the hfq qdiscs (each takes RTNL); within --cache-ms of one, "
+                     "scrapes reuse it.",
+                     sample.qdisc_dumps},
+  };
+  const std::string label_text = label_set(labels, std::nullopt);
+  for (const ExporterFamily& family : families) {
+    const std::string name = std::string(kPrefix) + "exporter_" + std::string(family.name);
+    render_header(out, name, family.help, MetricType::counter);
+    out << name << label_text << ' ' << family.value << '\n';
+  }
+}
+
 void render_prometheus_down(std::ostream& out, std::string_view reason,
                             std::span<const PrometheusLabel> labels) {
   std::string comment(reason);

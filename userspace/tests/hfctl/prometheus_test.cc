@@ -171,6 +171,34 @@ TEST(RenderPrometheusDown, KeepsTheTargetLabels) {
   EXPECT_TRUE(out.str().ends_with("\nhyperframe_up{namespace=\"blue\"} 0\n")) << out.str();
 }
 
+TEST(RenderPrometheusExporter, OneCounterFamilyEach) {
+  std::ostringstream out;
+  const std::vector<PrometheusLabel> labels{{.name = "namespace", .value = "blue"}};
+  hfctl::render_prometheus_exporter(out,
+                                    {.connections = 7,
+                                     .requests = 6,
+                                     .evicted = 5,
+                                     .timed_out = 4,
+                                     .renders = 3,
+                                     .qdisc_dumps = 2},
+                                    labels);
+  const std::string text = out.str();
+  for (const auto& [name, value] :
+       std::vector<std::pair<std::string, int>>{{"connections", 7},
+                                                {"requests", 6},
+                                                {"evicted_connections", 5},
+                                                {"timed_out_connections", 4},
+                                                {"renders", 3},
+                                                {"qdisc_dumps", 2}}) {
+    const std::string family = "hyperframe_exporter_" + name + "_total";
+    EXPECT_TRUE(contains(text, "# HELP " + family + " ")) << family;
+    EXPECT_TRUE(contains(text, "# TYPE " + family + " counter\n")) << family;
+    EXPECT_TRUE(
+        contains(text, "\n" + family + "{namespace=\"blue\"} " + std::to_string(value) + "\n"))
+        << text;
+  }
+}
+
 TEST(EscapeLabelValue, BackslashQuoteNewline) {
   EXPECT_EQ(hfctl::escape_label_value("plain"), "plain");
   EXPECT_EQ(hfctl::escape_label_value(R"(a\b"c)"), R"(a\\b\"c)");

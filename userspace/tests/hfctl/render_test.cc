@@ -154,7 +154,8 @@ TEST(RenderObjectHelp, CommandOptions) {
       << "an option two commands take is listed once: " << help;
   const std::string exporter =
       rendered([](std::ostream& out) { hfctl::render_object_help(out, hfctl::kExporterObject); });
-  EXPECT_NE(exporter.find("exporter serve [ --listen ADDRESS:PORT ] [ --max-connections N ]\n"),
+  EXPECT_NE(exporter.find("exporter serve [ --listen ADDRESS:PORT ] [ --max-connections N ] "
+                          "[ --cache-ms MS ] [ --user USER[:GROUP] ]\n"),
             std::string::npos)
       << exporter;
 }
