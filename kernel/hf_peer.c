@@ -12,9 +12,12 @@
  * 2. Only a DATA segment may create a peer: an ACK from a stranger is
  *    dropped and counted, so forged acks cannot fill the table. A full
  *    table makes room by evicting a peer that never proved its address
- *    (it never answered us, and never echoed our state: core/hf_epoch.h),
- *    silent longest first, else one with nothing in flight either way;
- *    spoofed sources and absent addresses cannot lock real peers out.
+ *    (it never answered us, and never echoed our state: core/hf_epoch.h)
+ *    and had HF_PEER_GRACE to, silent longest first, else one with
+ *    nothing in flight either way; spoofed sources and absent addresses
+ *    cannot lock real peers out, nor push a new one out before its first
+ *    round trip (a flood then finds the table full for a moment, and
+ *    its strangers are refused until they have aged).
  *    A receive-only peer is small: the sending side's state (about
  *    100 KiB) is allocated at the first send, in process context.
  * 5. Lookups hash the interface and address with a random per-namespace
@@ -41,6 +44,9 @@
 #include "hf_net.h"
 #include "hf_output.h"
 #include "hf_peer.h"
+
+/* A peer never proven is kept this long at least: its round trip to prove itself. */
+#define HF_PEER_GRACE	(HZ / 10)
 
 static u32 peer_hash(const struct hf_net *hn, int ifindex, const u8 *addr)
 {
@@ -113,6 +119,7 @@ static struct hf_peer *peer_alloc(struct net *net, struct net_device *dev,
 	ether_addr_copy(peer->addr, addr);
 	spin_lock_init(&peer->lock);
 	peer->last_active = jiffies;
+	peer->created = jiffies;
 	hf_output_init(peer);
 	hf_input_init(peer);
 	return peer;
@@ -142,12 +149,23 @@ static bool peer_quiet(const struct hf_peer *peer)
 }
 
 /*
+ * Whether @peer, never proven, has had its round trip to prove itself: a
+ * new real peer needs one exchange of DATA and ACK, and a flood of
+ * strangers must not push it out before that.
+ */
+static bool peer_grown(const struct hf_peer *peer)
+{
+	return time_after(jiffies, READ_ONCE(peer->created) + HF_PEER_GRACE);
+}
+
+/*
  * Whether @peer may be evicted to make room for a new one: it never proved
- * its address, or it has nothing in flight. Its lock held.
+ * its address (and had the time to), or it has nothing in flight. Its
+ * lock held.
  */
 static bool peer_evictable(const struct hf_peer *peer)
 {
-	return !peer_proven(peer) || peer_quiet(peer);
+	return (!peer_proven(peer) && peer_grown(peer)) || peer_quiet(peer);
 }
 
 /*
@@ -201,6 +219,8 @@ static bool peer_evict(struct hf_net *hn)
 		unsigned long at = READ_ONCE(peer->last_active);
 
 		if (!peer_proven(peer)) {
+			if (!peer_grown(peer))
+				continue;
 			if (!unproven ||
 			    time_before(at, READ_ONCE(unproven->last_active)))
 				unproven = peer;

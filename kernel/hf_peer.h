@@ -79,6 +79,8 @@ enum hf_rto_phase {
  * @dstats: its counters, while in the table (hf_dev.c)
  * @addr: the remote Ethernet address
  * @lock: serialises everything below; taken with BHs off
+ * @created: jiffies when it entered the table (eviction spares it for a
+ *	     round trip: hf_peer.c)
  * @last_active: jiffies of the last sign of life either way: a message
  *		 queued, a segment of our rx epoch, an ACK of our tx epoch, a
  *		 read that reopened our receive window; idle reclaim reads it
@@ -204,6 +206,7 @@ struct hf_peer {
 	struct hf_dev_stats *dstats;
 	u8 addr[ETH_ALEN];
 	spinlock_t lock;
+	unsigned long created;
 	unsigned long last_active;
 	bool dead;
 
