@@ -151,6 +151,12 @@ void hf_tx_msg_put(struct hf_tx_msg *msg)
 	kvfree(msg);
 }
 
+/* @msg's outcome is known: count it for HF_INFO's hfi_tx_msgs_done. */
+static void tx_msg_resolved(const struct hf_tx_msg *msg)
+{
+	atomic_inc(&hf_sk(msg->sk)->tx_msgs_done);
+}
+
 /* Tell the sending socket that @msg failed with @err. */
 static void tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
 {
@@ -160,6 +166,7 @@ static void tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_MSGS_FAILED);
 	peer->tx_msgs_failed++;
+	tx_msg_resolved(msg);
 
 	skb = alloc_skb(0, GFP_ATOMIC);
 	if (skb) {
@@ -1553,6 +1560,41 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 	tx_push(peer);
 }
 
+/**
+ * tx_answered_note() - account the time a flow sits at its maximum backoff
+ * while its peer answers
+ * @peer: the peer; caller holds its lock
+ * @took: an ACK that took data (acked or newly SACKed a segment) has just
+ *	  been applied
+ * @now: the clock, ns
+ *
+ * A stretch starts when such an ACK leaves the timeout at its maximum
+ * backoff, and ends when the backoff falls below it (or the flow ends):
+ * its length goes to tx_answered_total_ns (HF_INFO) and the counter
+ * tx_backoff_answered_us. A silent peer never starts one.
+ */
+static void tx_answered_note(struct hf_peer *peer, bool took, u64 now)
+{
+	struct hf_rto_params rp;
+	bool at_max;
+
+	lockdep_assert_held(&peer->lock);
+	hf_rto_params_read(peer->cfg, &rp);
+	at_max = rp.max_backoff && peer->rto.backoff >= rp.max_backoff &&
+		 hf_txwin_inflight(&peer->txw);
+	if (peer->tx_answered_ns && !at_max) {
+		u64 ns = now > peer->tx_answered_ns ? now - peer->tx_answered_ns : 0;
+
+		peer->tx_answered_total_ns += ns;
+		hf_stat_add(&hf_net(peer->net)->stats,
+			    HF_STAT_TX_BACKOFF_ANSWERED_US,
+			    div_u64(ns, NSEC_PER_USEC));
+		peer->tx_answered_ns = 0;
+	}
+	if (at_max && took && !peer->tx_answered_ns)
+		peer->tx_answered_ns = now ?: 1;
+}
+
 /* Apply the outcomes an ACK reports for messages fully sent. */
 static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 {
@@ -1577,6 +1619,7 @@ static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 		case HF_STATUS_DELIVERED:
 			hf_stat_inc(stats, HF_STAT_TX_MSGS_DELIVERED);
 			peer->tx_msgs_delivered++;
+			tx_msg_resolved(msg);
 			break;
 		case HF_STATUS_NO_PORT:
 			tx_msg_fail(peer, msg, ECONNREFUSED);
@@ -1957,6 +2000,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		reorder_arm(peer, wait);
 	else if (res.acked)
 		rto_arm(peer);
+	tx_answered_note(peer, took, now);
 }
 
 static void tx_rto_expired(struct timer_list *t)
@@ -2016,6 +2060,7 @@ static void tx_rto_expired(struct timer_list *t)
 	peer->rto_phase = HF_RTO_PROBE;
 	peer->rto_nxt = hf_txwin_nxt(&peer->txw);
 	rto_arm(peer);
+	tx_answered_note(peer, false, ktime_get_ns());
 out:
 	if (!peer->dead)
 		tx_sending_update(peer);
@@ -2085,6 +2130,7 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 	peer->tx_persist_armed = false;
 	peer->rto_phase = HF_RTO_IDLE;
 	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
+	tx_answered_note(peer, false, ktime_get_ns());
 	del_timer(&peer->rto_timer);
 	/* Under the lock it takes: if it runs, it finds nothing to send. */
 	hrtimer_try_to_cancel(&peer->pace_timer);
@@ -2183,4 +2229,9 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 	info->hfi_rx_unread = peer->rx_credit.received - peer->rx_credit.consumed;
 	info->hfi_rate_hint = peer->tx_rate_hint;
 	info->hfi_link_share = tx_link_share(peer);
+	info->hfi_backoff_answered_us =
+		div_u64(peer->tx_answered_total_ns +
+			(peer->tx_answered_ns && peer->rto.backoff >= rp.max_backoff ?
+			 ktime_get_ns() - peer->tx_answered_ns : 0),
+			NSEC_PER_USEC);
 }

@@ -560,6 +560,7 @@ static int hf_get_info(struct sock *sk, char __user *optval,
 	info.hfi_rx_reassembly = atomic_read(&hs->rx_reasm);
 	info.hfi_rx_queued = sk_rmem_alloc_get(sk) - info.hfi_rx_reassembly;
 	info.hfi_tx_msgs = hs->tx_msgs;
+	info.hfi_tx_msgs_done = (u32)atomic_read(&hs->tx_msgs_done);
 	info.hfi_errqueue = skb_queue_len(&sk->sk_error_queue);
 	release_sock(sk);
 

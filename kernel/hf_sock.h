@@ -54,6 +54,7 @@ struct hf_sock {
 	struct sockaddr_hf peer;
 	bool has_peer;
 	u32 tx_msgs;
+	atomic_t tx_msgs_done;
 	atomic_t rx_reasm;
 	bool rx_refused;
 	atomic64_t tx_pace_ns;

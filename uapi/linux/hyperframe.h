@@ -139,6 +139,14 @@ struct sockaddr_hf {
  * @hfi_link_share: the flow's share of the device it leaves by, bytes per
  *		    second (0: none): the device's hfq rate divided among
  *		    its peers with data to send; it caps @hfi_pacing_rate
+ * @hfi_tx_msgs_done: messages sent by this socket whose outcome is known
+ *		      (confirmed delivered or reported failed); a peer
+ *		      resolves its messages in the order they were queued
+ * @hfi_backoff_answered_us: time the flow spent at its maximum timeout
+ *			     backoff after an ACK from the peer had taken
+ *			     data (acked or newly SACKed), the current
+ *			     stretch included: a peer that answers is no
+ *			     silent peer, so this stays 0
  *
  * The four credit fields count within a flow's epoch: a new epoch starts
  * them at 0 (the initial window for @hfi_credit_bytes).
@@ -192,6 +200,8 @@ struct hf_info {
 	__u64			hfi_rx_unread;
 	__u64			hfi_rate_hint;
 	__u64			hfi_link_share;
+	__u64			hfi_tx_msgs_done;
+	__u64			hfi_backoff_answered_us;
 };
 
 /*

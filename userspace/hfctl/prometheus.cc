@@ -83,6 +83,9 @@ constexpr std::array kKnownCounters{
                  "Changes of a receiver's rate hint, which caps the flow's pacing rate."},
     KnownCounter{"tx_push_deferrals", MetricType::counter,
                  "Sends that waited for more acks to open the window for a full train."},
+    KnownCounter{"tx_backoff_answered_us", MetricType::counter,
+                 "Microseconds flows spent at their maximum timeout backoff while the peer's "
+                 "acks took data; 0 unless a peer that answers is waited for like a silent one."},
     KnownCounter{"rx_segs", MetricType::counter, "DATA segments accepted."},
     KnownCounter{"rx_data_skbs", MetricType::counter,
                  "Socket buffers of DATA that arrived; a train of segments counts once."},
