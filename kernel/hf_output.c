@@ -432,11 +432,19 @@ static void tx_probe_arm(struct hf_peer *peer)
 						   HF_PROBE_MAX_US)) + 1);
 }
 
+/*
+ * Arm the retransmission timer. While the receiver's window is closed it
+ * is a persist timer for what is in flight: the timeout doubled per probe
+ * without room (tx_probe_shift), up to HF_PROBE_MAX_US, and the RTO's own
+ * backoff is left alone (tx_rto_expired()).
+ */
 static void rto_arm(struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
-	u32 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
+	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 
+	if (peer->tx_zero_window)
+		us = min_t(u64, us << peer->tx_probe_shift, HF_PROBE_MAX_US);
 	/* One jiffy more: jiffies + 1 may be due within microseconds. */
 	peer->reo_armed = false;
 	peer->tx_persist_armed = false;
@@ -1400,12 +1408,25 @@ static u32 tx_rack_rtt_us(const struct hf_peer *peer)
 }
 
 /*
+ * Whether the last RTO stands confirmed (core/hf_txwin.c, note 7): the
+ * first ack after it showed only its probe arrived (tx_rto_verdict()),
+ * or the receiver had room again for the flight it refused. Until the
+ * cumulative ack passes what the RTO made eligible, all of that is lost.
+ */
+static bool tx_rto_confirmed(const struct hf_peer *peer)
+{
+	return peer->rto_phase != HF_RTO_PROBE &&
+	       hf_seq_after(peer->txw.rto_end, hf_txwin_una(&peer->txw));
+}
+
+/*
  * Repair what the scoreboard finds lost, in order, once the reordering
  * window says it is not merely late. After an RTO every un-SACKed segment
  * is eligible, but those above the highest SACK may simply still be in
- * flight: only a timeout found real resends them (tx_rto_verdict()).
- * Each repair is paid for by a segment delivered since the recovery began
- * (hf_txwin_repairs_grant()).
+ * flight: only a timeout found real (tx_rto_confirmed()) repairs them,
+ * without the time test, as fast as the acks pay: slow start from what
+ * the timeout resent (hf_txwin_repairs_grant()). Each repair is paid for
+ * by a segment delivered since the recovery began.
  *
  * Lost repairs are looked for after that (tx_repair_again()).
  *
@@ -1416,6 +1437,7 @@ static u64 tx_repair(struct hf_peer *peer)
 	u32 win_us = hf_reorder_window_us(&peer->reo, peer->rto.min_rtt_us,
 					  peer->rto.srtt_us);
 	u32 rtt_us = tx_rack_rtt_us(peer);
+	u32 end = hf_txwin_repair_end(&peer->txw, tx_rto_confirmed(peer));
 	u64 now = ktime_get_ns();
 	u64 held = 0, again;
 	unsigned int budget;
@@ -1425,11 +1447,18 @@ static u64 tx_repair(struct hf_peer *peer)
 	if (peer->tx_zero_window)
 		return 0;
 	for (budget = HF_PUSH_BUDGET;
-	     budget && hf_seq_before(peer->txw.rtx_next, peer->txw.high_sacked) &&
+	     budget && hf_seq_before(peer->txw.rtx_next, end) &&
 	     hf_txwin_peek_lost(&peer->txw, &seq); budget--) {
 		struct hf_tx_slot *slot = tx_slot(peer, seq);
-		u64 wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns, now,
-					      rtt_us, win_us);
+		u64 wait = 0;
+
+		/*
+		 * Above the highest SACK only a confirmed RTO repairs, and
+		 * that decided already: nothing sent later arrived to time.
+		 */
+		if (hf_seq_before(seq, peer->txw.high_sacked))
+			wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns,
+						  now, rtt_us, win_us);
 
 		/* Sent in order: a later segment cannot be due sooner. */
 		if (wait) {
@@ -1746,7 +1775,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	u32 rack_rtt_us = tx_rack_rtt_us(peer);
 	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
-	u64 late_sent_ns = 0, deliv_ns = 0;
+	u64 late_sent_ns = 0, deliv_ns = 0, answer_ns = 0;
 	u32 sample_seq = 0;
 	bool complete = hf_txwin_blocks_complete(&peer->txw);
 	bool repaired = false, early = false, took;
@@ -1812,8 +1841,10 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				continue;
 			sacked = hf_txwin_sacked(&peer->txw, seq);
 			/* Shown arrived for the first time: RACK's candidate. */
-			if (!sacked)
+			if (!sacked) {
 				tx_rack_candidate(peer, slot, now, &deliv_ns);
+				answer_ns = max(answer_ns, slot->sent_ns);
+			}
 			if (slot->rexmit) {
 				repaired = true;
 			} else if (!sacked) {
@@ -1851,6 +1882,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			slot = tx_slot(peer, seq);
 			if (!slot->msg)
 				continue;
+			answer_ns = max(answer_ns, slot->sent_ns);
 			if (hf_seq_after(seq + 1, old_high))
 				tx_rack_candidate(peer, slot, now, &deliv_ns);
 			if (complete && hf_seq_before(seq, old_high) &&
@@ -1883,7 +1915,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				div_u64(now - late_sent_ns, NSEC_PER_USEC),
 				rack_rtt_us, peer->rto.min_rtt_us);
 	hf_txwin_repairs_grant(&peer->txw, res.delivered,
-			       peer->recovering || peer->reo_armed);
+			       peer->recovering || peer->reo_armed,
+			       tx_rto_confirmed(peer));
 	/* Rounds of the frame-size controller end as the cumulative ack moves. */
 	hf_fsize_params_read(peer->cfg, &fp);
 	if (res.acked)
@@ -1922,6 +1955,18 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	}
 	if (peer->rto_phase == HF_RTO_PROBE && took)
 		tx_rto_verdict(peer, early);
+	/*
+	 * Whatever it took, the peer answered: the backoff falls to what the
+	 * answer's own timing needs, none when it came within the timeout
+	 * (core/hf_rto.c, note 4). A repair's ack is no sample (Karn), and
+	 * without this a flow whose acks answer repairs only, as in a
+	 * recovery, keeps the backoff of its timeouts for good.
+	 */
+	if (took)
+		hf_rto_answered(&peer->rto, hf_rto_params_read(peer->cfg, &rp),
+				answer_ns && now > answer_ns ?
+				min_t(u64, div_u64(now - answer_ns, NSEC_PER_USEC),
+				      U32_MAX) : 0);
 	if (peer->recovering &&
 	    !hf_seq_before(hf_txwin_una(&peer->txw), peer->recover)) {
 		peer->recovering = false;
@@ -1967,6 +2012,9 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	case HF_CREDIT_STALE:
 		break;
 	}
+	/* An open window ends the persist backoff (rto_arm()). */
+	if (peer->tx_zero_window && !(h->flags & HF_AF_CLOSED))
+		peer->tx_probe_shift = 0;
 	peer->tx_zero_window = h->flags & HF_AF_CLOSED;
 	tx_rate_hint(peer, a->rate_kbps);
 	/*
@@ -1985,7 +2033,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	if (h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
 		hf_txwin_rto(&peer->txw);
 		peer->rto_phase = HF_RTO_IDLE;
-		peer->rto.backoff = 0;
+		hf_rto_backoff_end(&peer->rto);
 		hf_stat_add(stats, HF_STAT_TX_WINDOW_RESENDS,
 			    tx_resend(peer, HF_PUSH_BUDGET));
 		rto_arm(peer);
@@ -2008,6 +2056,7 @@ static void tx_rto_expired(struct timer_list *t)
 	struct hf_peer *peer = from_timer(peer, t, rto_timer);
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct hf_rto_params rp;
+	bool give_up;
 	u64 wait;
 
 	spin_lock_bh(&peer->lock);
@@ -2043,7 +2092,21 @@ static void tx_rto_expired(struct timer_list *t)
 	}
 
 	hf_stat_inc(stats, HF_STAT_TX_RTO);
-	if (hf_rto_timeout(&peer->rto, hf_rto_params_read(peer->cfg, &rp))) {
+	hf_rto_params_read(peer->cfg, &rp);
+	/*
+	 * A closed window: the flight waits for room, and the receiver
+	 * answers. The timer is a persist timer (rto_arm()); the expiry
+	 * counts towards the retry limit, for a receiver that went silent,
+	 * but doubles the probe interval, not the RTO.
+	 */
+	if (peer->tx_zero_window) {
+		if (peer->tx_probe_shift < HF_PROBE_SHIFT_MAX)
+			peer->tx_probe_shift++;
+		give_up = hf_rto_probe_timeout(&peer->rto, &rp);
+	} else {
+		give_up = hf_rto_timeout(&peer->rto, &rp);
+	}
+	if (give_up) {
 		u16 epoch = peer->tx_epoch;
 		u32 failed;
 
