@@ -1424,9 +1424,10 @@ static bool tx_rto_confirmed(const struct hf_peer *peer)
  * window says it is not merely late. After an RTO every un-SACKed segment
  * is eligible, but those above the highest SACK may simply still be in
  * flight: only a timeout found real (tx_rto_confirmed()) repairs them,
- * without the time test, as fast as the acks pay: slow start from what
- * the timeout resent (hf_txwin_repairs_grant()). Each repair is paid for
- * by a segment delivered since the recovery began.
+ * once the timer's probe, delivered, lets the time rule find them lost,
+ * as fast as the acks pay: slow start from what the timeout resent
+ * (hf_txwin_repairs_grant()). Each repair is paid for by a segment
+ * delivered since the recovery began.
  *
  * Lost repairs are looked for after that (tx_repair_again()).
  *
@@ -1450,15 +1451,19 @@ static u64 tx_repair(struct hf_peer *peer)
 	     budget && hf_seq_before(peer->txw.rtx_next, end) &&
 	     hf_txwin_peek_lost(&peer->txw, &seq); budget--) {
 		struct hf_tx_slot *slot = tx_slot(peer, seq);
-		u64 wait = 0;
+		u64 wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns, now,
+					      rtt_us, win_us);
 
 		/*
-		 * Above the highest SACK only a confirmed RTO repairs, and
-		 * that decided already: nothing sent later arrived to time.
+		 * After an RTO every un-SACKed segment is eligible again,
+		 * repairs still on their way included: one the time rule
+		 * does not find lost yet is left to tx_repair_again(), which
+		 * sends it once more only if it is.
 		 */
-		if (hf_seq_before(seq, peer->txw.high_sacked))
-			wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns,
-						  now, rtt_us, win_us);
+		if (wait && slot->rexmit) {
+			hf_txwin_next_lost(&peer->txw, &seq);
+			continue;
+		}
 
 		/* Sent in order: a later segment cannot be due sooner. */
 		if (wait) {
@@ -1700,13 +1705,15 @@ static unsigned int tx_resend(struct hf_peer *peer, unsigned int budget)
 }
 
 /*
- * The first ACK after a timeout that takes something (F-RTO, RFC 5682).
+ * The first ACK after a timeout that takes something (F-RTO, RFC 5682),
+ * or a later one while the loss it found is being repaired.
  * @early: it acks a segment sent before the timer, sent once and not
  * SACKed before: the flight was not lost, the timer fired early (the
  * machine stalled, an ACK was late). Everything the timer made eligible
  * goes back to the scoreboard's loss detection, and the backoff ends.
- * Otherwise only the probe arrived: HF_RTO_BUDGET - 1 more are resent, the
- * rest at the next timeout.
+ * Otherwise only the probe arrived: the RTO stands confirmed
+ * (tx_rto_confirmed()), HF_RTO_BUDGET - 1 more are resent at once and the
+ * acks pay for the rest (tx_repair()).
  */
 static void tx_rto_verdict(struct hf_peer *peer, bool early)
 {
@@ -1956,6 +1963,14 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	if (peer->rto_phase == HF_RTO_PROBE && took)
 		tx_rto_verdict(peer, early);
 	/*
+	 * F-RTO's second look: an original of the timer's flight that
+	 * arrives after a verdict of loss shows the flight was late, not
+	 * lost (reordering, a slow receiver). The rest goes back to the
+	 * scoreboard's loss detection rather than out again in slow start.
+	 */
+	else if (early && tx_rto_confirmed(peer))
+		tx_rto_verdict(peer, true);
+	/*
 	 * Whatever it took, the peer answered: the backoff falls to what the
 	 * answer's own timing needs, none when it came within the timeout
 	 * (core/hf_rto.c, note 4). A repair's ack is no sample (Karn), and
@@ -2033,6 +2048,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	if (h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
 		hf_txwin_rto(&peer->txw);
 		peer->rto_phase = HF_RTO_IDLE;
+		peer->rto_nxt = hf_txwin_nxt(&peer->txw);
 		hf_rto_backoff_end(&peer->rto);
 		hf_stat_add(stats, HF_STAT_TX_WINDOW_RESENDS,
 			    tx_resend(peer, HF_PUSH_BUDGET));
