@@ -11,7 +11,8 @@
  * own socket, send messages of random size, log-uniform from 1 byte to
  * MAXBYTES, to MAC on IFNAME at PORT for SECONDS. Each sender then sends
  * an empty message, the end mark its peer's receiver stops at. Run it on
- * both ends at once.
+ * both ends at once: each prints "ready" once bound, and starts sending
+ * when the file $HF_CHURN_GO exists (without it, a second later).
  *
  * Delivery confirmation: HF_INFO's hfi_tx_msgs_done counts a socket's
  * messages whose outcome arrived, and a peer resolves messages in the
@@ -302,7 +303,7 @@ static void *recv_main(void *arg)
 int main(int argc, char **argv)
 {
 	struct sockaddr_hf me = { 0 };
-	const char *env = getenv("HF_CHURN_SAMPLE_US");
+	const char *env = getenv("HF_CHURN_SAMPLE_US"), *go;
 	uint64_t sent = 0, bytes = 0, nwait = 0;
 	pthread_t rx, mon;
 	struct rx_arg rxa = { 0 };
@@ -360,8 +361,14 @@ int main(int argc, char **argv)
 	}
 	printf("ready\n");
 	fflush(stdout);
-	/* Let the other end bind too. */
-	sleep(1);
+	/* Both ends bound: the caller creates $HF_CHURN_GO (or 1 s passes). */
+	go = getenv("HF_CHURN_GO");
+	if (go) {
+		while (access(go, F_OK))
+			usleep(10000);
+	} else {
+		sleep(1);
+	}
 
 	deadline = now_s() + secs;
 	pthread_create(&rx, NULL, recv_main, &rxa);
