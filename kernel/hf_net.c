@@ -56,6 +56,7 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_TX_PUSH_DEFERRALS]	= "tx_push_deferrals",
 	[HF_STAT_TX_MEM_WAITS]		= "tx_mem_waits",
 	[HF_STAT_TX_MSGS_ORPHANED]	= "tx_msgs_orphaned",
+	[HF_STAT_TX_BACKOFF_ANSWERED_US] = "tx_backoff_answered_us",
 	[HF_STAT_RX_SEGS]		= "rx_segs",
 	[HF_STAT_RX_DATA_SKBS]		= "rx_data_skbs",
 	[HF_STAT_RX_LINEARIZED_TRAINS]	= "rx_linearized_trains",

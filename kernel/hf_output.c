@@ -184,6 +184,12 @@ void hf_tx_msg_put(struct hf_tx_msg *msg)
 	kvfree(msg);
 }
 
+/* @msg's outcome is known: count it for HF_INFO's hfi_tx_msgs_done. */
+static void tx_msg_resolved(const struct hf_tx_msg *msg)
+{
+	atomic_inc(&hf_sk(msg->sk)->tx_msgs_done);
+}
+
 /* Tell the sending socket that @msg failed with @err. */
 static void tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
 {
@@ -193,6 +199,7 @@ static void tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_MSGS_FAILED);
 	peer->tx_msgs_failed++;
+	tx_msg_resolved(msg);
 
 	skb = alloc_skb(0, GFP_ATOMIC);
 	if (skb) {
@@ -473,11 +480,19 @@ static void tx_probe_arm(struct hf_peer *peer)
 						   HF_PROBE_MAX_US)) + 1);
 }
 
+/*
+ * Arm the retransmission timer. While the receiver's window is closed it
+ * is a persist timer for what is in flight: the timeout doubled per probe
+ * without room (tx_probe_shift), up to HF_PROBE_MAX_US, and the RTO's own
+ * backoff is left alone (tx_rto_expired()).
+ */
 static void rto_arm(struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
-	u32 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
+	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 
+	if (peer->tx_zero_window)
+		us = min_t(u64, us << peer->tx_probe_shift, HF_PROBE_MAX_US);
 	/* One jiffy more: jiffies + 1 may be due within microseconds. */
 	peer->reo_armed = false;
 	peer->tx_persist_armed = false;
@@ -1441,12 +1456,26 @@ static u32 tx_rack_rtt_us(const struct hf_peer *peer)
 }
 
 /*
+ * Whether the last RTO stands confirmed (core/hf_txwin.c, note 7): the
+ * first ack after it showed only its probe arrived (tx_rto_verdict()),
+ * or the receiver had room again for the flight it refused. Until the
+ * cumulative ack passes what the RTO made eligible, all of that is lost.
+ */
+static bool tx_rto_confirmed(const struct hf_peer *peer)
+{
+	return peer->rto_phase != HF_RTO_PROBE &&
+	       hf_seq_after(peer->txw.rto_end, hf_txwin_una(&peer->txw));
+}
+
+/*
  * Repair what the scoreboard finds lost, in order, once the reordering
  * window says it is not merely late. After an RTO every un-SACKed segment
  * is eligible, but those above the highest SACK may simply still be in
- * flight: only a timeout found real resends them (tx_rto_verdict()).
- * Each repair is paid for by a segment delivered since the recovery began
- * (hf_txwin_repairs_grant()).
+ * flight: only a timeout found real (tx_rto_confirmed()) repairs them,
+ * once the timer's probe, delivered, lets the time rule find them lost,
+ * as fast as the acks pay: slow start from what the timeout resent
+ * (hf_txwin_repairs_grant()). Each repair is paid for by a segment
+ * delivered since the recovery began.
  *
  * Lost repairs are looked for after that (tx_repair_again()).
  *
@@ -1457,6 +1486,7 @@ static u64 tx_repair(struct hf_peer *peer)
 	u32 win_us = hf_reorder_window_us(&peer->reo, peer->rto.min_rtt_us,
 					  peer->rto.srtt_us);
 	u32 rtt_us = tx_rack_rtt_us(peer);
+	u32 end = hf_txwin_repair_end(&peer->txw, tx_rto_confirmed(peer));
 	u64 now = ktime_get_ns();
 	u64 held = 0, again;
 	unsigned int budget;
@@ -1466,11 +1496,22 @@ static u64 tx_repair(struct hf_peer *peer)
 	if (peer->tx_zero_window)
 		return 0;
 	for (budget = HF_PUSH_BUDGET;
-	     budget && hf_seq_before(peer->txw.rtx_next, peer->txw.high_sacked) &&
+	     budget && hf_seq_before(peer->txw.rtx_next, end) &&
 	     hf_txwin_peek_lost(&peer->txw, &seq); budget--) {
 		struct hf_tx_slot *slot = tx_slot(peer, seq);
 		u64 wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns, now,
 					      rtt_us, win_us);
+
+		/*
+		 * After an RTO every un-SACKed segment is eligible again,
+		 * repairs still on their way included: one the time rule
+		 * does not find lost yet is left to tx_repair_again(), which
+		 * sends it once more only if it is.
+		 */
+		if (wait && slot->rexmit) {
+			hf_txwin_next_lost(&peer->txw, &seq);
+			continue;
+		}
 
 		/* Sent in order: a later segment cannot be due sooner. */
 		if (wait) {
@@ -1649,6 +1690,41 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 	tx_push(peer);
 }
 
+/**
+ * tx_answered_note() - account the time a flow sits at its maximum backoff
+ * while its peer answers
+ * @peer: the peer; caller holds its lock
+ * @took: an ACK that took data (acked or newly SACKed a segment) has just
+ *	  been applied
+ * @now: the clock, ns
+ *
+ * A stretch starts when such an ACK leaves the timeout at its maximum
+ * backoff, and ends when the backoff falls below it (or the flow ends):
+ * its length goes to tx_answered_total_ns (HF_INFO) and the counter
+ * tx_backoff_answered_us. A silent peer never starts one.
+ */
+static void tx_answered_note(struct hf_peer *peer, bool took, u64 now)
+{
+	struct hf_rto_params rp;
+	bool at_max;
+
+	lockdep_assert_held(&peer->lock);
+	hf_rto_params_read(peer->cfg, &rp);
+	at_max = rp.max_backoff && peer->rto.backoff >= rp.max_backoff &&
+		 hf_txwin_inflight(&peer->txw);
+	if (peer->tx_answered_ns && !at_max) {
+		u64 ns = now > peer->tx_answered_ns ? now - peer->tx_answered_ns : 0;
+
+		peer->tx_answered_total_ns += ns;
+		hf_stat_add(&hf_net(peer->net)->stats,
+			    HF_STAT_TX_BACKOFF_ANSWERED_US,
+			    div_u64(ns, NSEC_PER_USEC));
+		peer->tx_answered_ns = 0;
+	}
+	if (at_max && took && !peer->tx_answered_ns)
+		peer->tx_answered_ns = now ?: 1;
+}
+
 /* Apply the outcomes an ACK reports for messages fully sent. */
 static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 {
@@ -1673,6 +1749,7 @@ static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 		case HF_STATUS_DELIVERED:
 			hf_stat_inc(stats, HF_STAT_TX_MSGS_DELIVERED);
 			peer->tx_msgs_delivered++;
+			tx_msg_resolved(msg);
 			break;
 		case HF_STATUS_NO_PORT:
 			tx_msg_fail(peer, msg, ECONNREFUSED);
@@ -1702,13 +1779,15 @@ static unsigned int tx_resend(struct hf_peer *peer, unsigned int budget)
 }
 
 /*
- * The first ACK after a timeout that takes something (F-RTO, RFC 5682).
+ * The first ACK after a timeout that takes something (F-RTO, RFC 5682),
+ * or a later one while the loss it found is being repaired.
  * @early: it acks a segment sent before the timer, sent once and not
  * SACKed before: the flight was not lost, the timer fired early (the
  * machine stalled, an ACK was late). Everything the timer made eligible
  * goes back to the scoreboard's loss detection, and the backoff ends.
- * Otherwise only the probe arrived: HF_RTO_BUDGET - 1 more are resent, the
- * rest at the next timeout.
+ * Otherwise only the probe arrived: the RTO stands confirmed
+ * (tx_rto_confirmed()), HF_RTO_BUDGET - 1 more are resent at once and the
+ * acks pay for the rest (tx_repair()).
  */
 static void tx_rto_verdict(struct hf_peer *peer, bool early)
 {
@@ -1829,7 +1908,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	u32 rack_rtt_us = tx_rack_rtt_us(peer);
 	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
-	u64 late_sent_ns = 0, deliv_ns = 0;
+	u64 late_sent_ns = 0, deliv_ns = 0, answer_ns = 0;
 	u32 sample_seq = 0;
 	bool complete = hf_txwin_blocks_complete(&peer->txw);
 	bool repaired = false, early = false, took;
@@ -1894,8 +1973,10 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				continue;
 			sacked = hf_txwin_sacked(&peer->txw, seq);
 			/* Shown arrived for the first time: RACK's candidate. */
-			if (!sacked)
+			if (!sacked) {
 				tx_rack_candidate(peer, slot, now, &deliv_ns);
+				answer_ns = max(answer_ns, slot->sent_ns);
+			}
 			if (slot->rexmit) {
 				repaired = true;
 			} else if (!sacked) {
@@ -1933,6 +2014,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			slot = tx_slot(peer, seq);
 			if (!slot->msg)
 				continue;
+			answer_ns = max(answer_ns, slot->sent_ns);
 			if (hf_seq_after(seq + 1, old_high))
 				tx_rack_candidate(peer, slot, now, &deliv_ns);
 			if (complete && hf_seq_before(seq, old_high) &&
@@ -1965,7 +2047,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				div_u64(now - late_sent_ns, NSEC_PER_USEC),
 				rack_rtt_us, peer->rto.min_rtt_us);
 	hf_txwin_repairs_grant(&peer->txw, res.delivered,
-			       peer->recovering || peer->reo_armed);
+			       peer->recovering || peer->reo_armed,
+			       tx_rto_confirmed(peer));
 	/* Rounds of the frame-size controller end as the cumulative ack moves. */
 	hf_fsize_params_read(peer->cfg, &fp);
 	if (res.acked)
@@ -2004,6 +2087,26 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	}
 	if (peer->rto_phase == HF_RTO_PROBE && took)
 		tx_rto_verdict(peer, early);
+	/*
+	 * F-RTO's second look: an original of the timer's flight that
+	 * arrives after a verdict of loss shows the flight was late, not
+	 * lost (reordering, a slow receiver). The rest goes back to the
+	 * scoreboard's loss detection rather than out again in slow start.
+	 */
+	else if (early && tx_rto_confirmed(peer))
+		tx_rto_verdict(peer, true);
+	/*
+	 * Whatever it took, the peer answered: the backoff falls to what the
+	 * answer's own timing needs, none when it came within the timeout
+	 * (core/hf_rto.c, note 4). A repair's ack is no sample (Karn), and
+	 * without this a flow whose acks answer repairs only, as in a
+	 * recovery, keeps the backoff of its timeouts for good.
+	 */
+	if (took)
+		hf_rto_answered(&peer->rto, hf_rto_params_read(peer->cfg, &rp),
+				answer_ns && now > answer_ns ?
+				min_t(u64, div_u64(now - answer_ns, NSEC_PER_USEC),
+				      U32_MAX) : 0);
 	if (peer->recovering &&
 	    !hf_seq_before(hf_txwin_una(&peer->txw), peer->recover)) {
 		peer->recovering = false;
@@ -2049,6 +2152,9 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	case HF_CREDIT_STALE:
 		break;
 	}
+	/* An open window ends the persist backoff (rto_arm()). */
+	if (peer->tx_zero_window && !(h->flags & HF_AF_CLOSED))
+		peer->tx_probe_shift = 0;
 	peer->tx_zero_window = h->flags & HF_AF_CLOSED;
 	tx_rate_hint(peer, a->rate_kbps);
 	/*
@@ -2067,7 +2173,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	if (h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
 		hf_txwin_rto(&peer->txw);
 		peer->rto_phase = HF_RTO_IDLE;
-		peer->rto.backoff = 0;
+		peer->rto_nxt = hf_txwin_nxt(&peer->txw);
+		hf_rto_backoff_end(&peer->rto);
 		hf_stat_add(stats, HF_STAT_TX_WINDOW_RESENDS,
 			    tx_resend(peer, HF_PUSH_BUDGET));
 		rto_arm(peer);
@@ -2082,6 +2189,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		reorder_arm(peer, wait);
 	else if (res.acked)
 		rto_arm(peer);
+	tx_answered_note(peer, took, now);
 }
 
 static void tx_rto_expired(struct timer_list *t)
@@ -2089,6 +2197,7 @@ static void tx_rto_expired(struct timer_list *t)
 	struct hf_peer *peer = from_timer(peer, t, rto_timer);
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct hf_rto_params rp;
+	bool give_up;
 	u64 wait;
 
 	spin_lock_bh(&peer->lock);
@@ -2136,7 +2245,21 @@ static void tx_rto_expired(struct timer_list *t)
 			    hf_output_abort(peer, 0));
 		goto out;
 	}
-	if (hf_rto_timeout(&peer->rto, hf_rto_params_read(peer->cfg, &rp))) {
+	hf_rto_params_read(peer->cfg, &rp);
+	/*
+	 * A closed window: the flight waits for room, and the receiver
+	 * answers. The timer is a persist timer (rto_arm()); the expiry
+	 * counts towards the retry limit, for a receiver that went silent,
+	 * but doubles the probe interval, not the RTO.
+	 */
+	if (peer->tx_zero_window) {
+		if (peer->tx_probe_shift < HF_PROBE_SHIFT_MAX)
+			peer->tx_probe_shift++;
+		give_up = hf_rto_probe_timeout(&peer->rto, &rp);
+	} else {
+		give_up = hf_rto_timeout(&peer->rto, &rp);
+	}
+	if (give_up) {
 		u32 epoch = peer->tx_epoch;
 		u32 failed;
 
@@ -2153,6 +2276,7 @@ static void tx_rto_expired(struct timer_list *t)
 	peer->rto_phase = HF_RTO_PROBE;
 	peer->rto_nxt = hf_txwin_nxt(&peer->txw);
 	rto_arm(peer);
+	tx_answered_note(peer, false, ktime_get_ns());
 out:
 	if (!peer->dead)
 		tx_sending_update(peer);
@@ -2220,6 +2344,7 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 	peer->tx_persist_armed = false;
 	peer->rto_phase = HF_RTO_IDLE;
 	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
+	tx_answered_note(peer, false, ktime_get_ns());
 	del_timer(&peer->rto_timer);
 	/* Under the lock it takes: if it runs, it finds nothing to send. */
 	hrtimer_try_to_cancel(&peer->pace_timer);
@@ -2318,4 +2443,9 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 	info->hfi_rx_unread = peer->rx_credit.received - peer->rx_credit.consumed;
 	info->hfi_rate_hint = peer->tx_rate_hint;
 	info->hfi_link_share = tx_link_share(peer);
+	info->hfi_backoff_answered_us =
+		div_u64(peer->tx_answered_total_ns +
+			(peer->tx_answered_ns && peer->rto.backoff >= rp.max_backoff ?
+			 ktime_get_ns() - peer->tx_answered_ns : 0),
+			NSEC_PER_USEC);
 }

@@ -157,6 +157,9 @@ enum hf_rto_phase {
  * @tx_msgs: messages queued to the peer
  * @tx_msgs_delivered: of those, confirmed by the receiver
  * @tx_msgs_failed: of those, reported failed to their socket
+ * @tx_answered_ns: when an ACK that took data found the timeout at its
+ *		    maximum backoff; 0 while it is not (tx_answered_note())
+ * @tx_answered_total_ns: time spent so, stretches ended
  *
  * Receiver side:
  * @rx_ep: the incoming flow's incarnation, the one before it and our
@@ -258,6 +261,8 @@ struct hf_peer {
 	u64 tx_msgs;
 	u64 tx_msgs_delivered;
 	u64 tx_msgs_failed;
+	u64 tx_answered_ns;
+	u64 tx_answered_total_ns;
 
 	struct hf_epoch_rx rx_ep;
 	unsigned long rx_adopted_at;

@@ -555,11 +555,15 @@ static int hf_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 	return put_user(val, (int __user *)arg);
 }
 
-/* No option at SOL_HYPERFRAME is writable (yet); HF_INFO is read-only. */
+/*
+ * No option at SOL_HYPERFRAME is writable (yet); HF_INFO and HF_PEER_INFO
+ * are read-only.
+ */
 static int hf_setsockopt(struct socket *sock, int level, int optname,
 			 sockptr_t optval, unsigned int optlen)
 {
-	if (level == SOL_HYPERFRAME && optname == HF_INFO)
+	if (level == SOL_HYPERFRAME &&
+	    (optname == HF_INFO || optname == HF_PEER_INFO))
 		return -EPERM;
 	return -ENOPROTOOPT;
 }
@@ -595,8 +599,36 @@ static int hf_info_peer(struct sock *sk, struct hf_info *info)
 	return 0;
 }
 
+/*
+ * Whether HF_INFO's buffer names a peer, for programs written before
+ * HF_PEER_INFO: only a complete address of our family does (family,
+ * a non-zero ifindex, zero padding). Anything else there, such as an
+ * uninitialised buffer, is no question and is ignored.
+ */
+static bool hf_info_names_peer(const struct sock *sk,
+			       const struct sockaddr_hf *addr)
+{
+	return addr->shf_family == sk->sk_family && addr->shf_ifindex > 0 &&
+	       !memchr_inv(addr->shf_zero, 0, sizeof(addr->shf_zero));
+}
+
+/**
+ * hf_get_info() - getsockopt HF_INFO and HF_PEER_INFO
+ * @sk: the socket; not locked
+ * @optval: the caller's struct hf_info
+ * @optlen: its length; set to the bytes filled
+ * @peer_query: HF_PEER_INFO: hfi_peer in the buffer names the peer (family
+ *		0: the connected one), and a bad address is an error.
+ *		HF_INFO: the connected peer, or for compatibility the peer a
+ *		complete address in hfi_peer names (hf_info_names_peer());
+ *		the buffer's contents are otherwise ignored
+ *
+ * Return: 0, -EFAULT, -EINVAL (@optlen short of hfi_size, or for
+ * HF_PEER_INFO short of hfi_peer or a bad address), -EAFNOSUPPORT or
+ * -ENODEV (HF_PEER_INFO: another family, no such interface).
+ */
 static int hf_get_info(struct sock *sk, char __user *optval,
-		       int __user *optlen)
+		       int __user *optlen, bool peer_query)
 {
 	struct hf_sock *hs = hf_sk(sk);
 	struct hf_info info;
@@ -606,6 +638,8 @@ static int hf_get_info(struct sock *sk, char __user *optval,
 		return -EFAULT;
 	if (len < (int)offsetofend(struct hf_info, hfi_size))
 		return -EINVAL;
+	if (peer_query && len < (int)offsetofend(struct hf_info, hfi_peer))
+		return -EINVAL;
 	len = min_t(unsigned int, len, sizeof(info));
 
 	memset(&info, 0, sizeof(info));
@@ -614,6 +648,8 @@ static int hf_get_info(struct sock *sk, char __user *optval,
 			   optval + offsetof(struct hf_info, hfi_peer),
 			   sizeof(info.hfi_peer)))
 		return -EFAULT;
+	if (!peer_query && !hf_info_names_peer(sk, &info.hfi_peer))
+		memset(&info.hfi_peer, 0, sizeof(info.hfi_peer));
 
 	lock_sock(sk);
 	if (!info.hfi_peer.shf_family && hs->has_peer)
@@ -627,12 +663,18 @@ static int hf_get_info(struct sock *sk, char __user *optval,
 	info.hfi_rx_reassembly = atomic_read(&hs->rx_reasm);
 	info.hfi_rx_queued = sk_rmem_alloc_get(sk) - info.hfi_rx_reassembly;
 	info.hfi_tx_msgs = hs->tx_msgs;
+	info.hfi_tx_msgs_done = (u32)atomic_read(&hs->tx_msgs_done);
 	info.hfi_errqueue = skb_queue_len(&sk->sk_error_queue);
 	release_sock(sk);
 
 	if (info.hfi_peer.shf_family) {
 		info.hfi_peer.shf_port = 0;
 		err = hf_info_peer(sk, &info);
+		/* HF_INFO: a peer we cannot find is no peer. */
+		if (err && !peer_query) {
+			memset(&info.hfi_peer, 0, sizeof(info.hfi_peer));
+			err = 0;
+		}
 		if (err)
 			return err;
 	}
@@ -648,7 +690,9 @@ static int hf_getsockopt(struct socket *sock, int level, int optname,
 		return -ENOPROTOOPT;
 	switch (optname) {
 	case HF_INFO:
-		return hf_get_info(sock->sk, optval, optlen);
+		return hf_get_info(sock->sk, optval, optlen, false);
+	case HF_PEER_INFO:
+		return hf_get_info(sock->sk, optval, optlen, true);
 	default:
 		return -ENOPROTOOPT;
 	}

@@ -59,6 +59,7 @@ struct hf_sock {
 	struct sockaddr_hf peer;
 	bool has_peer;
 	u32 tx_msgs;
+	atomic_t tx_msgs_done;
 	atomic_t rx_reasm;
 	atomic_t rx_reserved;
 	bool rx_refused;

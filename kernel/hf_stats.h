@@ -48,6 +48,7 @@ enum hf_stat {
 	HF_STAT_TX_PUSH_DEFERRALS,	/* pushes that waited for room for a train */
 	HF_STAT_TX_MEM_WAITS,		/* sends held by the module-wide memory limit */
 	HF_STAT_TX_MSGS_ORPHANED,	/* closed sockets' messages given up: peer never answered */
+	HF_STAT_TX_BACKOFF_ANSWERED_US,	/* us at maximum backoff with the peer answering */
 	HF_STAT_RX_SEGS,		/* DATA segments accepted */
 	HF_STAT_RX_DATA_SKBS,		/* skbs of DATA that arrived: a train once */
 	HF_STAT_RX_LINEARIZED_TRAINS,	/* trains that arrived in one buffer, cut here */

@@ -63,21 +63,30 @@ struct sockaddr_hf {
  * struct hf_info, like TCP_INFO: the kernel writes min(len, its size)
  * bytes and sets len to that; fields are only ever added at the end, so
  * old programs keep working and hfi_size says what the kernel filled.
+ * HF_INFO takes no input: the peer fields are those of the connected peer.
+ * (For programs written before HF_PEER_INFO, a buffer whose hfi_peer
+ * holds a complete address of the family, with shf_family the family, a
+ * non-zero shf_ifindex and zero shf_zero, still names the peer; anything
+ * else there, an uninitialised buffer included, is ignored.) Errors:
+ * EINVAL (len too short for hfi_size).
  *
- * A socket talks to many peers. To read one, set hfi_peer (family,
- * ifindex, address; port ignored) before the call and pass a len that
- * covers it; with hfi_peer.shf_family 0 the connected peer is reported.
+ * HF_PEER_INFO: the same, about one peer. A socket talks to many: set
+ * hfi_peer (family, ifindex, address; port ignored) before the call and
+ * pass a len that covers it; with hfi_peer.shf_family 0 the connected peer
+ * is reported. Errors: EINVAL (len too short for hfi_peer, non-zero
+ * padding or a bad address in hfi_peer), EAFNOSUPPORT (another family in
+ * hfi_peer), ENODEV (no such interface).
+ *
  * HF_INFO_PEER in hfi_flags says the peer fields are valid: it is clear
  * when no peer was named and the socket is not connected, or when this
  * namespace holds no state for that peer (nothing sent or received yet,
- * or reclaimed when idle). Errors: EINVAL (len too short for hfi_size, or
- * non-zero padding in hfi_peer), EAFNOSUPPORT (another family in
- * hfi_peer), ENODEV (no such interface).
+ * or reclaimed when idle).
  */
 #define HF_INFO			2
 #define HF_INFO_VERSION		1
 
 #define HF_INFO_PEER		0x1	/* the peer fields are valid */
+#define HF_PEER_INFO		3
 
 /**
  * struct hf_info - the state of a socket and of one of its peers
@@ -92,7 +101,7 @@ struct sockaddr_hf {
  * @hfi_rx_reassembly: bytes held for messages still being reassembled
  * @hfi_tx_msgs: messages sent by this socket
  * @hfi_errqueue: entries waiting on the error queue
- * @hfi_peer: the peer (input and output; port unused)
+ * @hfi_peer: the peer (input of HF_PEER_INFO, output of both; port unused)
  * @hfi_epoch: incarnation of the flow towards the peer; 0 when idle
  * @hfi_seg_size: payload bytes per wire segment towards the peer
  * @hfi_frame_segs: segments per hyperframe now
@@ -139,6 +148,14 @@ struct sockaddr_hf {
  * @hfi_link_share: the flow's share of the device it leaves by, bytes per
  *		    second (0: none): the device's hfq rate divided among
  *		    its peers with data to send; it caps @hfi_pacing_rate
+ * @hfi_tx_msgs_done: messages sent by this socket whose outcome is known
+ *		      (confirmed delivered or reported failed); a peer
+ *		      resolves its messages in the order they were queued
+ * @hfi_backoff_answered_us: time the flow spent at its maximum timeout
+ *			     backoff after an ACK from the peer had taken
+ *			     data (acked or newly SACKed), the current
+ *			     stretch included: a peer that answers is no
+ *			     silent peer, so this stays 0
  *
  * The four credit fields count within a flow's epoch: a new epoch starts
  * them at 0 (the initial window for @hfi_credit_bytes).
@@ -192,13 +209,19 @@ struct hf_info {
 	__u64			hfi_rx_unread;
 	__u64			hfi_rate_hint;
 	__u64			hfi_link_share;
+	__u64			hfi_tx_msgs_done;
+	__u64			hfi_backoff_answered_us;
 };
 
 /*
  * The generic netlink family "hyperframe" (docs/design.md, "Control
- * plane"). Every command works on the caller's network namespace except
- * the configuration, which is module-wide for now. HF_CMD_CONFIG_SET needs
- * CAP_NET_ADMIN in the initial user namespace; the rest is open to all.
+ * plane"). Every command works on the caller's network namespace, whose
+ * configuration is its own (a new namespace starts with a copy of the
+ * initial namespace's). HF_CMD_CONFIG_SET and HF_CMD_QDISC_SET need
+ * CAP_NET_ADMIN over that namespace (in the user namespace owning it);
+ * raising the limits that bound kernel memory (max_msg, max_peers,
+ * mem_limit, credit_budget, max_inflight) above the initial namespace's
+ * needs it in the initial user namespace. The rest is open to all.
  * Attributes are only ever added, each command has its own attribute space
  * and every attribute is validated by a policy: a value out of range is
  * refused (EINVAL with the range in the extended ack), never clamped.

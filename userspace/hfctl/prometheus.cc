@@ -91,6 +91,9 @@ constexpr std::array kKnownCounters{
     KnownCounter{"tx_msgs_orphaned", MetricType::counter,
                  "Messages of closed sockets given up after a few timeouts because their peer "
                  "never answered."},
+    KnownCounter{"tx_backoff_answered_us", MetricType::counter,
+                 "Microseconds flows spent at their maximum timeout backoff while the peer's "
+                 "acks took data; 0 unless a peer that answers is waited for like a silent one."},
     KnownCounter{"rx_segs", MetricType::counter, "DATA segments accepted."},
     KnownCounter{"rx_data_skbs", MetricType::counter,
                  "Socket buffers of DATA that arrived; a train of segments counts once."},
