@@ -17,6 +17,12 @@
 # longest sendto() and the longest wait of a message from sendto() to its
 # delivery confirmation (issue 40).
 #
+# With HF_SOAK_HOSTILE=1 (the default) a fifth node on a switch port that
+# learns no addresses injects blindly all along (hf_hostile): DATA in new
+# epochs in node 0's name at node 1, ACKs in node 1's name at node 0,
+# and at node 2 a flood of partial messages from spoofed sources with a
+# duplicate trickle; none may cost a legitimate message.
+#
 # Asserted: every transfer succeeded; the counters agree with what was
 # asked (sent == received == confirmed delivered, nothing failed) and the
 # netem losses were repaired; the longest blocking send and the longest
@@ -43,6 +49,8 @@
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 XFER=$HF_DIR/hf_xfer
+HOSTILE=$HF_DIR/hf_hostile
+HOSTILE_ON=${HF_SOAK_HOSTILE:-1}
 HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
 SECS=${HF_SOAK_SECONDS:-30}
 INTERVAL=${HF_SOAK_INTERVAL:-5}
@@ -278,6 +286,28 @@ topo()
 	done
 }
 
+# hostile_start: the blind injector on node NODES (topo NODES+1), for the
+# soak's duration; its processes in HOSTILE_PIDS, logs $LOGS/hostile-*.
+HOSTILE_PIDS=()
+hostile_start()
+{
+	local h=$NODES
+
+	ip -n "$HF_SWITCH" link set dev "p$h" type bridge_slave learning off
+	ip netns exec "${HF_NODES[h]}" "$HOSTILE" --ifname eth0 --dst "${MACS[1]}" \
+		--impersonate "${MACS[0]}" --classes hijack --seconds "$SECS" \
+		--pps 100 --seed 11 >"$LOGS/hostile-hijack" 2>&1 &
+	HOSTILE_PIDS+=($!)
+	ip netns exec "${HF_NODES[h]}" "$HOSTILE" --ifname eth0 --dst "${MACS[0]}" \
+		--impersonate "${MACS[1]}" --classes sweep --seconds "$SECS" \
+		--pps 100 --seed 12 >"$LOGS/hostile-sweep" 2>&1 &
+	HOSTILE_PIDS+=($!)
+	ip netns exec "${HF_NODES[h]}" "$HOSTILE" --ifname eth0 --dst "${MACS[2]}" \
+		--classes partial,trickle --spoof 32 --dport 9999 --seconds "$SECS" \
+		--pps 50 --seed 13 >"$LOGS/hostile-spoof" 2>&1 &
+	HOSTILE_PIDS+=($!)
+}
+
 # flow_story FAILFILE: for a failed transfer ("fail-FROM-TO-PORT"), what
 # each end's monitor said about the other (back-offs left out).
 flow_story()
@@ -293,7 +323,7 @@ flow_story()
 		grep -F "\"${MACS[from]}\"" | sed 's/^/#   /'
 }
 
-ktap_plan 5
+ktap_plan $((5 + HOSTILE_ON))
 echo "# soak: ${SECS}s of traffic, $NODES nodes, netem '$NETEM'," \
 	"$MSGS_PER_ROUND messages a round"
 
@@ -312,8 +342,9 @@ note "warm-up done; Slab $slab0 kB, SUnreclaim $sunr0 kB, MemAvailable $avail0 k
 
 # Traffic.
 echo "# soak config: $("$HFCTL" config show | tr -s '\n ' ' ')"
-topo "$NODES" monitor
+topo $((NODES + HOSTILE_ON)) monitor
 check_err $? "topology with netem '$NETEM'"
+((HOSTILE_ON)) && hostile_start
 note "topology up, traffic starts"
 sampler &
 spid=$!
@@ -332,6 +363,10 @@ done
 HF_CHURN_PIDS=("${churn01[@]}" "${churn23[@]}")
 hf_churn_wait
 churn_rc=$?
+hostile_rc=0
+for pid in "${HOSTILE_PIDS[@]}"; do
+	wait "$pid" || hostile_rc=1
+done
 elapsed=$((SECONDS - start))
 note "traffic done"
 nfail=$(find "$LOGS" -name 'fail-*' | wc -l)
@@ -413,6 +448,25 @@ check_err $? "peers or receive memory left after 40 s idle: $(for ((i = 0; i < N
 idle=$((SECONDS - t0))
 quiesced=$((RET == 0))
 log_test "soak: no receive memory held once traffic stopped, idle peers reclaimed (${idle}s)"
+
+if ((HOSTILE_ON)); then
+	check_eq "$hostile_rc" 0 "hf_hostile exit status"
+	for f in "$LOGS"/hostile-*; do
+		echo "# $(basename "$f"): $(grep -E '^(hf_hostile|class)' "$f" | tr '\n' ' ')"
+	done
+	forged1=$(($(awk '$1 ~ /^(drop_unproven|drop_forged|drop_no_state)$/ {n += $2} END {print n + 0}' \
+		"$LOGS/end-1")))
+	forged0=$(awk '$1 ~ /^(drop_ack_invalid|drop_epoch)$/ {n += $2} END {print n + 0}' "$LOGS/end-0")
+	evicted2=$(awk '$1 ~ /^(peers_evicted|drop_peer_limit|rx_msgs_expired)$/ {n += $2}
+		END {print n + 0}' "$LOGS/end-2")
+	echo "# blind injection dropped: at node 1 (forged DATA) $forged1, at node 0" \
+		"(forged ACKs) $forged0; node 2's spoofed flood: evictions, refusals and" \
+		"expiries $evicted2; resets $(total "$LOGS/end" tx_resets)"
+	((forged1 > 0 && forged0 > 0))
+	check_err $? "the blind injection was not seen: node 1 $forged1, node 0 $forged0"
+	check_eq "$(total "$LOGS/end" tx_resets)" 0 "flows reset under blind injection"
+	log_test "soak: blind injection all along (forged epochs, forged ACKs, spoofed sources, a duplicate trickle) cost no message"
+fi
 
 rx_mem_peak=$(awk '{for (i = 3; i <= NF; i++) if ($i ~ /^rx_mem_bytes=/) {
 	split($i, kv, "="); n[$1] += kv[2]}} END {for (t in n) if (n[t] > m) m = n[t];
