@@ -1055,12 +1055,12 @@ done
 
 # ---- one test per note: the expert filter of what a frame says of its flow ---
 for line in "${notes[@]}"; do
-	read -r r want <<<"$line"
-	got=$(tshark_hf -r "$work/hf.pcap" -Y "hyperframe.$r" -T fields -e frame.number | paste -sd, -)
-	if [[ $got == "$want" ]]; then
-		ok "note $r: frames $want"
+	read -r r by_note <<<"$line"
+	noted=$(tshark_hf -r "$work/hf.pcap" -Y "hyperframe.$r" -T fields -e frame.number | paste -sd, -)
+	if [[ $noted == "$by_note" ]]; then
+		ok "note $r: frames $by_note"
 	else
-		not_ok "note $r" "frames ${got:--} want $want"
+		not_ok "note $r" "frames ${noted:--} want $by_note"
 	fi
 done
 
