@@ -62,8 +62,12 @@
 #define HF_ACK_EVERY	16
 /* Adoptions of a new epoch through a challenge: at most one per this. */
 #define HF_EPOCH_ADOPT_GAP	(HZ / 10)
-/* Challenge and LOST answers to one peer: at most this many per window. */
-#define HF_EPOCH_REPLIES	8
+/*
+ * Answers to one peer per window: challenges, which a genuine new epoch
+ * of that peer needs and forgeries in its name compete for, and LOST.
+ */
+#define HF_EPOCH_CHALLENGES	64
+#define HF_EPOCH_LOSTS		8
 #define HF_EPOCH_REPLY_WINDOW	(HZ / 10)
 /* A challenge cookie holds for this bucket of time and the next. */
 #define HF_COOKIE_BUCKET	(2 * HZ)
@@ -828,20 +832,24 @@ static u32 rx_cookie(const struct hf_peer *peer, u32 epoch,
 }
 
 /*
- * Whether a challenge or LOST answer may go to @peer now: at most
- * HF_EPOCH_REPLIES per HF_EPOCH_REPLY_WINDOW, so that forged DATA cannot
- * make us send more than a trickle to the address it names.
+ * Whether a challenge (@lost false) or LOST answer may go to @peer now: at
+ * most HF_EPOCH_CHALLENGES and HF_EPOCH_LOSTS per HF_EPOCH_REPLY_WINDOW,
+ * so that forged DATA cannot make us send more than a trickle to the
+ * address it names, nor use up the challenges with LOSTs.
  */
-static bool rx_reply_allowed(struct hf_peer *peer)
+static bool rx_reply_allowed(struct hf_peer *peer, bool lost)
 {
+	u8 *n = lost ? &peer->rx_losts : &peer->rx_challenges;
+
 	lockdep_assert_held(&peer->lock);
 	if (time_after(jiffies, peer->rx_reply_at + HF_EPOCH_REPLY_WINDOW)) {
 		peer->rx_reply_at = jiffies;
-		peer->rx_replies = 0;
+		peer->rx_challenges = 0;
+		peer->rx_losts = 0;
 	}
-	if (peer->rx_replies >= HF_EPOCH_REPLIES)
+	if (*n >= (lost ? HF_EPOCH_LOSTS : HF_EPOCH_CHALLENGES))
 		return false;
-	peer->rx_replies++;
+	(*n)++;
 	return true;
 }
 
@@ -954,13 +962,13 @@ static bool rx_epoch_admit(struct hf_peer *peer, const struct hf_data_hdr *d,
 		rx_epoch_start(peer, d, d->echo);
 		return true;
 	case HF_EPOCH_CHALLENGE:
-		if (rx_reply_allowed(peer)) {
+		if (rx_reply_allowed(peer, false)) {
 			hf_stat_inc(stats, HF_STAT_RX_CHALLENGES);
 			rx_send_reply(peer, d->epoch, cookie, 0, HF_AF_CHALLENGE);
 		}
 		break;
 	case HF_EPOCH_LOST:
-		if (rx_reply_allowed(peer)) {
+		if (rx_reply_allowed(peer, true)) {
 			hf_stat_inc(stats, HF_STAT_RX_LOST_REPLIES);
 			rx_send_reply(peer, d->epoch, 0, d->seq, HF_AF_LOST);
 		}

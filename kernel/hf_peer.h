@@ -168,7 +168,8 @@ enum hf_rto_phase {
  *		   adoptions are at most one per HF_EPOCH_ADOPT_GAP
  * @rx_reply_at: jiffies when the current window of challenge and LOST
  *		 answers began
- * @rx_replies: answers sent in it; at most HF_EPOCH_REPLIES
+ * @rx_challenges: challenges sent in it; at most HF_EPOCH_CHALLENGES
+ * @rx_losts: LOST answers sent in it; at most HF_EPOCH_LOSTS
  * @rxw: the window of received sequence numbers
  * @rx_words: bitmap storage for @rxw
  * @rx_msgs: messages being reassembled, by msg_id % HF_STATUS_WINDOW
@@ -267,7 +268,8 @@ struct hf_peer {
 	struct hf_epoch_rx rx_ep;
 	unsigned long rx_adopted_at;
 	unsigned long rx_reply_at;
-	u8 rx_replies;
+	u8 rx_challenges;
+	u8 rx_losts;
 	struct hf_rxwin rxw;
 	u64 rx_words[HF_WIN_SEGS / 64];
 	struct hf_rx_msg *rx_msgs[HF_STATUS_WINDOW];
