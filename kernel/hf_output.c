@@ -1937,12 +1937,20 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return;
 	}
-	peer->tx_rx_state = a->rx_state;
-	peer->answered = true;
+	/*
+	 * A challenge is answered once: the receiver sends one for each
+	 * segment of the first window, and each would resend the flight.
+	 */
 	if (h->flags & HF_AF_CHALLENGE) {
-		tx_challenged(peer);
+		if (!peer->tx_rx_state) {
+			peer->tx_rx_state = a->rx_state;
+			peer->answered = true;
+			tx_challenged(peer);
+		}
 		return;
 	}
+	peer->tx_rx_state = a->rx_state;
+	peer->answered = true;
 	/*
 	 * The flow's own ACK: the receiver still holds its state. Forged
 	 * ones (another epoch, above) must not keep a flow alive that the

@@ -82,7 +82,7 @@ enum hf_rto_phase {
  * @created: jiffies when it entered the table (eviction spares it for a
  *	     round trip: hf_peer.c)
  * @last_active: jiffies of the last sign of life either way: a message
- *		 queued, a segment of our rx epoch, an ACK of our tx epoch, a
+ *		 queued, a new segment of our rx epoch, an ACK of our tx epoch, a
  *		 read that reopened our receive window; idle reclaim reads it
  * @dead: unlinked from the table; no new work may start
  *
