@@ -9,16 +9,21 @@
  *
  *   hf_junk --ifname IF --seconds S [--dst MAC] [--flows N] [--size B]
  *	     [--type T] [--ethertype E] [--priority P] [--sndbuf B]
+ *	     [--sockets N]
  *
  * --flows N spreads the frames over N destination addresses (the last
  * byte of --dst counts up), each a flow of hfq's data band; --type is the
  * low nibble of the first header byte (2: ACK); --priority sets
  * SO_PRIORITY (7 is TC_PRIO_CONTROL, which needs CAP_NET_ADMIN or
  * CAP_NET_RAW over the namespace); --sndbuf sets SO_SNDBUFFORCE, so that
- * more than the default send buffer's worth can stand in the qdisc.
- * Sends as fast as it can for S seconds; a frame the qdisc drops
- * (ENOBUFS) is counted and the flood goes on. Prints "ready" once the
- * socket is open, then, at the end, one line:
+ * more than the default send buffer's worth can stand in the qdisc;
+ * --sockets N (default 8) sends from N sockets in turn, each with its own
+ * send buffer, as anyone may open several (that needs no privilege beyond
+ * the raw socket). Sends as fast as it can for S seconds, without
+ * blocking: a socket whose buffer is full is skipped, and when all are,
+ * the flood sleeps 100 us; a frame the qdisc drops (ENOBUFS) is counted
+ * and the flood goes on. Prints "ready" once the sockets are open, then,
+ * at the end, one line:
  *   sent N bytes B dropped D
  * Exit status: 0; 1 on a system error; 2 on bad usage.
  */
@@ -33,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,19 +77,20 @@ int main(int argc, char **argv)
 		{ "ethertype", required_argument, NULL, 'e' },
 		{ "priority", required_argument, NULL, 'p' },
 		{ "sndbuf", required_argument, NULL, 'b' },
+		{ "sockets", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned char dst[ETH_ALEN] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x00 };
 	unsigned long long sent = 0, bytes = 0, dropped = 0;
 	int flows = 1, size = 1000, type = 2, prio = -1, sndbuf = 0;
+	int nsock = 8, full = 0, fds[64];
 	unsigned int ethertype = 0x88b5;	/* HF_ETH_P_DEFAULT */
 	unsigned char frame[JUNK_MAX];
 	const char *ifname = NULL;
-	struct timeval tmo = { .tv_usec = 200000 };
 	struct sockaddr_ll sll;
 	double seconds = 0, end;
 	unsigned int i;
-	int c, fd;
+	int c, k;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -98,32 +103,33 @@ int main(int argc, char **argv)
 		case 'e': ethertype = strtoul(optarg, NULL, 0); break;
 		case 'p': prio = atoi(optarg); break;
 		case 'b': sndbuf = atoi(optarg); break;
+		case 'n': nsock = atoi(optarg); break;
 		default: usage();
 		}
 	}
 	if (!ifname || seconds <= 0 || flows < 1 || flows > 256 ||
-	    size < ETH_HLEN + 8 || size > JUNK_MAX || type < 0 || type > 15)
+	    size < ETH_HLEN + 8 || size > JUNK_MAX || type < 0 || type > 15 ||
+	    nsock < 1 || nsock > 64)
 		usage();
 
-	fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (fd < 0) {
-		perror("hf_junk: socket");
-		return 1;
-	}
-	if (prio >= 0 &&
-	    setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio))) {
-		perror("hf_junk: SO_PRIORITY");
-		return 1;
-	}
-	if (sndbuf &&
-	    setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf))) {
-		perror("hf_junk: SO_SNDBUFFORCE");
-		return 1;
-	}
-	/* A full send buffer must not hold the flood past its end. */
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tmo, sizeof(tmo))) {
-		perror("hf_junk: SO_SNDTIMEO");
-		return 1;
+	for (k = 0; k < nsock; k++) {
+		fds[k] = socket(AF_PACKET, SOCK_RAW, 0);
+		if (fds[k] < 0) {
+			perror("hf_junk: socket");
+			return 1;
+		}
+		if (prio >= 0 &&
+		    setsockopt(fds[k], SOL_SOCKET, SO_PRIORITY, &prio,
+			       sizeof(prio))) {
+			perror("hf_junk: SO_PRIORITY");
+			return 1;
+		}
+		if (sndbuf &&
+		    setsockopt(fds[k], SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf,
+			       sizeof(sndbuf))) {
+			perror("hf_junk: SO_SNDBUFFORCE");
+			return 1;
+		}
 	}
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
@@ -147,15 +153,24 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	end = now_s() + seconds;
-	for (i = 0; now_s() < end; i++) {
+	for (i = 0, k = 0; now_s() < end; k = (k + 1) % nsock) {
 		memcpy(frame, dst, ETH_ALEN);
 		frame[ETH_ALEN - 1] = dst[ETH_ALEN - 1] + i % flows;
-		if (sendto(fd, frame, size, 0, (struct sockaddr *)&sll,
-			   sizeof(sll)) == size) {
+		if (sendto(fds[k], frame, size, MSG_DONTWAIT,
+			   (struct sockaddr *)&sll, sizeof(sll)) == size) {
 			sent++;
 			bytes += size;
-		} else if (errno == ENOBUFS || errno == EAGAIN) {
+			i++;
+			full = 0;
+		} else if (errno == EAGAIN) {
+			/* This socket's buffer is full: the next one. */
+			if (++full >= nsock) {
+				usleep(100);
+				full = 0;
+			}
+		} else if (errno == ENOBUFS) {
 			dropped++;
+			i++;
 		} else {
 			perror("hf_junk: sendto");
 			return 1;
