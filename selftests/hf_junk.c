@@ -94,17 +94,39 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'i': ifname = optarg; break;
-		case 's': seconds = atof(optarg); break;
-		case 'd': if (parse_mac(optarg, dst)) usage(); break;
-		case 'f': flows = atoi(optarg); break;
-		case 'z': size = atoi(optarg); break;
-		case 't': type = atoi(optarg); break;
-		case 'e': ethertype = strtoul(optarg, NULL, 0); break;
-		case 'p': prio = atoi(optarg); break;
-		case 'b': sndbuf = atoi(optarg); break;
-		case 'n': nsock = atoi(optarg); break;
-		default: usage();
+		case 'i':
+			ifname = optarg;
+			break;
+		case 's':
+			seconds = atof(optarg);
+			break;
+		case 'd':
+			if (parse_mac(optarg, dst))
+				usage();
+			break;
+		case 'f':
+			flows = atoi(optarg);
+			break;
+		case 'z':
+			size = atoi(optarg);
+			break;
+		case 't':
+			type = atoi(optarg);
+			break;
+		case 'e':
+			ethertype = strtoul(optarg, NULL, 0);
+			break;
+		case 'p':
+			prio = atoi(optarg);
+			break;
+		case 'b':
+			sndbuf = atoi(optarg);
+			break;
+		case 'n':
+			nsock = atoi(optarg);
+			break;
+		default:
+			usage();
 		}
 	}
 	if (!ifname || seconds <= 0 || flows < 1 || flows > 256 ||
