@@ -15,9 +15,10 @@
 #      pings lose at most 2 of 20, the control band takes none of it;
 #   3. what may enter the control band (TC_PRIO_CONTROL from a raw
 #      socket of node 0's own namespace, whose owner may set it) gets at
-#      most its share while other traffic waits: between 15 and 35 % of
-#      the packets (the share is 25 %) beside a saturating flood of other
-#      traffic of the same frame size;
+#      most its share while other traffic waits: between 10 and 40 % of
+#      the packets (the share is 25 %; more when the other flood leaves
+#      the band empty for a moment) beside a flood of other traffic of
+#      the same frame size;
 #   4. at the packet limit (200), junk spread over 64 flows does not lock
 #      other traffic out: pings lose at most 2 of 20, the longest queue
 #      pays (drop_limit);
@@ -26,7 +27,7 @@
 #      counts what it refused;
 #   6. memory_limit and rate are range checked: out of range, refused
 #      with the range in the message; rate 1 B/s (8bit) among them.
-# Each flood runs 6 s or less from 8 raw sockets (hf_junk); the pings
+# Each flood runs 6 s or less from 8 or 16 raw sockets (hf_junk); the pings
 # and samples fall inside it, and each flood keeps 20 frames or more
 # queued in hfq, or the case fails (it would prove nothing).
 
@@ -40,6 +41,12 @@ chmod 755 "$LOGS"
 defer rm -rf "$LOGS"
 RATE=10mbit
 RATE_BPS=1250000
+# Floods that hold 1.2 s of the rate or more (16 sockets of full-size
+# frames: about 1000 of them, control_limit), so that a loaded TCG guest
+# that stops the sender for a moment does not let the queue run dry:
+# with 8 sockets of 1000-byte frames the unfixed module's control band
+# emptied now and then and every ping passed.
+DEEP="--sockets 16 --size 1514"
 
 on()
 {
@@ -147,7 +154,7 @@ acks=$(stat 0 tx_acks)
 bg 0 "$LOGS/recv" "$XFER" recv 7000 100000 5
 rpid=$BG
 busywait 10000 grep -q ready "$LOGS/recv"
-flood_start junk-local --dst "$M1" --seconds 6
+flood_start junk-local --dst "$M1" --seconds 6 $DEEP
 sleep 1
 flood_queues junk-local
 bg 1 "$LOGS/send" "$XFER" send eth0 "$M0" 7000 100000 5
@@ -180,7 +187,7 @@ bg 0 "$LOGS/junk-userns" setpriv --reuid=65534 --regid=65534 --clear-groups \
 	echo "in a namespace of its own"
 	while ! ip link show mv0 >/dev/null 2>&1; do sleep 0.05; done
 	ip link set mv0 up || exit 1
-	exec "$0" --ifname mv0 --dst "$1" --seconds 5 --priority 7' "$JUNK" "$M1"
+	exec "$0" --ifname mv0 --dst "$1" --seconds 5 --priority 7 $2' "$JUNK" "$M1" "$DEEP"
 FLOOD=$BG
 busywait 10000 grep -q 'in a namespace' "$LOGS/junk-userns"
 check_err $? "the unprivileged namespace: $(cat "$LOGS/junk-userns")"
@@ -203,9 +210,9 @@ log_test "an unprivileged user's junk at TC_PRIO_CONTROL stays out of the contro
 # 3. The control band's share: TC_PRIO_CONTROL from node 0's own
 # namespace (allowed in), beside other traffic (EtherType 0x88b6) that
 # saturates the link, both in frames of 1000 bytes.
-flood_start share-control --dst "$M1" --seconds 5 --priority 7
+flood_start share-control --dst "$M1" --seconds 5 --priority 7 $DEEP
 pc=$FLOOD
-flood_start share-other --dst "$M1" --seconds 5 --ethertype 0x88b6
+flood_start share-other --dst "$M1" --seconds 5 --ethertype 0x88b6 $DEEP
 po=$FLOOD
 sleep 1
 c0=$(hfq counters.packets_control)
@@ -220,8 +227,8 @@ o=$((o1 - o0))
 echo "# over 3 s: control $c packets ($c0 to $c1), other $o packets ($o0 to $o1);" \
 	"control waited for its share $(hfq counters.control_over_share) times"
 ((c + o > 0)) && pct=$((c * 100 / (c + o))) || pct=100
-((pct >= 15 && pct <= 35))
-check_err $? "control took $pct % of the link beside saturating other traffic (want 15..35)"
+((pct >= 10 && pct <= 40))
+check_err $? "control took $pct % of the link beside saturating other traffic (want 10..40)"
 log_test "the control band takes its share, not the link, while other traffic waits"
 
 # 4. The packet limit, junk of 64 flows filling it.
