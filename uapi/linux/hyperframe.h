@@ -451,8 +451,9 @@ enum hf_dev_attr {
  * and SET answer ENODEV for an unknown device and ENOENT when the root
  * qdisc of the device is not hfq. SET needs CAP_NET_ADMIN in the user
  * namespace owning the caller's network namespace; a value out of range
- * is refused with the range in the extended ack. A lower limit applies to
- * new packets: what is queued drains.
+ * is refused with the range in the extended ack (RATE: 0, unpaced, or
+ * 62500..1250000000000 bytes/s, 500 kbit/s to 10 Tbit/s). A lower limit
+ * applies to new packets: what is queued drains.
  */
 enum hf_qdisc_attr {
 	HF_QDISC_A_UNSPEC,
@@ -472,6 +473,8 @@ enum hf_qdisc_attr {
 	HF_QDISC_A_QLEN_OTHER,		/* u32, read-only */
 	HF_QDISC_A_BACKLOG,		/* u32, read-only: bytes queued */
 	HF_QDISC_A_COUNTER,		/* read-only, repeated: nest of HF_COUNTER_A_* */
+	HF_QDISC_A_MEMORY_LIMIT,	/* u32, bytes (skb truesize) queued in all bands */
+	HF_QDISC_A_MEMORY,		/* u32, read-only: truesize of what is queued */
 
 	__HF_QDISC_A_MAX,
 	HF_QDISC_A_MAX = __HF_QDISC_A_MAX - 1
@@ -613,6 +616,17 @@ enum hf_event_sign {
  * @flow_alloc_failed: flows that shared the fallback queue for want of memory
  * @throttled: times a data flow waited for its head's departure time
  * @rate_delayed: times the device rate held a packet back
+ * @drop_memory_limit: dropped: the qdisc held its memory_limit of bytes
+ *	(truesize); at either limit the longest queue loses its oldest
+ *	packet, unless the packet's own queue is the longest (both drops
+ *	counted here and in @drop_limit)
+ * @control_foreign: frames of the hyperframe EtherType and a type other
+ *	than DATA that this host's transport did not send (forwarded,
+ *	bridged, from a packet socket of another namespace or below
+ *	TC_PRIO_CONTROL), queued as data of a flow of their own instead of
+ *	in the control band
+ * @control_over_share: times the control band, its share of the link
+ *	used up, let another band's packet go first
  */
 struct tc_hfq_xstats {
 	__u64	packets_control;
@@ -625,6 +639,9 @@ struct tc_hfq_xstats {
 	__u64	flow_alloc_failed;
 	__u64	throttled;
 	__u64	rate_delayed;
+	__u64	drop_memory_limit;
+	__u64	control_foreign;
+	__u64	control_over_share;
 };
 
 #endif /* _UAPI_LINUX_HYPERFRAME_H */

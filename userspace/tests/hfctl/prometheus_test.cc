@@ -257,10 +257,12 @@ std::vector<hfctl::QdiscSample> two_qdiscs() {
   eth0.qlen_data = 40;
   eth0.qlen_other = 1;
   eth0.backlog = 60000;
-  eth0.counters = {{"packets_control", 10}, {"packets_data", 2000},   {"packets_other", 7},
-                   {"drop_limit", 0},       {"drop_flow_limit", 1},   {"drop_control_limit", 0},
-                   {"drop_horizon", 2},     {"flow_alloc_failed", 0}, {"throttled", 15},
-                   {"rate_delayed", 40}};
+  eth0.memory = 98304;
+  eth0.counters = {{"packets_control", 10},  {"packets_data", 2000},   {"packets_other", 7},
+                   {"drop_limit", 0},        {"drop_flow_limit", 1},   {"drop_control_limit", 0},
+                   {"drop_horizon", 2},      {"flow_alloc_failed", 0}, {"throttled", 15},
+                   {"rate_delayed", 40},     {"drop_memory_limit", 3}, {"control_foreign", 4},
+                   {"control_over_share", 5}};
   hf::QdiscInfo eth1 = eth0;
   eth1.ifindex = 3;
   eth1.config.rate = 0;
@@ -294,6 +296,12 @@ TEST(RenderPrometheusQdiscs, BandsAndReasonsAreLabelsOfOneFamily) {
       << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_drops_total{dev=\"eth0\",reason=\"horizon\"} 2\n"))
       << text;
+  EXPECT_TRUE(
+      contains(text, "hyperframe_qdisc_drops_total{dev=\"eth0\",reason=\"memory_limit\"} 3\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_control_foreign_total{dev=\"eth0\"} 4\n")) << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_control_over_share_total{dev=\"eth0\"} 5\n"))
+      << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_throttled_total{dev=\"eth0\"} 15\n")) << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_rate_delayed_total{dev=\"eth0\"} 40\n")) << text;
 }
@@ -304,6 +312,7 @@ TEST(RenderPrometheusQdiscs, GaugesPerDevice) {
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_queued_packets{band=\"data\",dev=\"eth0\"} 40\n"))
       << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_backlog_bytes{dev=\"eth0\"} 60000\n")) << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_memory_bytes{dev=\"eth0\"} 98304\n")) << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_flows{dev=\"eth0\"} 2\n")) << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_rate_bytes_per_second{dev=\"eth0\"} 2500000\n"))
       << text;
@@ -335,7 +344,7 @@ TEST(RenderPrometheusQdiscs, OneHeaderPerFamily) {
     EXPECT_EQ(seen.end(), std::find(seen.begin(), seen.end(), name)) << name;
     seen.push_back(name);
   }
-  EXPECT_EQ(10U, seen.size()) << text;
+  EXPECT_EQ(13U, seen.size()) << text;
 }
 
 // A histogram as the kernel reports it: bounds 1024, 2048, +Inf, counts

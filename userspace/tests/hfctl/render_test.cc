@@ -433,12 +433,14 @@ hf::QdiscInfo busy_hfq() {
                      .control_limit = 1000,
                      .quantum = 3028,
                      .other_share = 10,
-                     .horizon_ms = 10000},
+                     .horizon_ms = 10000,
+                     .memory_limit = 33554432},
           .flows = 3,
           .qlen_control = 0,
           .qlen_data = 12,
           .qlen_other = 1,
           .backlog = 18168,
+          .memory = 40960,
           .counters = {{"packets_control", 10},
                        {"packets_data", 2000},
                        {"packets_other", 7},
@@ -457,7 +459,7 @@ std::string qdisc_show(const std::vector<hfctl::QdiscRow>& rows, const Options& 
 
 constexpr std::string_view kBusyLine =
     "qdisc hfq 8001: dev veth0 root rate 100Mbit limit 10000p flow_limit 1000p control_limit "
-    "1000p quantum 3028b other_share 10% horizon 10s\n";
+    "1000p quantum 3028b other_share 10% horizon 10s memory_limit 32mb\n";
 
 TEST(RenderQdiscShow, TextIsOneLineAsTcPrintsIt) {
   EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}}, text()), kBusyLine);
@@ -466,12 +468,13 @@ TEST(RenderQdiscShow, TextIsOneLineAsTcPrintsIt) {
 TEST(RenderQdiscShow, StatsAddQueuesAndEveryCounter) {
   Options more = text();
   more.stats = 1;
-  EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}}, more),
-            std::string(kBusyLine) +
-                " flows 3 qlen_control 0p qlen_data 12p qlen_other 1p backlog 18168b\n"
-                " packets_control 10 packets_data 2000 packets_other 7 drop_limit 0 "
-                "drop_flow_limit 1 drop_control_limit 0 drop_horizon 2 flow_alloc_failed 0 "
-                "throttled 15 rate_delayed 40\n");
+  EXPECT_EQ(
+      qdisc_show({{"veth0", busy_hfq()}}, more),
+      std::string(kBusyLine) +
+          " flows 3 qlen_control 0p qlen_data 12p qlen_other 1p backlog 18168b memory 40960b\n"
+          " packets_control 10 packets_data 2000 packets_other 7 drop_limit 0 "
+          "drop_flow_limit 1 drop_control_limit 0 drop_horizon 2 flow_alloc_failed 0 "
+          "throttled 15 rate_delayed 40\n");
 }
 
 TEST(RenderQdiscShow, TextOfAnUnpacedHfqWithSomeSettingsUnreported) {
@@ -486,12 +489,12 @@ TEST(RenderQdiscShow, TextOfAnUnpacedHfqWithSomeSettingsUnreported) {
   more.stats = 2;
   EXPECT_EQ(qdisc_show({{"", info}}, more),
             "qdisc hfq 1: dev if7 root rate unpaced quantum 64kb horizon 500ms\n"
-            " flows 0 qlen_control 0p qlen_data 0p qlen_other 0p backlog 0b\n"
+            " flows 0 qlen_control 0p qlen_data 0p qlen_other 0p backlog 0b memory 0b\n"
             " brand_new 5\n");
   info.counters.clear();
   EXPECT_EQ(qdisc_show({{"eth0", info}}, more),
             "qdisc hfq 1: dev eth0 root rate unpaced quantum 64kb horizon 500ms\n"
-            " flows 0 qlen_control 0p qlen_data 0p qlen_other 0p backlog 0b\n")
+            " flows 0 qlen_control 0p qlen_data 0p qlen_other 0p backlog 0b memory 0b\n")
       << "no counter line without counters";
 }
 
@@ -500,18 +503,20 @@ TEST(RenderQdiscShow, OneLinePerQdisc) {
   other.ifindex = 4;
   other.handle = 0x80020000;
   other.config.rate = 1250000000;
-  EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}, {"veth1", other}}, text()),
-            std::string(kBusyLine) +
-                "qdisc hfq 8002: dev veth1 root rate 10Gbit limit 10000p flow_limit 1000p "
-                "control_limit 1000p quantum 3028b other_share 10% horizon 10s\n");
+  EXPECT_EQ(
+      qdisc_show({{"veth0", busy_hfq()}, {"veth1", other}}, text()),
+      std::string(kBusyLine) +
+          "qdisc hfq 8002: dev veth1 root rate 10Gbit limit 10000p flow_limit 1000p "
+          "control_limit 1000p quantum 3028b other_share 10% horizon 10s memory_limit 32mb\n");
 }
 
 TEST(RenderQdiscShow, JsonHasTheRawNumbers) {
   EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}}, json()),
             line(R"([{"kind":"hfq","ifindex":3,"dev":"veth0","handle":2147549184,)"
                  R"("rate":12500000,"limit":10000,"flow_limit":1000,"control_limit":1000,)"
-                 R"("quantum":3028,"other_share":10,"horizon_ms":10000,"flows":3,)"
-                 R"("qlen_control":0,"qlen_data":12,"qlen_other":1,"backlog":18168,)"
+                 R"("quantum":3028,"other_share":10,"horizon_ms":10000,"memory_limit":33554432,)"
+                 R"("flows":3,"qlen_control":0,"qlen_data":12,"qlen_other":1,"backlog":18168,)"
+                 R"("memory":40960,)"
                  R"("counters":{"packets_control":10,"packets_data":2000,"packets_other":7,)"
                  R"("drop_limit":0,"drop_flow_limit":1,"drop_control_limit":0,"drop_horizon":2,)"
                  R"("flow_alloc_failed":0,"throttled":15,"rate_delayed":40}}])"));
@@ -535,6 +540,7 @@ TEST(RenderQdiscShow, PrettyJsonLeavesOutWhatIsUnreported) {
             "    \"qlen_data\": 0,\n"
             "    \"qlen_other\": 0,\n"
             "    \"backlog\": 0,\n"
+            "    \"memory\": 0,\n"
             "    \"counters\": {}\n"
             "  }\n"
             "]\n");
