@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <iomanip>
 #include <map>
 #include <optional>
 #include <utility>
@@ -25,6 +26,9 @@ struct KnownCounter {
   std::string_view name;  // as the kernel names it
   MetricType type;
   std::string_view help;
+  // Prometheus wants base units: a kernel count of microseconds goes out as
+  // seconds, under this name (without the prefix and "_total").
+  std::string_view seconds_name = {};
 };
 
 // What each counter of kernel/hf_stats.h (and the gauges after them)
@@ -92,8 +96,9 @@ constexpr std::array kKnownCounters{
                  "Messages of closed sockets given up after a few timeouts because their peer "
                  "never answered."},
     KnownCounter{"tx_backoff_answered_us", MetricType::counter,
-                 "Microseconds flows spent at their maximum timeout backoff while the peer's "
-                 "acks took data; 0 unless a peer that answers is waited for like a silent one."},
+                 "Seconds flows spent at their maximum timeout backoff while the peer's acks "
+                 "took data; 0 unless a peer that answers is waited for like a silent one.",
+                 "tx_backoff_answered_seconds"},
     KnownCounter{"rx_segs", MetricType::counter, "DATA segments accepted."},
     KnownCounter{"rx_data_skbs", MetricType::counter,
                  "Socket buffers of DATA that arrived; a train of segments counts once."},
@@ -162,6 +167,8 @@ struct Family {
   std::string generic_help;  // when `help` is empty
   // By the value of the "reason" label; nullopt: no such label.
   std::map<std::optional<std::string>, std::uint64_t> samples;
+  // The samples count microseconds, exported as seconds.
+  bool micros = false;
 };
 
 // Characters a metric name may not hold become '_' (the kernel's names
@@ -191,7 +198,9 @@ void add_counter(std::map<std::string, Family>& families, const hf::Counter& cou
   } else if (const KnownCounter* known = find_known(name); known != nullptr) {
     shape.type = known->type;
     shape.help = known->help;
-    family_name = std::string(kPrefix) + std::string(name) +
+    shape.micros = !known->seconds_name.empty();
+    family_name = std::string(kPrefix) +
+                  std::string(shape.micros ? known->seconds_name : name) +
                   (known->type == MetricType::counter ? "_total" : "");
   } else {
     family_name = std::string(kPrefix) + metric_name(name) + "_total";
@@ -334,7 +343,15 @@ void render_prometheus(std::ostream& out, std::span<const hf::Counter> counters,
   for (const auto& [name, family] : families) {
     render_header(out, name, family.help.empty() ? family.generic_help : family.help, family.type);
     for (const auto& [reason, value] : family.samples) {
-      out << name << label_set(labels, reason) << ' ' << value << '\n';
+      out << name << label_set(labels, reason) << ' ';
+      if (family.micros) {
+        // Whole seconds, then six digits: exact, whatever the count.
+        out << value / 1000000 << '.' << std::setw(6) << std::setfill('0') << value % 1000000
+            << std::setfill(' ');
+      } else {
+        out << value;
+      }
+      out << '\n';
     }
   }
 }

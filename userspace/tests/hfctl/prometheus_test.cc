@@ -247,6 +247,17 @@ TEST(Prometheus, KnowsEveryCounterTheKernelNames) {
   }
 }
 
+// A count of microseconds goes out in seconds (Prometheus' base unit),
+// exactly, under a name without the abbreviation.
+TEST(RenderPrometheus, MicrosecondsAsSeconds) {
+  const std::vector<hf::Counter> counters{{"tx_backoff_answered_us", 2500042}};
+  const std::string text = render(counters);
+  EXPECT_TRUE(contains(text, "hyperframe_tx_backoff_answered_seconds_total 2.500042\n")) << text;
+  EXPECT_FALSE(contains(text, "_us")) << text;
+  const std::string zero = render({{"tx_backoff_answered_us", 0}});
+  EXPECT_TRUE(contains(zero, "hyperframe_tx_backoff_answered_seconds_total 0.000000\n")) << zero;
+}
+
 // Two hfq qdiscs as hf::Control::qdiscs() returns them, named.
 std::vector<hfctl::QdiscSample> two_qdiscs() {
   hf::QdiscInfo eth0;
