@@ -166,6 +166,29 @@ static u64 rx_msg_reserve(u32 len, u32 nsegs)
 	return (u64)len + (u64)nsegs * SKB_TRUESIZE(256);
 }
 
+/*
+ * A copy of @skb's bytes from its data pointer on, in a buffer of their
+ * size: skb_copy() would keep the headroom and the whole original
+ * buffer. Its truesize is at most twice rx_msg_reserve() of its payload,
+ * whatever buffer the driver received it in.
+ */
+static struct sk_buff *rx_skb_tight(const struct sk_buff *skb)
+{
+	struct sk_buff *n = alloc_skb(skb->len, GFP_ATOMIC);
+
+	if (!n)
+		return NULL;
+	if (skb_copy_bits(skb, 0, skb_put(n, skb->len), skb->len)) {
+		kfree_skb(n);
+		return NULL;
+	}
+	n->dev = skb->dev;
+	n->tstamp = skb->tstamp;
+	n->protocol = skb->protocol;
+	memcpy(n->cb, skb->cb, sizeof(n->cb));
+	return n;
+}
+
 /* Bytes of @sk's receive memory delivered and not read yet. */
 static int rx_sock_delivered(const struct sock *sk)
 {
@@ -1055,7 +1078,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	 */
 	if (m->chunks && skb->truesize > 2 * rx_msg_reserve(d->seg_len, 1)) {
 		/* A small segment in a big buffer: keep only what it carries. */
-		struct sk_buff *tight = skb_copy(skb, GFP_ATOMIC);
+		struct sk_buff *tight = rx_skb_tight(skb);
 
 		why = HF_STAT_DROP_MEMORY;
 		if (!tight)
