@@ -36,6 +36,30 @@
 #include "hf_port.h"
 #include "hf_sock.h"
 
+/*
+ * The buffers a new socket starts with. Messages are MiB-class: the
+ * system's defaults (net.core.wmem_default, rmem_default, 208 KiB) would
+ * let a socket have one message outstanding at a time, since each is
+ * charged whole (as tcp_wmem[1] and tcp_rmem[1] are TCP's own). SO_SNDBUF
+ * and SO_RCVBUF still set either; the module-wide limit (hf_mem.c), the
+ * namespace's mem_limit and the memory cgroup bound what they hold.
+ */
+static unsigned int hf_sock_sndbuf = 16 << 20;
+module_param_named(sndbuf, hf_sock_sndbuf, uint, 0644);
+MODULE_PARM_DESC(sndbuf,
+		 "SO_SNDBUF of a new socket, bytes (0: net.core.wmem_default; default 16 MiB)");
+
+static unsigned int hf_sock_rcvbuf = 16 << 20;
+module_param_named(rcvbuf, hf_sock_rcvbuf, uint, 0644);
+MODULE_PARM_DESC(rcvbuf,
+		 "SO_RCVBUF of a new socket, bytes (0: net.core.rmem_default; default 16 MiB)");
+
+/* A buffer default in bytes, as sk_sndbuf and sk_rcvbuf may hold it. */
+static int hf_sock_buf(unsigned int bytes, int min)
+{
+	return clamp_t(unsigned int, bytes, min, INT_MAX / 2);
+}
+
 static struct proto hf_proto = {
 	.name		= "HYPERFRAME",
 	.owner		= THIS_MODULE,
@@ -813,6 +837,12 @@ static int hf_create(struct net *net, struct socket *sock, int protocol,
 	sock->state = SS_UNCONNECTED;
 	sock_init_data(sock, sk);
 	sk->sk_protocol = protocol;
+	if (READ_ONCE(hf_sock_sndbuf))
+		sk->sk_sndbuf = hf_sock_buf(READ_ONCE(hf_sock_sndbuf),
+					    SOCK_MIN_SNDBUF);
+	if (READ_ONCE(hf_sock_rcvbuf))
+		sk->sk_rcvbuf = hf_sock_buf(READ_ONCE(hf_sock_rcvbuf),
+					    SOCK_MIN_RCVBUF);
 	/* The port lookup finds sockets under RCU alone. */
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	sk->sk_destruct = hf_sock_destruct;
