@@ -14,10 +14,12 @@
  *    table makes room by evicting a peer that never proved its address
  *    (it never answered us, and never echoed our state: core/hf_epoch.h)
  *    and had HF_PEER_GRACE to, silent longest first, else one with
- *    nothing in flight either way; spoofed sources and absent addresses
- *    cannot lock real peers out, nor push a new one out before its first
- *    round trip (a flood then finds the table full for a moment, and
- *    its strangers are refused until they have aged).
+ *    nothing in flight either way and silent for flow_reset_ms (its
+ *    sender then starts a new epoch: forgetting it fails nothing).
+ *    Spoofed sources and absent addresses cannot lock real peers out,
+ *    nor push a new one out before its first round trip, nor a live
+ *    flow out between its messages (a flood then finds the table full
+ *    for a moment, and its strangers are refused until they have aged).
  *    A receive-only peer is small: the sending side's state (about
  *    100 KiB) is allocated at the first send, in process context.
  * 5. Lookups hash the interface and address with a random per-namespace
@@ -142,10 +144,19 @@ static bool peer_proven(const struct hf_peer *peer)
 	return READ_ONCE(peer->answered) || READ_ONCE(peer->rx_ep.echoed);
 }
 
-/* Whether @peer has nothing in flight either way. Its lock held. */
+/*
+ * Whether @peer may be forgotten without failing anything: nothing in
+ * flight either way, and silent for flow_reset_ms, after which its sender
+ * starts a new epoch that any receiver adopts. A peer forgotten sooner
+ * would have its next message answered LOST and the flow reset. Its lock
+ * held, or a guess without it (peer_evict()).
+ */
 static bool peer_quiet(const struct hf_peer *peer)
 {
-	return hf_output_idle(peer) && !peer->rx_reserved;
+	unsigned long reset = msecs_to_jiffies(READ_ONCE(peer->cfg->p.flow_reset_ms));
+
+	return hf_output_idle(peer) && !READ_ONCE(peer->rx_reserved) &&
+	       time_after(jiffies, READ_ONCE(peer->last_active) + reset);
 }
 
 /*
@@ -224,7 +235,7 @@ static bool peer_evict(struct hf_net *hn)
 			if (!unproven ||
 			    time_before(at, READ_ONCE(unproven->last_active)))
 				unproven = peer;
-		} else if (hf_output_idle(peer) && !READ_ONCE(peer->rx_reserved)) {
+		} else if (peer_quiet(peer)) {
 			if (!quiet ||
 			    time_before(at, READ_ONCE(quiet->last_active)))
 				quiet = peer;

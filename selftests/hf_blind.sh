@@ -17,6 +17,12 @@
 #    acknowledges anything new, so none may restart the flow.
 # 3. Who may read the epoch: root sees it in the peer dump and in HF_INFO,
 #    an unprivileged user reads 0 in both and may not listen to events.
+# 4. A flood of spoofed sources at node 1, whose table (max_peers 8) it
+#    keeps full of new strangers, while node 0 sends a message every
+#    300 ms: node 0's peer, quiet between messages, must not be evicted
+#    (a receiver forgets a flow only once its sender would start a new
+#    epoch, after flow_reset_ms of silence), so no message fails and the
+#    flow is never reset.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -78,7 +84,7 @@ finish()
 	check_err $? "receiver failed: $(tail -n 3 "$LOGS/recv.$1")"
 }
 
-ktap_plan 3
+ktap_plan 4
 
 hf_topo_create 3 1500
 check_err $? "topology"
@@ -189,5 +195,40 @@ check_err $? "an unprivileged user may listen to events (status $rc)"
 grep -qi "not permitted" <<< "$out"
 check_err $? "the refusal does not say why: $out"
 log_test "blind: epochs are shown to CAP_NET_ADMIN only"
+
+# 4. A pausing flow beside a flood of spoofed sources into a small table.
+tc -n "$HF_SWITCH" qdisc del dev p1 root
+ip netns exec "${HF_NODES[1]}" "$HFCTL" config set max_peers 8
+check_err $? "max_peers 8 at node 1"
+snap
+ip netns exec "${HF_NODES[1]}" timeout 60 "$XFER" recv $PORT 100000 10 \
+	> "$LOGS/recv.pause" 2>&1 &
+RPID=$!
+busywait 10000 ready "$LOGS/recv.pause"
+ip netns exec "${HF_NODES[2]}" "$HOSTILE" --ifname eth0 --dst "$mac1" \
+	--classes partial --spoof 64 --dport 9999 --seconds 8 --pps 400 \
+	--seed 9 > "$LOGS/flood" 2>&1 &
+fpid=$!
+sleep 1
+for ((i = 0; i < 10; i++)); do
+	out=$(ip netns exec "${HF_NODES[0]}" timeout 20 "$XFER" send eth0 "$mac1" \
+		$PORT 100000 2>&1)
+	check_err $? "message $i: $out"
+	sleep 0.3
+done
+wait $fpid
+check_err $? "hf_hostile: $(tail -n 3 "$LOGS/flood")"
+wait $RPID
+check_err $? "receiver failed: $(tail -n 3 "$LOGS/recv.pause")"
+echo "# pausing flow beside the flood: tx_resets +$(delta 0 tx_resets)," \
+	"tx_msgs_failed +$(delta 0 tx_msgs_failed), tx_epochs +$(delta 0 tx_epochs);" \
+	"node 1: peers_evicted +$(delta 1 peers_evicted)," \
+	"drop_peer_limit +$(delta 1 drop_peer_limit), rx_msgs +$(delta 1 rx_msgs)"
+check_eq "$(delta 0 tx_resets)" 0 "flows reset at the sender"
+check_eq "$(delta 0 tx_msgs_failed)" 0 "messages failed at the sender"
+check_eq "$(delta 1 rx_msgs)" 10 "messages delivered"
+(($(delta 1 peers_evicted) > 0))
+check_err $? "the flood evicted nobody: the table was never full"
+log_test "blind: a flood of strangers does not evict a live flow between its messages"
 
 exit "$(ktap_exit)"
