@@ -210,9 +210,15 @@ impaired()
 	echo "# $name: frame size grew $(hf_stat 0 tx_frame_grows), shrank" \
 		"$(hf_stat 0 tx_frame_shrinks), rate cut $(hf_stat 0 tx_rate_cuts) times"
 	# Retransmits touch only lost segments: the receiver counts a
-	# segment it already had as a duplicate.
+	# segment it already had as a duplicate. One in 20 may have arrived
+	# after all; one in 5 at 10 %, where a window holds more holes than
+	# an ACK's 16 SACK blocks describe, so that segments the receiver
+	# holds but has not reported go again after a timeout.
 	if [[ $netem != *duplicate* ]]; then
-		(($(hf_stat 1 rx_duplicates) * 20 <= $(hf_stat 0 tx_retransmits)))
+		local per=20
+
+		[[ $netem == *"loss 10%"* ]] && per=5
+		(($(hf_stat 1 rx_duplicates) * per <= $(hf_stat 0 tx_retransmits)))
 		check_err $? "$(hf_stat 1 rx_duplicates) of $(hf_stat 0 tx_retransmits) retransmits were not lost"
 	fi
 	log_test "transfer: $name: every message once, intact, in order"
