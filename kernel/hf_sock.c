@@ -37,17 +37,21 @@
 #include "hf_sock.h"
 
 /*
- * The buffers a new socket starts with. Messages are MiB-class: the
- * system's defaults (net.core.wmem_default, rmem_default, 208 KiB) would
- * let a socket have one message outstanding at a time, since each is
- * charged whole (as tcp_wmem[1] and tcp_rmem[1] are TCP's own). SO_SNDBUF
- * and SO_RCVBUF still set either; the module-wide limit (hf_mem.c), the
- * namespace's mem_limit and the memory cgroup bound what they hold.
+ * The buffers a new socket starts with (as tcp_wmem[1] and tcp_rmem[1]
+ * are TCP's own). Messages are MiB-class and each is reserved whole at
+ * the receiver: at the system's rmem_default (208 KiB) a socket would
+ * take one message at a time from all its sources, the others held back
+ * a round trip each. The send side keeps the system's default: a peer's
+ * messages are picked among the first HF_PICK_SCAN queued, so a deep send
+ * buffer of bulk would hold another socket's small message behind it.
+ * SO_SNDBUF and SO_RCVBUF still set either; the module-wide limit
+ * (hf_mem.c), the namespace's mem_limit and the memory cgroup bound what
+ * they hold.
  */
-static unsigned int hf_sock_sndbuf = 16 << 20;
+static unsigned int hf_sock_sndbuf;
 module_param_named(sndbuf, hf_sock_sndbuf, uint, 0644);
 MODULE_PARM_DESC(sndbuf,
-		 "SO_SNDBUF of a new socket, bytes (0: net.core.wmem_default; default 16 MiB)");
+		 "SO_SNDBUF of a new socket, bytes (default 0: net.core.wmem_default)");
 
 static unsigned int hf_sock_rcvbuf = 16 << 20;
 module_param_named(rcvbuf, hf_sock_rcvbuf, uint, 0644);
