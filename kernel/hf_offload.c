@@ -314,6 +314,29 @@ enum hf_wire_err hf_train_seg_decode(const struct sk_buff *skb, u32 off,
 }
 
 /*
+ * GRO: take @skb's headers up to its GRO offset @off off its front, so
+ * that it starts at its hyperframe header as a train's segments do. They
+ * may lie outside its linear area (past the Ethernet header a driver that
+ * builds skbs in page frags leaves nothing there, and GRO read a VLAN tag
+ * through its frag0 fast path): they are pulled in first, after which the
+ * fast path no longer describes the skb (as skb_gro_header_slow() knows).
+ *
+ * Return: false when they could not be pulled in (the skb is unchanged
+ * and goes up alone).
+ */
+static bool hf_gro_pull(struct sk_buff *skb, unsigned int off)
+{
+	if (skb_headlen(skb) < off) {
+		if (!pskb_may_pull(skb, off))
+			return false;
+		NAPI_GRO_CB(skb)->frag0 = NULL;
+		NAPI_GRO_CB(skb)->frag0_len = 0;
+	}
+	__skb_pull(skb, off);
+	return true;
+}
+
+/*
  * GRO: @skb arrived; @head holds what this NAPI instance keeps back, the
  * ones with the same link-layer header, device and VLAN marked same_flow
  * (one peer flow). Returns the held train to send up now, if any. @skb
@@ -351,7 +374,11 @@ static struct sk_buff *hf_gro_receive(struct list_head *head,
 			NAPI_GRO_CB(skb)->flush |= !hf_gro_holds(&h);
 			return p;
 		}
-		skb_pull(skb, off);
+		/* One that cannot be pulled goes up alone, after the train. */
+		if (!hf_gro_pull(skb, off)) {
+			NAPI_GRO_CB(skb)->flush = 1;
+			return p;
+		}
 		if (last == p)
 			skb_shinfo(p)->frag_list = skb;
 		else
