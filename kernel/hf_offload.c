@@ -314,6 +314,39 @@ enum hf_wire_err hf_train_seg_decode(const struct sk_buff *skb, u32 off,
 }
 
 /*
+ * GRO: whether the checksum of @skb, a DATA segment from its GRO offset to
+ * its end, is known to be good, as it must be for @skb to join a train:
+ * left to a device by a local sender (hf_csum_local()); verified by the
+ * device (CHECKSUM_UNNECESSARY), or here, against the sum of a device that
+ * summed the frame (CHECKSUM_COMPLETE: GRO keeps it from its offset on,
+ * past a VLAN tag) or, for any other, computed. One found good is marked
+ * CHECKSUM_UNNECESSARY, so that it is not computed twice here, and so
+ * that a train is marked verified (hf_gro_complete()) only when each of
+ * its segments was. Zero padding, which Ethernet adds to short frames,
+ * does not change the sum; other padding makes a good segment fail here,
+ * and it goes up alone, where the handler verifies it without its padding.
+ */
+static bool hf_gro_csum_ok(struct sk_buff *skb)
+{
+	switch (skb->ip_summed) {
+	case CHECKSUM_PARTIAL:
+	case CHECKSUM_UNNECESSARY:
+		return true;
+	case CHECKSUM_COMPLETE:
+		if (NAPI_GRO_CB(skb)->csum_valid &&
+		    !csum_fold(NAPI_GRO_CB(skb)->csum))
+			goto good;
+		break;
+	}
+	if (csum_fold(skb_checksum(skb, skb_gro_offset(skb), skb_gro_len(skb), 0)))
+		return false;
+good:
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	skb->csum_level = 0;
+	return true;
+}
+
+/*
  * GRO: take @skb's headers up to its GRO offset @off off its front, so
  * that it starts at its hyperframe header as a train's segments do. They
  * may lie outside its linear area (past the Ethernet header a driver that
@@ -374,7 +407,20 @@ static struct sk_buff *hf_gro_receive(struct list_head *head,
 			NAPI_GRO_CB(skb)->flush |= !hf_gro_holds(&h);
 			return p;
 		}
-		/* One that cannot be pulled goes up alone, after the train. */
+		/* One that fails its checksum goes up alone, after the train. */
+		if (!hf_gro_csum_ok(skb)) {
+			NAPI_GRO_CB(skb)->flush = 1;
+			return p;
+		}
+		/*
+		 * A lone segment held is verified once one follows it: if it
+		 * fails, it goes up alone, and @skb may start a train.
+		 */
+		if (last == p && !hf_gro_csum_ok(p)) {
+			NAPI_GRO_CB(skb)->flush |= !hf_gro_holds(&h);
+			return p;
+		}
+		/* Pulled only now: one that goes up alone keeps its headers. */
 		if (!hf_gro_pull(skb, off)) {
 			NAPI_GRO_CB(skb)->flush = 1;
 			return p;
@@ -402,8 +448,9 @@ alone:
  * GRO: a train of more than one segment goes up. Mark it as the sender
  * marks its trains, so that the packet handler splits it and a device it
  * is forwarded to carries or cuts it (hf_gso_segment()). Its segments are
- * alike: all with the checksum filled in, or all left to a device
- * (hf_gro_receive() merges no others), as a cut copies the head's state.
+ * alike: all left to a device (CHECKSUM_PARTIAL), or all verified as they
+ * joined it (CHECKSUM_UNNECESSARY: hf_gro_csum_ok()), which a cut copies
+ * from the head to each (hf_gro_receive() merges no others).
  */
 static int hf_gro_complete(struct sk_buff *skb, int nhoff)
 {
@@ -412,11 +459,6 @@ static int hf_gro_complete(struct sk_buff *skb, int nhoff)
 
 	shinfo->gso_type = SKB_GSO_FRAGLIST;
 	shinfo->gso_segs = NAPI_GRO_CB(skb)->count;
-	/* Segments that crossed no wire keep their checksum left to a device. */
-	if (!hf_csum_local(skb)) {
-		skb->ip_summed = CHECKSUM_UNNECESSARY;
-		skb->csum_level = 0;
-	}
 	hf_stat_inc(stats, HF_STAT_RX_GRO_TRAINS);
 	hf_stat_add(stats, HF_STAT_RX_GRO_SEGS, shinfo->gso_segs);
 	return 0;
