@@ -191,7 +191,8 @@ static struct sk_buff *hf_gso_segment_carrier(struct sk_buff *skb)
 
 	skb_walk_frags(skb, train) {
 		segs = hf_skb_segs(train);
-		if (skb_headroom(train) < hlen || segs >= head_segs)
+		if (skb_network_offset(train) || skb_headroom(train) < hlen ||
+		    segs >= head_segs)
 			return ERR_PTR(-EINVAL);
 		head_segs -= segs;
 		truesize -= train->truesize;
@@ -248,11 +249,13 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 	if (hf_train_is_carrier(skb))
 		return hf_gso_segment_carrier(skb);
 	/*
-	 * Each segment gets the head's link-layer header pushed in front,
-	 * VLAN tags included: one without the room would underflow.
+	 * Each segment gets the head's link-layer header pushed in front of
+	 * its network header, VLAN tags included: one without the room would
+	 * underflow, and one whose network header is not its hyperframe
+	 * header (where the sender and GRO put it) would be cut wrong.
 	 */
 	skb_walk_frags(skb, seg)
-		if (skb_headroom(seg) < hlen)
+		if (skb_network_offset(seg) || skb_headroom(seg) < hlen)
 			return ERR_PTR(-EINVAL);
 	segs = skb_segment_list(skb, features, hlen);
 	if (IS_ERR(segs))
@@ -353,6 +356,8 @@ good:
  * builds skbs in page frags leaves nothing there, and GRO read a VLAN tag
  * through its frag0 fast path): they are pulled in first, after which the
  * fast path no longer describes the skb (as skb_gro_header_slow() knows).
+ * The segment's network header is its hyperframe header, where
+ * hf_gso_segment() takes it to be when a forwarded train is cut.
  *
  * Return: false when they could not be pulled in (the skb is unchanged
  * and goes up alone).
@@ -366,6 +371,8 @@ static bool hf_gro_pull(struct sk_buff *skb, unsigned int off)
 		NAPI_GRO_CB(skb)->frag0_len = 0;
 	}
 	__skb_pull(skb, off);
+	skb_reset_network_header(skb);
+	skb_reset_transport_header(skb);
 	return true;
 }
 
