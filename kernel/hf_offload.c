@@ -382,6 +382,8 @@ static bool hf_gro_pull(struct sk_buff *skb, unsigned int off)
  * (one peer flow). Returns the held train to send up now, if any. @skb
  * is either appended to the train (same_flow), held as the start of one
  * (neither same_flow nor flush), or sent up alone after it (flush).
+ * Inside a tunnel (encap_mark: GRO took outer headers apart) nothing is
+ * merged: the train's GSO type would overwrite the tunnel's.
  */
 static struct sk_buff *hf_gro_receive(struct list_head *head,
 				      struct sk_buff *skb)
@@ -394,8 +396,9 @@ static struct sk_buff *hf_gro_receive(struct list_head *head,
 	 * A train that came whole, chained (frag_list) or packed, is not cut
 	 * or added to.
 	 */
-	if (NAPI_GRO_CB(skb)->flush || skb_is_gso(skb) ||
-	    hf_train_seg_decode(skb, off, &h) || (h.flags & HF_DF_PACKED))
+	if (NAPI_GRO_CB(skb)->flush || NAPI_GRO_CB(skb)->encap_mark ||
+	    skb_is_gso(skb) || hf_train_seg_decode(skb, off, &h) ||
+	    (h.flags & HF_DF_PACKED))
 		goto alone;
 
 	list_for_each_entry(p, head, list) {
