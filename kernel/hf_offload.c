@@ -664,7 +664,12 @@ struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 
 	while ((seg = *list)) {
 		*list = seg->next;
-		seg->next = NULL;
+		/*
+		 * A shared segment is still on the frag_list of a clone of
+		 * the train (a packet socket's, a bridge's flooded copy):
+		 * its ->next is that list's, left alone (cut, the clone
+		 * would be shorter than its length says and leak the rest).
+		 */
 		if (skb_shared(seg)) {
 			struct sk_buff *own = skb_clone(seg, GFP_ATOMIC);
 
@@ -675,6 +680,8 @@ struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 					    HF_STAT_DROP_MEMORY);
 				continue;
 			}
+		} else {
+			seg->next = NULL;
 		}
 		hf_train_seg_adopt(seg, dev, protocol, pkt_type);
 		return seg;
