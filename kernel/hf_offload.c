@@ -240,7 +240,7 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 {
 	unsigned int hlen = skb_mac_header_len(skb);
 	struct sk_buff *segs, *seg;
-	int err;
+	int outer, err;
 
 	if (!(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST))
 		return ERR_PTR(-EINVAL);
@@ -248,6 +248,15 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 		return hf_gso_segment_packed(skb, features);
 	if (hf_train_is_carrier(skb))
 		return hf_gso_segment_carrier(skb);
+	/*
+	 * Cut inside a tunnel, each segment then gets the outer headers
+	 * pushed in front, unchecked: all that lies between where GSO began
+	 * (SKB_GSO_CB()->mac_offset) and the link-layer header. The sender's
+	 * segments have the room (the tunnel device's LL_RESERVED_SPACE());
+	 * a train GRO built from another device's segments, forwarded into a
+	 * tunnel by a bridge, may not.
+	 */
+	outer = (int)skb_headroom(skb) - (int)hlen - SKB_GSO_CB(skb)->mac_offset;
 	/*
 	 * Each segment gets the head's link-layer header pushed in front of
 	 * its network header, VLAN tags included: one without the room would
@@ -260,32 +269,35 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 	segs = skb_segment_list(skb, features, hlen);
 	if (IS_ERR(segs))
 		return segs;
-	/*
-	 * The stack leaves the checksum of segments to the device (no
-	 * skb_checksum_help() after GSO): one that cannot compute it gets
-	 * each computed here.
-	 */
-	if (!(features & NETIF_F_HW_CSUM)) {
-		for (seg = segs; seg; seg = seg->next) {
-			if (seg->ip_summed != CHECKSUM_PARTIAL)
-				continue;
+	for (seg = segs; seg; seg = seg->next) {
+		/* One short of room gets a head of its own, with it. */
+		if (outer > 0 && skb_headroom(seg) < outer) {
+			err = skb_cow_head(seg, outer);
+			if (err)
+				goto fail;
+		}
+		/*
+		 * The stack leaves the checksum of segments to the device (no
+		 * skb_checksum_help() after GSO): one that cannot compute it
+		 * gets each computed here.
+		 */
+		if (!(features & NETIF_F_HW_CSUM) &&
+		    seg->ip_summed == CHECKSUM_PARTIAL) {
 			err = skb_checksum_help(seg);
-			if (err) {
-				/*
-				 * segs is @skb with a reference of its own
-				 * (skb_segment_list()); the caller frees @skb.
-				 */
-				kfree_skb_list(segs->next);
-				segs->next = NULL;
-				consume_skb(segs);
-				return ERR_PTR(err);
-			}
+			if (err)
+				goto fail;
 		}
 	}
 	if (skb->dev)
 		hf_stat_inc(&hf_net(dev_net(skb->dev))->stats,
 			    HF_STAT_TX_SW_SEGMENTED);
 	return segs;
+fail:
+	/* segs is @skb with a reference of its own; the caller frees @skb. */
+	kfree_skb_list(segs->next);
+	segs->next = NULL;
+	consume_skb(segs);
+	return ERR_PTR(err);
 }
 
 /**
