@@ -100,7 +100,8 @@ static struct {
 	u16 seg;
 	u16 frame_segs;
 	u16 port;
-	u16 epoch;
+	u32 epoch;
+	u32 echo;		/* the receiver's rx_state, once an ACK gave it */
 	u32 seq;
 	u32 msg_id;
 	u64 credit_sent;	/* new payload bytes sent */
@@ -225,6 +226,12 @@ static void tap_drain(int timeout_ms)
 		    h.type != HF_TYPE_ACK || h.ack.epoch != g.epoch)
 			continue;
 		g.acks++;
+		/*
+		 * Echoed from now on, as a sender does (wire v5); a CHALLENGE
+		 * carries the cookie to echo, a LOST answer nothing.
+		 */
+		if (!(h.flags & HF_AF_LOST) && h.ack.rx_state)
+			g.echo = h.ack.rx_state;
 		if ((int32_t)(h.ack.credit - g.credit_limit) > 0)
 			g.credit_limit = h.ack.credit;
 	}
@@ -345,6 +352,7 @@ static void send_msg(size_t len, u8 *body)
 			h.data.seg_len = len - off < g.seg ? len - off : g.seg;
 			h.data.frame_segs = n;
 			h.data.frame_seq = first_seq + i;
+			h.data.echo = g.echo;
 			send_seg(&h, body + off, bad);
 			g.segs++;
 			g.bad_sent += bad;
@@ -369,6 +377,7 @@ static void send_msg(size_t len, u8 *body)
 		h.data.seg_len = len - off < g.seg ? len - off : g.seg;
 		h.data.frame_segs = n;
 		h.data.frame_seq = first_seq + f;
+		h.data.echo = g.echo;
 		send_seg(&h, body + off, false);
 		g.resent++;
 	}
@@ -584,7 +593,7 @@ int main(int argc, char **argv)
 	tap_open();
 	srand(getpid());
 	do {
-		g.epoch = (u16)rand();
+		g.epoch = (u32)rand();
 	} while (!g.epoch);
 	g.credit_limit = CREDIT_INITIAL;
 	printf("ready %s %02x:%02x:%02x:%02x:%02x:%02x\n", g.ifname, g.own[0],
