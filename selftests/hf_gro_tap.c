@@ -142,6 +142,11 @@ static void put16(u8 *p, u16 v)
 	p[1] = v & 0xff;
 }
 
+static u16 get16(const u8 *p)
+{
+	return (u16)(p[0] << 8 | p[1]);
+}
+
 static u16 ethertype_param(void)
 {
 	unsigned int v;
@@ -385,14 +390,16 @@ static void send_msg(size_t len, u8 *body)
 	g.msg_id++;
 }
 
-/* One skb the observer caught: walk its segments. */
-static void obs_skb(const u8 *buf, size_t caplen, size_t len,
+/*
+ * One skb the observer caught, its first hyperframe header at @off: walk
+ * its segments.
+ */
+static void obs_skb(const u8 *buf, size_t off, size_t caplen, size_t len,
 		    unsigned int status)
 {
 	bool valid = status & TP_STATUS_CSUM_VALID;
 	bool notready = status & TP_STATUS_CSUMNOTREADY;
 	unsigned long nsegs = 0, nbad = 0;
-	size_t off = ETH_HDR;
 
 	if (caplen < len) {
 		obs.truncated++;
@@ -452,6 +459,7 @@ static void obs_drain(int quiet_ms)
 		};
 		struct tpacket_auxdata *aux = NULL;
 		struct cmsghdr *cm;
+		size_t off = 12;
 		ssize_t n;
 
 		n = recvmsg(g.obs, &mh, MSG_TRUNC);
@@ -474,10 +482,21 @@ static void obs_drain(int quiet_ms)
 			if (cm->cmsg_level == SOL_PACKET &&
 			    cm->cmsg_type == PACKET_AUXDATA)
 				aux = (struct tpacket_auxdata *)CMSG_DATA(cm);
-		if (!aux || n < ETH_HDR || buf[12] != g.ethertype >> 8 ||
-		    buf[13] != (g.ethertype & 0xff) || memcmp(buf + 6, g.src, 6))
+		if (!aux || n < ETH_HDR || memcmp(buf + 6, g.src, 6))
 			continue;
-		obs_skb(buf, n < (ssize_t)sizeof(buf) ? (size_t)n : sizeof(buf),
+		/*
+		 * The stack takes the outer tag off before a packet socket
+		 * sees the skb (the auxdata has it); an inner one (--qinq)
+		 * is still in the frame.
+		 */
+		while (off + 6 <= (size_t)n &&
+		       (get16(buf + off) == ETH_P_8021Q ||
+			get16(buf + off) == ETH_P_8021AD))
+			off += VLAN_HDR;
+		if (off + 2 > (size_t)n || get16(buf + off) != g.ethertype)
+			continue;
+		obs_skb(buf, off + 2,
+			n < (ssize_t)sizeof(buf) ? (size_t)n : sizeof(buf),
 			aux->tp_len, aux->tp_status);
 	}
 }
