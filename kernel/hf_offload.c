@@ -235,12 +235,77 @@ static struct sk_buff *hf_gso_segment_carrier(struct sk_buff *skb)
 	return out;
 }
 
+/**
+ * hf_gso_room() - room in front of each segment of a train about to be cut
+ * @skb: the train, a chained one
+ * @room: the bytes each segment needs in front of its hyperframe header
+ *
+ * Softirq or process context, from GSO. skb_segment_list() writes the
+ * link-layer header in front of each segment unchecked and, inside a
+ * tunnel, the outer headers before it, which the stack then pushes. The
+ * sender's segments have the room; a train GRO built from another
+ * device's skbs and forwarded into a tunnel by a bridge may not (a tap's
+ * segments have 78 bytes where VXLAN over IPv6 wants 84). Each segment
+ * short of it gets a head of its own. A shared segment is cloned first,
+ * as skb_segment_list() does: it is still on the frag_list of a clone of
+ * the train, whose links are left alone.
+ *
+ * Return: 0, or -ENOMEM with the train whole (the caller frees it).
+ */
+static int hf_gso_room(struct sk_buff *skb, unsigned int room)
+{
+	struct sk_buff *seg, **link;
+	unsigned int truesize;
+	int err;
+
+	skb_walk_frags(skb, seg)
+		if (skb_headroom(seg) < room)
+			goto cow;
+	return 0;
+cow:
+	/* A cloned head shares its frag_list: ours is made our own. */
+	err = skb_unclone(skb, GFP_ATOMIC);
+	if (err)
+		return err;
+	for (link = &skb_shinfo(skb)->frag_list; (seg = *link);
+	     link = &seg->next) {
+		if (skb_shared(seg)) {
+			struct sk_buff *own = skb_clone(seg, GFP_ATOMIC);
+
+			if (!own)
+				return -ENOMEM;
+			own->next = seg->next;
+			*link = own;
+			consume_skb(seg);
+			seg = own;
+		}
+		if (skb_headroom(seg) >= room)
+			continue;
+		truesize = seg->truesize;
+		err = skb_cow_head(seg, room);
+		if (err)
+			return err;
+		skb->truesize += seg->truesize - truesize;
+	}
+	return 0;
+}
+
+/**
+ * hf_gso_segment() - cut a train for a device that cannot carry it whole
+ * @skb: the train (chained, packed or a carrier), data at its hyperframe
+ *	 header, its link-layer header in front
+ * @features: what the device it leaves by can do
+ *
+ * Softirq or process context: the gso_segment of the EtherType's offload.
+ *
+ * Return: the list of segments, or an ERR_PTR() (the caller frees @skb).
+ */
 static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 				      netdev_features_t features)
 {
 	unsigned int hlen = skb_mac_header_len(skb);
 	struct sk_buff *segs, *seg;
-	int outer, err;
+	int err;
 
 	if (!(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST))
 		return ERR_PTR(-EINVAL);
@@ -249,55 +314,46 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 	if (hf_train_is_carrier(skb))
 		return hf_gso_segment_carrier(skb);
 	/*
-	 * Cut inside a tunnel, each segment then gets the outer headers
-	 * pushed in front, unchecked: all that lies between where GSO began
-	 * (SKB_GSO_CB()->mac_offset) and the link-layer header. The sender's
-	 * segments have the room (the tunnel device's LL_RESERVED_SPACE());
-	 * a train GRO built from another device's segments, forwarded into a
-	 * tunnel by a bridge, may not.
-	 */
-	outer = (int)skb_headroom(skb) - (int)hlen - SKB_GSO_CB(skb)->mac_offset;
-	/*
 	 * Each segment gets the head's link-layer header pushed in front of
-	 * its network header, VLAN tags included: one without the room would
-	 * underflow, and one whose network header is not its hyperframe
-	 * header (where the sender and GRO put it) would be cut wrong.
+	 * its network header, VLAN tags included; one whose network header
+	 * is not its hyperframe header (where the sender and GRO put it)
+	 * would be cut wrong.
 	 */
 	skb_walk_frags(skb, seg)
-		if (skb_network_offset(seg) || skb_headroom(seg) < hlen)
+		if (skb_network_offset(seg))
 			return ERR_PTR(-EINVAL);
+	err = hf_gso_room(skb, hlen + skb_tnl_header_len(skb));
+	if (err)
+		return ERR_PTR(err);
 	segs = skb_segment_list(skb, features, hlen);
 	if (IS_ERR(segs))
 		return segs;
-	for (seg = segs; seg; seg = seg->next) {
-		/* One short of room gets a head of its own, with it. */
-		if (outer > 0 && skb_headroom(seg) < outer) {
-			err = skb_cow_head(seg, outer);
-			if (err)
-				goto fail;
-		}
-		/*
-		 * The stack leaves the checksum of segments to the device (no
-		 * skb_checksum_help() after GSO): one that cannot compute it
-		 * gets each computed here.
-		 */
-		if (!(features & NETIF_F_HW_CSUM) &&
-		    seg->ip_summed == CHECKSUM_PARTIAL) {
+	/*
+	 * The stack leaves the checksum of segments to the device (no
+	 * skb_checksum_help() after GSO): one that cannot compute it gets
+	 * each computed here.
+	 */
+	if (!(features & NETIF_F_HW_CSUM)) {
+		for (seg = segs; seg; seg = seg->next) {
+			if (seg->ip_summed != CHECKSUM_PARTIAL)
+				continue;
 			err = skb_checksum_help(seg);
-			if (err)
-				goto fail;
+			if (err) {
+				/*
+				 * segs is @skb with a reference of its own
+				 * (skb_segment_list()); the caller frees @skb.
+				 */
+				kfree_skb_list(segs->next);
+				segs->next = NULL;
+				consume_skb(segs);
+				return ERR_PTR(err);
+			}
 		}
 	}
 	if (skb->dev)
 		hf_stat_inc(&hf_net(dev_net(skb->dev))->stats,
 			    HF_STAT_TX_SW_SEGMENTED);
 	return segs;
-fail:
-	/* segs is @skb with a reference of its own; the caller frees @skb. */
-	kfree_skb_list(segs->next);
-	segs->next = NULL;
-	consume_skb(segs);
-	return ERR_PTR(err);
 }
 
 /**
