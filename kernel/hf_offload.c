@@ -384,18 +384,22 @@ enum hf_wire_err hf_train_seg_decode(const struct sk_buff *skb, u32 off,
 	return hf_hdr_decode(p, skb->len - off, h);
 }
 
-/*
- * GRO: whether the checksum of @skb, a DATA segment from its GRO offset to
- * its end, is known to be good, as it must be for @skb to join a train:
- * left to a device by a local sender (hf_csum_local()); verified by the
- * device (CHECKSUM_UNNECESSARY), or here, against the sum of a device that
- * summed the frame (CHECKSUM_COMPLETE: GRO keeps it from its offset on,
- * past a VLAN tag) or, for any other, computed. One found good is marked
- * CHECKSUM_UNNECESSARY, so that it is not computed twice here, and so
- * that a train is marked verified (hf_gro_complete()) only when each of
+/**
+ * hf_gro_csum_ok() - whether a segment's checksum is known to be good
+ * @skb: a DATA segment in GRO, from its GRO offset to its end
+ *
+ * Softirq, from gro_receive. Known good, as it must be for @skb to join a
+ * train: left to a device by a local sender (hf_csum_local()); verified by
+ * the device (CHECKSUM_UNNECESSARY), or here, against the sum of a device
+ * that summed the frame (CHECKSUM_COMPLETE: GRO keeps it from its offset
+ * on, past a VLAN tag) or, for any other, computed. One found good is
+ * marked CHECKSUM_UNNECESSARY, so that it is not computed twice here, and
+ * so that a train is marked verified (hf_gro_complete()) only when each of
  * its segments was. Zero padding, which Ethernet adds to short frames,
  * does not change the sum; other padding makes a good segment fail here,
  * and it goes up alone, where the handler verifies it without its padding.
+ *
+ * Return: true when good (@skb is then CHECKSUM_UNNECESSARY or PARTIAL).
  */
 static bool hf_gro_csum_ok(struct sk_buff *skb)
 {
@@ -417,15 +421,19 @@ good:
 	return true;
 }
 
-/*
- * GRO: take @skb's headers up to its GRO offset @off off its front, so
- * that it starts at its hyperframe header as a train's segments do. They
- * may lie outside its linear area (past the Ethernet header a driver that
- * builds skbs in page frags leaves nothing there, and GRO read a VLAN tag
- * through its frag0 fast path): they are pulled in first, after which the
- * fast path no longer describes the skb (as skb_gro_header_slow() knows).
- * The segment's network header is its hyperframe header, where
- * hf_gso_segment() takes it to be when a forwarded train is cut.
+/**
+ * hf_gro_pull() - take a segment's headers off up to its hyperframe header
+ * @skb: a DATA segment in GRO, about to be appended to a train
+ * @off: its GRO offset, where its hyperframe header starts
+ *
+ * Softirq, from gro_receive. @skb then starts at its hyperframe header as
+ * a train's segments do. The headers in front of it may lie outside its
+ * linear area (past the Ethernet header a driver that builds skbs in page
+ * frags leaves nothing there, and GRO read a VLAN tag through its frag0
+ * fast path): they are pulled in first, after which the fast path no
+ * longer describes the skb (as skb_gro_header_slow() knows). The segment's
+ * network header is its hyperframe header, where hf_gso_segment() takes it
+ * to be when a forwarded train is cut.
  *
  * Return: false when they could not be pulled in (the skb is unchanged
  * and goes up alone).
