@@ -33,12 +33,14 @@
 #		the VXLAN device's GRO, after decapsulation (a train built
 #		around the outer headers lost the tunnel's GSO type, and the
 #		receiver's UDP dropped it)
-#   tunnel_room	trains GRO built on a tap, bridged into VXLAN over IPv6 and
-#		cut inside the tunnel: each segment needs room for 84 bytes
-#		of headers in front of it, a tap's skb has 78; a packet
-#		socket on the underlay reads each from its Ethernet header
-#		(the stack pushed the headers unchecked, before the head of
-#		the skb, and the packet socket hit skb_under_panic())
+#   tunnel_room	trains GRO built on a tap from segments in page frags,
+#		bridged into VXLAN over IPv6 and cut inside the tunnel:
+#		each segment needs room for 84 bytes of headers in front of
+#		its hyperframe header, such an skb has 78 (one the tap
+#		copies whole has 98); a packet socket on the underlay reads
+#		each from its Ethernet header (the cut wrote the headers
+#		before the head of the skb, unchecked, and the packet
+#		socket's skb_push() found them there: skb_under_panic())
 # HF_GRO_CASES (space-separated names) runs a subset.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
@@ -326,10 +328,11 @@ case_bridge()
 
 # Untagged trains GRO built on a tap in a bridge, forwarded
 # into a VXLAN over IPv6 port whose underlay cannot carry them whole: the
-# stack cuts each train inside the tunnel and pushes 70 bytes of outer
-# headers onto each segment, which a tap's skb (64 bytes of headroom before
-# its Ethernet header) does not have. A packet socket on the underlay
-# reads each segment from its link-layer header, as tcpdump would.
+# stack cuts each train inside the tunnel and writes 70 bytes of outer
+# headers in front of each segment's Ethernet header, which a segment in
+# page frags (64 bytes of headroom before its Ethernet header) does not
+# have. A packet socket on the underlay reads each segment from its
+# link-layer header, as tcpdump would.
 case_tunnel_room()
 {
 	local sw rx port=7460 mac
@@ -361,7 +364,7 @@ time.sleep(600)'
 	check_err $? "packet socket on the underlay: $(cat "$LOGS/holder")"
 	mac=$(ip -n "$rx" -br link show dev vx0 | awk '{print $3}')
 	tap_start "$sw" --port "$port" --sizes "$SIZES" --repeat "$REPEAT" \
-		--dst "$mac" || return
+		--frags --seg "$BIG" --dst "$mac" || return
 	ip -n "$sw" link set "$TAPDEV" master br0
 	check_err $? "adding $TAPDEV to the bridge"
 	recv_start "$rx" "$port"
