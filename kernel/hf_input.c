@@ -250,6 +250,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	u8 status = HF_STATUS_DELIVERED;
 	struct sock *sk = NULL;
 	struct hf_rx_msg *m;
+	bool other_dev;
 
 	if (d->msg_len > READ_ONCE(peer->cfg->p.max_msg)) {
 		status = HF_STATUS_TOO_BIG;
@@ -258,9 +259,12 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 		status = HF_STATUS_TOO_BIG;
 		hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_NO_MEMORY);
 	} else {
-		sk = hf_port_lookup(peer->net, h->dport);
+		sk = hf_port_lookup(peer->net, h->dport, peer->dev->ifindex,
+				    &other_dev);
 		if (!sk) {
 			status = HF_STATUS_NO_PORT;
+			if (other_dev)
+				hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_OTHER_DEV);
 		} else if (rx_sock_full(sk)) {
 			peer->rx_refused = true;
 			peer->rx_refused_port = h->dport;
@@ -517,7 +521,8 @@ static bool rx_window_closed(struct hf_peer *peer)
 
 	if (!peer->rx_refused)
 		return false;
-	sk = hf_port_lookup(peer->net, peer->rx_refused_port);
+	sk = hf_port_lookup(peer->net, peer->rx_refused_port,
+			    peer->dev->ifindex, NULL);
 	if (!sk)
 		return false;
 	closed = rx_sock_full(sk) ||

@@ -8,8 +8,9 @@
 
 #include <net/sock.h>
 
-int hf_port_bind(struct sock *sk, u16 port);
+int hf_port_bind(struct sock *sk, u16 port, int ifindex);
 void hf_port_unbind(struct sock *sk);
-struct sock *hf_port_lookup(struct net *net, u16 port);
+struct sock *hf_port_lookup(struct net *net, u16 port, int ifindex,
+			    bool *other_dev);
 
 #endif /* _HF_PORT_H */

@@ -11,6 +11,11 @@
  * through hf_check_addr(), which gives each defect its own errno: a short
  * length EINVAL, another family EAFNOSUPPORT, non-zero padding EINVAL, an
  * interface missing from the socket's namespace ENODEV.
+ *
+ * A socket bound to an interface (bind()'s shf_ifindex or SO_BINDTODEVICE,
+ * one binding) receives only what arrives on it (hf_port.c) and sends only
+ * through it: a destination on another interface is ENETUNREACH, as IP
+ * says when SO_BINDTODEVICE leaves no route to a destination.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -89,14 +94,28 @@ static int hf_check_dest(struct sock *sk, const struct sockaddr_hf *addr,
 	return 0;
 }
 
+/*
+ * Whether the socket may send to (or connect to) a destination on
+ * @ifindex: any when it is bound to no interface, else its own only.
+ */
+static int hf_check_route(const struct sock *sk, int ifindex)
+{
+	int bound = hf_sock_bound_ifindex(sk);
+
+	return bound && bound != ifindex ? -ENETUNREACH : 0;
+}
+
 /**
  * hf_bind() - give a socket its port (and optionally an interface)
  * @sock: the socket
- * @uaddr: a struct sockaddr_hf; port 0 asks for an ephemeral port
+ * @uaddr: a struct sockaddr_hf; port 0 asks for an ephemeral port; a
+ *	   non-zero shf_ifindex binds the socket to that interface, as
+ *	   SO_BINDTODEVICE does
  * @len: length of @uaddr
  *
- * Return: 0, an hf_check_addr() errno, -EINVAL when already bound,
- * -EADDRINUSE when the port is taken (or no ephemeral port is free).
+ * Return: 0, an hf_check_addr() errno, -EINVAL when already bound (to a
+ * port, or to another interface than @uaddr names), -EADDRINUSE when the
+ * port is taken (or no ephemeral port is free).
  */
 static int hf_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 {
@@ -114,9 +133,7 @@ static int hf_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 		err = -EINVAL;
 		goto out;
 	}
-	err = hf_port_bind(sk, addr->shf_port);
-	if (!err)
-		hs->bound_ifindex = addr->shf_ifindex;
+	err = hf_port_bind(sk, addr->shf_port, addr->shf_ifindex);
 out:
 	release_sock(sk);
 	return err;
@@ -130,7 +147,7 @@ out:
  */
 static int hf_autobind(struct sock *sk)
 {
-	return hf_sk(sk)->port ? 0 : hf_port_bind(sk, 0);
+	return hf_sk(sk)->port ? 0 : hf_port_bind(sk, 0, 0);
 }
 
 /**
@@ -144,7 +161,8 @@ static int hf_autobind(struct sock *sk)
  * Binds an ephemeral port first when the socket is unbound.
  *
  * Return: 0, an hf_check_addr() errno, -EINVAL for port 0, interface 0 or
- * an address that is not a unicast Ethernet address, -EADDRINUSE.
+ * an address that is not a unicast Ethernet address, -ENETUNREACH for an
+ * interface other than the one the socket is bound to, -EADDRINUSE.
  */
 static int hf_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 		      int flags)
@@ -170,7 +188,9 @@ static int hf_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 		return -EINVAL;
 
 	lock_sock(sk);
-	err = hf_autobind(sk);
+	err = hf_check_route(sk, addr->shf_ifindex);
+	if (!err)
+		err = hf_autobind(sk);
 	if (!err) {
 		hs->peer = *addr;
 		hs->has_peer = true;
@@ -205,7 +225,7 @@ static int hf_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 		memset(addr, 0, sizeof(*addr));
 		addr->shf_family = sk->sk_family;
 		addr->shf_port = hs->port;
-		addr->shf_ifindex = hs->bound_ifindex;
+		addr->shf_ifindex = hf_sock_bound_ifindex(sk);
 	}
 	release_sock(sk);
 	return err;
@@ -294,7 +314,8 @@ static struct net_device *hf_dest_dev(struct net *net, int ifindex,
  * the transport from here: delivery or failure is reported later.
  *
  * Return: @len; -EDESTADDRREQ without a destination, an hf_check_addr()
- * errno or -EINVAL for a bad one, -EMSGSIZE above max_msg or the
+ * errno or -EINVAL for a bad one, -ENETUNREACH for one on another
+ * interface than the socket is bound to, -EMSGSIZE above max_msg or the
  * interface's MTU cannot carry a segment, -ENETDOWN for an interface that
  * is down, -EOPNOTSUPP for an interface that is not Ethernet or for
  * unsupported flags, -EAGAIN, -EINTR, -ENOMEM, -ENOBUFS (peer limit),
@@ -340,7 +361,10 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 	dev_put(dev);
 
 	lock_sock(sk);
-	err = hf_autobind(sk);
+	/* Under the lock: SO_BINDTODEVICE takes it to change the binding. */
+	err = hf_check_route(sk, dst.shf_ifindex);
+	if (!err)
+		err = hf_autobind(sk);
 	if (err)
 		goto out_sock;
 	timeo = sock_sndtimeo(sk, m->msg_flags & MSG_DONTWAIT);
