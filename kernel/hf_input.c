@@ -36,6 +36,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
+#include <linux/filter.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/checksum.h>
@@ -334,14 +335,20 @@ fail:
 	return NULL;
 }
 
-/* Hand a complete message to its socket; false when the socket is gone. */
+/*
+ * Hand a complete message to its socket; false when the socket is gone, or
+ * refused it: its filter or the security module dropped it. A refused
+ * message is resolved as for no port (HF_STATUS_NO_PORT, so its sender
+ * gets ECONNREFUSED) and its memory let go at once.
+ */
 static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct sk_buff *head = m->head, **link;
 	struct sock *sk = m->sk;
 	unsigned long flags;
-	u32 i;
+	u32 i, len;
+	int err;
 
 	if (sock_flag(sk, SOCK_DEAD))
 		return false;
@@ -361,8 +368,33 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	}
 	*link = NULL;
 
+	/*
+	 * The hooks every family runs on delivery, both in sk_filter(): the
+	 * security module's (security_sock_rcv_skb()) and the socket's filter
+	 * (SO_ATTACH_FILTER, SO_ATTACH_BPF). The filter sees the message from
+	 * its first byte, as it came in on its interface (skb->ifindex,
+	 * skb->protocol); it may drop it or keep a part (pskb_trim() of the
+	 * chain, which frees the segments beyond). The credit the message
+	 * took is returned whole when it is read (hf_skb_cb.len).
+	 */
+	len = head->len;
+	head->dev = peer->dev;
+	head->skb_iif = peer->dev->ifindex;
+	if (skb_shinfo(head)->frag_list)
+		head->protocol = skb_shinfo(head)->frag_list->protocol;
+	err = sk_filter(sk, head);
+	/* Queued for long: no pointer to a device that may go meanwhile. */
+	head->dev = NULL;
+	if (err) {
+		m->status = HF_STATUS_NO_PORT;
+		hf_stat_inc(stats, HF_STAT_RX_MSGS_FILTERED);
+		rx_msg_release(peer, m);
+		return false;
+	}
+
 	HF_SKB_CB(head)->sport = m->sport;
 	BUILD_BUG_ON(sizeof(struct hf_skb_cb) > sizeof_field(struct sk_buff, cb));
+	HF_SKB_CB(head)->len = len;
 	HF_SKB_CB(head)->epoch = peer->rx_epoch;
 	HF_SKB_CB(head)->rx_state = peer->rx_state;
 	HF_SKB_CB(head)->ifindex = peer->dev->ifindex;
@@ -460,6 +492,9 @@ static void rx_deliver_ready(struct hf_peer *peer)
 			rx_msg_release(peer, m);
 			continue;
 		}
+		/* Refused by its socket's filter: holds nothing back. */
+		if (m->status != HF_STATUS_DELIVERED)
+			continue;
 		if (i == nblocked)
 			blocked[nblocked++] = pair;
 	}

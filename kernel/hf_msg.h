@@ -110,13 +110,16 @@ struct hf_rx_msg {
 
 /*
  * Where a received message came from, in the delivered skb's cb: the
- * source, and the flow incarnation whose credit its reading returns.
+ * source, the flow incarnation whose credit its reading returns, and its
+ * length as it arrived (@len): the socket's filter may keep less of it
+ * (skb->len), but the credit counted every byte and gets every byte back.
  */
 struct hf_skb_cb {
 	u16 sport;
 	u16 epoch;
 	u16 rx_state;
 	int ifindex;
+	u32 len;
 	u8 addr[6];
 };
 

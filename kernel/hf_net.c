@@ -68,6 +68,7 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_RX_DUPLICATES]		= "rx_duplicates",
 	[HF_STAT_RX_MSGS_NO_PORT]	= "rx_msgs_no_port",
 	[HF_STAT_RX_MSGS_OTHER_DEV]	= "rx_msgs_other_dev",
+	[HF_STAT_RX_MSGS_FILTERED]	= "rx_msgs_filtered",
 	[HF_STAT_RX_MSGS_TOO_BIG]	= "rx_msgs_too_big",
 	[HF_STAT_RX_MSGS_NO_MEMORY]	= "rx_msgs_no_memory",
 	[HF_STAT_RX_CREDIT_OVER]	= "rx_credit_over",

@@ -422,7 +422,8 @@ out_sock:
  *
  * A message longer than @len is truncated and MSG_TRUNC set in
  * msg_flags, as in UDP; with MSG_TRUNC in @flags the full length is
- * returned.
+ * returned. A message the socket's filter cut short (rx_deliver()) is
+ * reported the same way: MSG_TRUNC, and its length as it was sent.
  *
  * Return: bytes copied (or the message length with MSG_TRUNC), -EAGAIN,
  * a pending socket error, -EOPNOTSUPP for unsupported flags.
@@ -450,11 +451,15 @@ static int hf_recvmsg(struct socket *sock, struct msghdr *m, size_t len,
 	if (!skb)
 		return err;
 
+	/* As sent: a filter may have kept less (skb->len). */
+	msg_len = HF_SKB_CB(skb)->len;
 	copied = skb->len;
 	if (copied > len) {
 		copied = len;
 		m->msg_flags |= MSG_TRUNC;
 	}
+	if (skb->len < msg_len)
+		m->msg_flags |= MSG_TRUNC;
 	err = skb_copy_datagram_msg(skb, 0, m, copied);
 	if (!err) {
 		if (src) {
@@ -465,17 +470,17 @@ static int hf_recvmsg(struct socket *sock, struct msghdr *m, size_t len,
 			ether_addr_copy(src->shf_addr, HF_SKB_CB(skb)->addr);
 			m->msg_namelen = sizeof(*src);
 		}
-		err = flags & MSG_TRUNC ? skb->len : copied;
+		err = flags & MSG_TRUNC ? msg_len : copied;
 	}
 	/*
 	 * Taken off the queue, read or not: its bytes are its sender's again,
-	 * once the buffer no longer counts them.
+	 * once the buffer no longer counts them. All its bytes, whatever a
+	 * filter kept: the credit counted them as they arrived.
 	 */
 	cb = *HF_SKB_CB(skb);
-	msg_len = skb->len;
 	skb_free_datagram(sk, skb);
 	if (!(flags & MSG_PEEK))
-		hf_input_read(sock_net(sk), &cb, msg_len);
+		hf_input_read(sock_net(sk), &cb, cb.len);
 	if (READ_ONCE(hf_sk(sk)->rx_refused) && !(flags & MSG_PEEK) &&
 	    hf_sock_room_again(sk)) {
 		WRITE_ONCE(hf_sk(sk)->rx_refused, false);
@@ -634,10 +639,9 @@ static void hf_release_unread(struct sock *sk)
 	spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
 	while ((skb = __skb_dequeue(&unread))) {
 		struct hf_skb_cb cb = *HF_SKB_CB(skb);
-		u32 len = skb->len;
 
 		kfree_skb(skb);
-		hf_input_read(sock_net(sk), &cb, len);
+		hf_input_read(sock_net(sk), &cb, cb.len);
 	}
 }
 

@@ -113,6 +113,9 @@ constexpr std::array kKnownCounters{
     KnownCounter{"rx_msgs_other_dev", MetricType::counter,
                  "Messages refused because their port's socket is bound to another interface "
                  "(also counted in hyperframe_rx_msgs_no_port_total)."},
+    KnownCounter{"rx_msgs_filtered", MetricType::counter,
+                 "Messages refused by their socket's filter or a security module (also "
+                 "counted in hyperframe_rx_msgs_no_port_total)."},
     KnownCounter{"rx_msgs_too_big", MetricType::counter, "Messages refused as too big."},
     KnownCounter{"rx_msgs_no_memory", MetricType::counter,
                  "Messages refused as too big for the namespace's memory limit (also counted "
