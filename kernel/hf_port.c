@@ -16,7 +16,10 @@
  *    arrives on it: the lookup compares one integer, and for a message
  *    from another interface the port is as good as closed. A port stays
  *    one socket's, whatever its interface.
+ * 4. Ports below HF_PORT_PRIVILEGED need CAP_NET_BIND_SERVICE in the user
+ *    namespace that owns the socket's network namespace, as for IP.
  */
+#include <linux/capability.h>
 #include <linux/hashtable.h>
 #include <linux/rculist.h>
 
@@ -62,9 +65,10 @@ static u16 port_pick_ephemeral(struct hf_net *hn)
  * The binding is in place before the port is visible to the receive path,
  * so no message from another interface slips in between.
  *
- * Return: 0; -EINVAL when @ifindex differs from the interface the socket
- * is bound to already; -EADDRINUSE when @port is taken or no ephemeral
- * port is free.
+ * Return: 0; -EACCES for a port below HF_PORT_PRIVILEGED without
+ * CAP_NET_BIND_SERVICE over the namespace; -EINVAL when @ifindex differs
+ * from the interface the socket is bound to already; -EADDRINUSE when
+ * @port is taken or no ephemeral port is free.
  */
 int hf_port_bind(struct sock *sk, u16 port, int ifindex)
 {
@@ -73,6 +77,9 @@ int hf_port_bind(struct sock *sk, u16 port, int ifindex)
 	int bound = sk->sk_bound_dev_if;
 	int err = 0;
 
+	if (port && port < HF_PORT_PRIVILEGED &&
+	    !ns_capable(sock_net(sk)->user_ns, CAP_NET_BIND_SERVICE))
+		return -EACCES;
 	if (ifindex && bound && ifindex != bound)
 		return -EINVAL;
 

@@ -8,6 +8,9 @@
 
 #include <net/sock.h>
 
+/* Ports below this one need CAP_NET_BIND_SERVICE, as for IP. */
+#define HF_PORT_PRIVILEGED	1024
+
 int hf_port_bind(struct sock *sk, u16 port, int ifindex);
 void hf_port_unbind(struct sock *sk);
 struct sock *hf_port_lookup(struct net *net, u16 port, int ifindex,

@@ -114,8 +114,9 @@ static int hf_check_route(const struct sock *sk, int ifindex)
  * @len: length of @uaddr
  *
  * Return: 0, an hf_check_addr() errno, -EINVAL when already bound (to a
- * port, or to another interface than @uaddr names), -EADDRINUSE when the
- * port is taken (or no ephemeral port is free).
+ * port, or to another interface than @uaddr names), -EACCES for a port
+ * below 1024 without CAP_NET_BIND_SERVICE, -EADDRINUSE when the port is
+ * taken (or no ephemeral port is free).
  */
 static int hf_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 {
