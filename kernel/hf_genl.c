@@ -15,11 +15,14 @@
  *    needs CAP_NET_ADMIN in the user namespace owning the network
  *    namespace (GENL_UNS_ADMIN_PERM), so a container's root can tune its
  *    own. The limits that bound kernel memory (max_msg, max_peers,
- *    mem_limit, credit_budget, max_inflight) cannot be raised above the
- *    initial namespace's by a writer without CAP_NET_ADMIN in the initial
- *    user namespace: a user who may create namespaces cannot enlarge
- *    what each of them may pin. Everything else is open to everyone, as
- *    /proc/net/hyperframe is.
+ *    mem_limit, credit_budget, max_inflight) and how long it stays pinned
+ *    (retry_limit, rto_max_us, rto_max_backoff, peer_idle_ms) cannot be
+ *    raised above the initial namespace's by a writer without
+ *    CAP_NET_ADMIN in the initial user namespace: a user who may create
+ *    namespaces cannot enlarge what each of them may pin, or for how
+ *    long. All namespaces together are bounded by the module-wide
+ *    limit (hf_mem.c), which only the initial namespace's root sets.
+ *    Everything else is open to everyone, as /proc/net/hyperframe is.
  * 2. Every settable value has a policy range; a request with any value
  *    out of range is refused whole by the netlink core before the handler
  *    runs, with the offending attribute and its range in the extended ack.
@@ -48,6 +51,7 @@
 #include <net/sock.h>
 
 #include "hf_genl.h"
+#include "hf_mem.h"
 #include "hf_net.h"
 #include "hf_output.h"
 #include "hf_params.h"
@@ -275,6 +279,18 @@ static int hf_config_ceiling(const struct sk_buff *skb,
 	else if (p->max_inflight > top->max_inflight)
 		NL_SET_ERR_MSG(extack,
 			       "max_inflight above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->rto.retry_limit > top->rto.retry_limit)
+		NL_SET_ERR_MSG(extack,
+			       "retry_limit above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->rto.max_us > top->rto.max_us)
+		NL_SET_ERR_MSG(extack,
+			       "rto_max_us above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->rto.max_backoff > top->rto.max_backoff)
+		NL_SET_ERR_MSG(extack,
+			       "rto_max_backoff above the initial namespace's needs CAP_NET_ADMIN there");
+	else if (p->peer_idle_ms > top->peer_idle_ms)
+		NL_SET_ERR_MSG(extack,
+			       "peer_idle_ms above the initial namespace's needs CAP_NET_ADMIN there");
 	else
 		return 0;
 	return -EPERM;
@@ -445,7 +461,9 @@ static int hf_stats_fill(struct sk_buff *skb, struct hf_net *hn)
 	    hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "rx_mem_bytes",
 				atomic64_read(&hn->rx_mem)) ||
 	    hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "rx_mem_reserved_bytes",
-				atomic64_read(&hn->rx_reserved)))
+				atomic64_read(&hn->rx_reserved)) ||
+	    hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "mem_bytes",
+				(u64)hf_mem_allocated() << PAGE_SHIFT))
 		return -EMSGSIZE;
 	return hf_frame_size_fill(skb, &hn->stats);
 }
@@ -455,6 +473,7 @@ static size_t hf_stats_size(void)
 	size_t size = hf_counter_size(sizeof("peers") - 1) +
 		      hf_counter_size(sizeof("rx_mem_bytes") - 1) +
 		      hf_counter_size(sizeof("rx_mem_reserved_bytes") - 1) +
+		      hf_counter_size(sizeof("mem_bytes") - 1) +
 		      HF_FRAME_SIZE_BUCKETS * (nla_total_size(0) +
 					       2 * nla_total_size_64bit(sizeof(u64))) +
 		      nla_total_size_64bit(sizeof(u64));
@@ -487,6 +506,17 @@ static int hf_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+}
+
+/*
+ * A flow's epoch is half of what a forged frame needs to pass for the
+ * flow's own (core/hf_epoch.h): only a caller with CAP_NET_ADMIN over the
+ * namespace sees it; to others it reads 0, as for no flow.
+ */
+static void hf_info_hide_epoch(const struct sk_buff *request, struct hf_info *hi)
+{
+	if (!netlink_net_capable(request, CAP_NET_ADMIN))
+		hi->hfi_epoch = 0;
 }
 
 /* A peer's HF_PEER_A_* attributes, in a peer dump or a socket's nest. */
@@ -587,6 +617,7 @@ static int hf_peer_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			dead = peer->dead;
 			if (!dead) {
 				hf_output_info(peer, NULL, &hi);
+				hf_info_hide_epoch(cb->skb, &hi);
 				ifindex = peer->dev->ifindex;
 				ether_addr_copy(addr, peer->addr);
 			}
@@ -666,7 +697,8 @@ static int hf_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
  * The peers @hs remembers that still exist, each in a HF_SOCKET_A_PEER
  * nest; under RCU (the socket dump's), peer state copied under its lock.
  */
-static int hf_socket_peers_put(struct sk_buff *skb, struct hf_sock *hs)
+static int hf_socket_peers_put(struct sk_buff *skb, struct netlink_callback *cb,
+			       struct hf_sock *hs)
 {
 	struct hf_net *hn = hf_net(sock_net(&hs->sk));
 	struct hf_sock_peer keys[HF_SOCK_PEERS];
@@ -686,6 +718,7 @@ static int hf_socket_peers_put(struct sk_buff *skb, struct hf_sock *hs)
 		if (!dead)
 			hf_output_info(peer, &hs->sk, &hi);
 		spin_unlock_bh(&peer->lock);
+		hf_info_hide_epoch(cb->skb, &hi);
 		if (dead)
 			continue;
 		nest = nla_nest_start(skb, HF_SOCKET_A_PEER);
@@ -729,7 +762,7 @@ static int hf_socket_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			      HF_SOCKET_A_PAD) ||
 	    nla_put_u32(skb, HF_SOCKET_A_UID,
 			from_kuid_munged(ns, sock_i_uid(sk))) ||
-	    hf_socket_peers_put(skb, hs)) {
+	    hf_socket_peers_put(skb, cb, hs)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -840,7 +873,11 @@ static const struct genl_ops hf_genl_ops[] = {
  * unknown command, EOPNOTSUPP).
  */
 static const struct genl_multicast_group hf_genl_mcgrps[] = {
-	[HF_GENL_MCGRP_EVENTS_ID] = { .name = HF_GENL_MCGRP_EVENTS, },
+	/* Events name epochs: CAP_NET_ADMIN over the namespace to listen. */
+	[HF_GENL_MCGRP_EVENTS_ID] = {
+		.name = HF_GENL_MCGRP_EVENTS,
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+	},
 };
 
 struct genl_family hf_genl_family = {

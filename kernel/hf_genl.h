@@ -48,9 +48,9 @@ void hf_genl_events_stop(void);
 void hf_genl_event_peer_up(const struct hf_peer *peer);
 void hf_genl_event_peer_down(const struct hf_peer *peer,
 			     enum hf_event_reason reason, u32 msgs, int err);
-void hf_genl_event_retry_limit(const struct hf_peer *peer, u16 epoch,
+void hf_genl_event_retry_limit(const struct hf_peer *peer, u32 epoch,
 			       u32 msgs);
-void hf_genl_event_flow_reset(const struct hf_peer *peer, u16 epoch,
+void hf_genl_event_flow_reset(const struct hf_peer *peer, u32 epoch,
 			      u32 msgs);
 void hf_genl_event_epoch(const struct hf_peer *peer);
 void hf_genl_event_backoff(const struct hf_peer *peer,

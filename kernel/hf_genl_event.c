@@ -180,7 +180,7 @@ void hf_genl_event_peer_down(const struct hf_peer *peer,
  * @epoch: the flow given up
  * @msgs: messages failed with EHOSTUNREACH
  */
-void hf_genl_event_retry_limit(const struct hf_peer *peer, u16 epoch,
+void hf_genl_event_retry_limit(const struct hf_peer *peer, u32 epoch,
 			       u32 msgs)
 {
 	struct hf_event ev = {
@@ -201,7 +201,7 @@ void hf_genl_event_retry_limit(const struct hf_peer *peer, u16 epoch,
  * @epoch: the flow it lost
  * @msgs: messages started in it, failed with ECONNRESET
  */
-void hf_genl_event_flow_reset(const struct hf_peer *peer, u16 epoch,
+void hf_genl_event_flow_reset(const struct hf_peer *peer, u32 epoch,
 			      u32 msgs)
 {
 	struct hf_event ev = {

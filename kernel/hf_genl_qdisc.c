@@ -13,7 +13,10 @@
  * 3. A device belongs to one namespace, so changing its qdisc needs
  *    CAP_NET_ADMIN only over that namespace (GENL_UNS_ADMIN_PERM), as tc.
  * 4. Every value has a policy range; a SET with any value out of range is
- *    refused whole before it runs. Nothing is clamped.
+ *    refused whole before it runs. Nothing is clamped. The rate's range
+ *    (HFQ_RATE_MIN..HFQ_RATE_MAX) has a hole a policy cannot say, 0 for
+ *    unpaced: it is checked in the doit, before anything changes, and
+ *    refused with its policy so that the extended ack carries the range.
  */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -40,6 +43,18 @@ static struct netlink_range_validation hfq_range_horizon = {
 	.min = 1, .max = 3600 * MSEC_PER_SEC,
 };
 
+static struct netlink_range_validation hfq_range_memory = {
+	.min = HFQ_MEMORY_MIN, .max = HFQ_MEMORY_MAX,
+};
+
+static struct netlink_range_validation hfq_range_rate = {
+	.min = HFQ_RATE_MIN, .max = HFQ_RATE_MAX,
+};
+
+/* A rate other than 0, reported with the extended ack's refusal. */
+static const struct nla_policy hfq_rate_policy =
+	NLA_POLICY_FULL_RANGE(NLA_U64, &hfq_range_rate);
+
 const struct nla_policy hf_qdisc_get_policy[HF_QDISC_A_MAX + 1] = {
 	[HF_QDISC_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 };
@@ -57,6 +72,11 @@ const struct nla_policy hf_qdisc_set_policy[HF_QDISC_A_MAX + 1] = {
 	[HF_QDISC_A_QUANTUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_quantum),
 	[HF_QDISC_A_OTHER_SHARE] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_share),
 	[HF_QDISC_A_HORIZON_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_horizon),
+	[HF_QDISC_A_MEMORY_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_memory),
+	[HF_QDISC_A_MEMORY] = {
+		.type = NLA_REJECT,
+		.reject_message = "memory is read-only",
+	},
 };
 
 static int hf_qdisc_fill(struct sk_buff *skb, int ifindex,
@@ -79,7 +99,9 @@ static int hf_qdisc_fill(struct sk_buff *skb, int ifindex,
 	    nla_put_u32(skb, HF_QDISC_A_QLEN_CONTROL, st->qlen[0]) ||
 	    nla_put_u32(skb, HF_QDISC_A_QLEN_DATA, st->qlen[1]) ||
 	    nla_put_u32(skb, HF_QDISC_A_QLEN_OTHER, st->qlen[2]) ||
-	    nla_put_u32(skb, HF_QDISC_A_BACKLOG, st->backlog))
+	    nla_put_u32(skb, HF_QDISC_A_BACKLOG, st->backlog) ||
+	    nla_put_u32(skb, HF_QDISC_A_MEMORY_LIMIT, st->cfg.memory_limit) ||
+	    nla_put_u32(skb, HF_QDISC_A_MEMORY, st->memory))
 		return -EMSGSIZE;
 	for (i = 0; i < HFQ_NR_COUNTERS; i++)
 		if (hf_genl_counter_put(skb, HF_QDISC_A_COUNTER,
@@ -191,6 +213,17 @@ int hf_qdisc_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **tb = info->attrs;
 	struct hfq_state st;
 	struct Qdisc *sch;
+	u64 rate;
+
+	if (tb[HF_QDISC_A_RATE]) {
+		rate = nla_get_u64(tb[HF_QDISC_A_RATE]);
+		if (rate && (rate < HFQ_RATE_MIN || rate > HFQ_RATE_MAX)) {
+			NL_SET_ERR_MSG_ATTR_POL(info->extack, tb[HF_QDISC_A_RATE],
+						&hfq_rate_policy,
+						"rate must be 0 (unpaced) or 500 kbit/s to 10 Tbit/s");
+			return -ERANGE;
+		}
+	}
 
 	rtnl_lock();
 	sch = hf_qdisc_lookup(info);
@@ -207,6 +240,7 @@ int hf_qdisc_set_doit(struct sk_buff *skb, struct genl_info *info)
 	hf_genl_u32_opt(tb, HF_QDISC_A_QUANTUM, &st.cfg.quantum);
 	hf_genl_u32_opt(tb, HF_QDISC_A_OTHER_SHARE, &st.cfg.other_share);
 	hf_genl_u32_opt(tb, HF_QDISC_A_HORIZON_MS, &st.cfg.horizon_ms);
+	hf_genl_u32_opt(tb, HF_QDISC_A_MEMORY_LIMIT, &st.cfg.memory_limit);
 	hf_hfq_config(sch, &st.cfg);
 	rtnl_unlock();
 	return 0;

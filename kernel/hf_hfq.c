@@ -6,15 +6,15 @@
  * for all other traffic, and an optional rate the whole device is paced to.
  *
  * Design notes:
- * 1. Three bands. Control: hyperframe frames that are not DATA (ACKs,
- *    credits, rate hints) and anything at TC_PRIO_CONTROL, in one FIFO,
- *    always served first. Data: hyperframe DATA, one queue per flow (the
- *    destination address: a peer flow, whose segments must not overtake
- *    each other), served round robin by quantum. Other: everything else
- *    (IP, ARP), one FIFO. Data and other share what control leaves by
- *    deficit round robin, other getting other_share percent while both
- *    wait, all of it while data waits for its departure times: neither
- *    starves the other.
+ * 1. Three bands. Control: what this host's kernel sends at
+ *    TC_PRIO_CONTROL (the transport's ACKs among them), in one FIFO,
+ *    served first within its share (note 6). Data: hyperframe frames, one
+ *    queue per flow (the destination address: a peer flow, whose segments
+ *    must not overtake each other), served round robin by quantum.
+ *    Other: everything else (IP, ARP), one FIFO. Data and other share
+ *    what control leaves by deficit round robin, other getting
+ *    other_share percent while both wait, all of it while data waits for
+ *    its departure times: neither starves the other.
  * 2. A data flow's packets leave in order, not before the head's
  *    departure time (skb->tstamp when it is a monotonic delivery time, as
  *    sch_fq reads it). A flow whose head is early leaves the round and
@@ -33,17 +33,42 @@
  *    TCA_OPTIONS: stock tc cannot send options of a kind it does not know,
  *    so a qdisc created with options is refused rather than half-read.
  *    The control plane changes them under the qdisc tree lock.
+ * 6. Nothing a frame says about itself earns it priority: a frame of the
+ *    hyperframe EtherType that is not DATA may come from a packet socket
+ *    or be forwarded or bridged from anywhere. Control takes a frame only
+ *    at TC_PRIO_CONTROL, built on this host (skb_iif 0: not received,
+ *    forwarded or bridged) by the kernel or by a socket of the device's
+ *    own namespace (setting that priority needs CAP_NET_ADMIN or
+ *    CAP_NET_RAW over it, what changing this qdisc needs). A hyperframe
+ *    frame that is not DATA and fails this is queued as data, in a flow
+ *    of its own (control_foreign). Frames this host's transport did not
+ *    build never share a flow with those it did (the flow key's
+ *    HFQ_KEY_FOREIGN), nor count in hf_hfq_backlog_ns(), so they can
+ *    neither hold a peer flow back nor stop the transport's sender.
+ *    Even so, control is bounded: while another band has packets it may
+ *    send HFQ_CONTROL_SHARE percent of the bytes (a credit earned by what
+ *    the others send, at most HFQ_CONTROL_BURST ahead), so a local
+ *    program flooding at TC_PRIO_CONTROL cannot starve the link.
+ * 7. At the packet limit or the byte limit (memory_limit, skb truesize,
+ *    as fq_codel's), the longest queue (packets: control, other, or the
+ *    longest data flow) loses its oldest packet for the newcomer, unless
+ *    the newcomer's own queue is the longest: a flood fills the qdisc
+ *    only at its own expense. The data flow hash is keyed per qdisc
+ *    (siphash), so no one can pile flows into one bucket.
  */
 #include <linux/etherdevice.h>
-#include <linux/hash.h>
 #include <linux/if_ether.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/rbtree.h>
 #include <linux/rtnetlink.h>
+#include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
+#include <net/sock.h>
 
 #include "hf_compat.h"
 #include "hf_hfq.h"
@@ -53,11 +78,27 @@
 #include "hf_trace.h"
 #include "hf_wire.h"
 
-#define HFQ_HASH_BITS		8
+/* 1024 buckets: chains of 10 at the default limit's 10000 flows. */
+#define HFQ_HASH_BITS		10
 #define HFQ_TIMER_SLACK_NS	(10 * NSEC_PER_USEC)
 #define HFQ_RATE_SLACK_NS	NSEC_PER_MSEC
 /* Bytes per round of the data/other round robin, split by other_share. */
 #define HFQ_SHARE_ROUND		(64 * 1024)
+/*
+ * Control's share of the bytes sent while another band has packets, and
+ * the credit it may bank (note 6). The transport's ACKs are 54 to 182
+ * bytes on the wire, one per one or two segments of up to 9 KB the other
+ * way: a few percent of a link. A quarter leaves them room for bursts of
+ * SACK-laden ACKs and a node's other control traffic (STP, LACP, MLD)
+ * while three quarters stay for the rest; 16 KiB of credit lets some 100
+ * ACKs overtake at once.
+ */
+#define HFQ_CONTROL_SHARE	25
+#define HFQ_CONTROL_BURST	(16 * 1024)
+/* At most this many packets make room for one newcomer at a limit. */
+#define HFQ_EVICT_MAX		64
+/* Flow key bit of frames not built by this host's transport (note 6). */
+#define HFQ_KEY_FOREIGN		BIT_ULL(48)
 
 enum hfq_band {
 	HFQ_BAND_CONTROL,
@@ -94,21 +135,47 @@ struct hfq_flow {
 	int deficit;
 };
 
+/**
+ * struct hfq_sched - one hfq instance, all under the qdisc tree lock
+ * @cfg: its settings
+ * @control: the control band
+ * @other: the band of other traffic
+ * @data_qlen: packets of the data band
+ * @data_backlog: bytes of the data band the transport built, for
+ *		  hf_hfq_backlog_ns() (read without the lock)
+ * @memory: truesize of everything queued, against @cfg.memory_limit
+ * @flows_count: data flows allocated
+ * @active: data flows that may send now
+ * @throttled: data flows waiting for their head's departure time
+ * @flows: hash table of the data flows, 1 << HFQ_HASH_BITS buckets
+ * @hash_key: this instance's key of the flow hash
+ * @fat: the longest data flow seen, or NULL (note 7; a hint)
+ * @fallback: the data flow of packets whose own could not be allocated
+ * @rr_deficit: the data/other round robin's deficits
+ * @rr_turn: HFQ_RR_DATA or HFQ_RR_OTHER
+ * @ctl_credit: bytes control may still send ahead of the others (note 6)
+ * @time_next_tx: the device's next free time, with a rate
+ * @xstats: its counters
+ * @watchdog: wakes the qdisc at the next departure or free time
+ */
 struct hfq_sched {
 	struct hfq_config cfg;
 	struct sk_buff_head control;
 	struct sk_buff_head other;
 	u32 data_qlen;
-	u32 data_backlog;	/* bytes of data queued: hf_hfq_backlog_ns() */
+	u32 data_backlog;
+	u32 memory;
 	u32 flows_count;
 	struct list_head active;
 	struct rb_root throttled;
-	DECLARE_HASHTABLE(flows, HFQ_HASH_BITS);
+	struct hlist_head *flows;
+	siphash_key_t hash_key;
+	struct hfq_flow *fat;
 	struct hfq_flow fallback;
-	/* Data/other round robin. */
 	int rr_deficit[2];
 	int rr_turn;
-	u64 time_next_tx;	/* the device's next free time, with a rate */
+	int ctl_credit;
+	u64 time_next_tx;
 	struct tc_hfq_xstats xstats;
 	struct qdisc_watchdog watchdog;
 };
@@ -121,6 +188,8 @@ static const struct hfq_config hfq_default_config = {
 	.quantum	= 2 * ETH_FRAME_LEN,
 	.other_share	= 10,
 	.horizon_ms	= 10 * MSEC_PER_SEC,
+	/* fq_codel's default; the 10000 packets of limit are 20 to 640 MB. */
+	.memory_limit	= 32U << 20,
 };
 
 /* The names of struct tc_hfq_xstats' fields, in order. */
@@ -135,6 +204,9 @@ const char *const hfq_counter_names[] = {
 	"flow_alloc_failed",
 	"throttled",
 	"rate_delayed",
+	"drop_memory_limit",
+	"control_foreign",
+	"control_over_share",
 };
 
 static_assert(ARRAY_SIZE(hfq_counter_names) == HFQ_NR_COUNTERS);
@@ -145,27 +217,67 @@ static struct hfq_skb_cb *hfq_cb(struct sk_buff *skb)
 	return (struct hfq_skb_cb *)qdisc_skb_cb(skb)->data;
 }
 
-/* The band of @skb; for hyperframe DATA also its flow key in @key. */
-static enum hfq_band hfq_classify(struct sk_buff *skb, u64 *key)
+/**
+ * hfq_own() - whether this host's transport built a frame
+ * @skb: the frame
+ *
+ * The transport builds its frames without a socket (or, should it charge
+ * them, with a hyperframe one); a received skb, forwarded or bridged,
+ * keeps the index of the device it came in by.
+ * Context: any; reads the skb only.
+ * Return: true for no socket or a hyperframe one, and not received.
+ */
+static bool hfq_own(const struct sk_buff *skb)
 {
+	return !skb->skb_iif &&
+	       (!skb->sk || skb->sk->sk_family == AF_HYPERFRAME);
+}
+
+/**
+ * hfq_control() - whether a frame may enter the control band (note 6)
+ * @sch: the qdisc
+ * @skb: the frame
+ *
+ * Context: any; reads the skb only.
+ * Return: true for TC_PRIO_CONTROL set on this host by the kernel or by
+ * a socket of the namespace of @sch's device.
+ */
+static bool hfq_control(const struct Qdisc *sch, const struct sk_buff *skb)
+{
+	return skb->priority == TC_PRIO_CONTROL && !skb->skb_iif &&
+	       (!skb->sk ||
+		net_eq(sock_net(skb->sk), dev_net(qdisc_dev(sch))));
+}
+
+/**
+ * hfq_classify() - the band of a frame
+ * @sch: the qdisc
+ * @skb: the frame
+ * @key: set to its flow key when it goes to the data band
+ *
+ * Counts control_foreign. Context: the qdisc's root lock held.
+ * Return: its band.
+ */
+static enum hfq_band hfq_classify(struct Qdisc *sch, struct sk_buff *skb,
+				  u64 *key)
+{
+	struct hfq_sched *q = qdisc_priv(sch);
 	const struct ethhdr *eth;
 	struct ethhdr eth_buf;
 	u8 hdr_buf[1];
 	const u8 *hdr;
 
-	if (skb->priority == TC_PRIO_CONTROL)
-		return HFQ_BAND_CONTROL;
-	if (skb->protocol != hf_ethertype())
-		return HFQ_BAND_OTHER;
-
-	if (skb_network_offset(skb) < 0)
-		return HFQ_BAND_OTHER;
+	if (skb->protocol != hf_ethertype() || skb_network_offset(skb) < 0)
+		goto not_hf;
 	hdr = skb_header_pointer(skb, skb_network_offset(skb), sizeof(hdr_buf),
 				 hdr_buf);
 	if (!hdr)
-		return HFQ_BAND_OTHER;
-	if ((hdr[0] & 0x0f) != HF_TYPE_DATA)
-		return HFQ_BAND_CONTROL;
+		goto not_hf;
+	if ((hdr[0] & 0x0f) != HF_TYPE_DATA) {
+		if (hfq_control(sch, skb))
+			return HFQ_BAND_CONTROL;
+		q->xstats.control_foreign++;
+	}
 
 	/*
 	 * One flow per destination, the peer flow's sequence space: its
@@ -175,7 +287,7 @@ static enum hfq_band hfq_classify(struct sk_buff *skb, u64 *key)
 	 * here short (tx_pick()). Devices without an Ethernet header share
 	 * one flow.
 	 */
-	*key = 0;
+	*key = hfq_own(skb) ? 0 : HFQ_KEY_FOREIGN;
 	if (skb_network_offset(skb) >= ETH_HLEN) {
 		eth = skb_header_pointer(skb, skb_network_offset(skb) - ETH_HLEN,
 					 sizeof(eth_buf), &eth_buf);
@@ -183,16 +295,49 @@ static enum hfq_band hfq_classify(struct sk_buff *skb, u64 *key)
 			*key |= ether_addr_to_u64(eth->h_dest);
 	}
 	return HFQ_BAND_DATA;
+
+not_hf:
+	return hfq_control(sch, skb) ? HFQ_BAND_CONTROL : HFQ_BAND_OTHER;
+}
+
+/**
+ * hfq_bucket() - the hash bucket of a flow key, by this qdisc's siphash key
+ * @q: the qdisc's state
+ * @key: the flow key
+ *
+ * Context: the qdisc's root lock held.
+ * Return: the bucket.
+ */
+static struct hlist_head *hfq_bucket(struct hfq_sched *q, u64 key)
+{
+	return &q->flows[siphash_1u64(key, &q->hash_key) &
+			 ((1U << HFQ_HASH_BITS) - 1)];
+}
+
+/**
+ * hfq_flow_find() - look a data flow up
+ * @q: the qdisc's state
+ * @key: its key
+ *
+ * Context: the qdisc's root lock held.
+ * Return: the flow of @key, or NULL when it has none.
+ */
+static struct hfq_flow *hfq_flow_find(struct hfq_sched *q, u64 key)
+{
+	struct hfq_flow *f;
+
+	hlist_for_each_entry(f, hfq_bucket(q, key), hash)
+		if (f->key == key)
+			return f;
+	return NULL;
 }
 
 static struct hfq_flow *hfq_flow_get(struct hfq_sched *q, u64 key)
 {
-	struct hfq_flow *f;
+	struct hfq_flow *f = hfq_flow_find(q, key);
 
-	hash_for_each_possible(q->flows, f, hash, key)
-		if (f->key == key)
-			return f;
-
+	if (f)
+		return f;
 	f = kmalloc(sizeof(*f), GFP_ATOMIC | __GFP_NOWARN);
 	if (!f) {
 		q->xstats.flow_alloc_failed++;
@@ -203,7 +348,7 @@ static struct hfq_flow *hfq_flow_get(struct hfq_sched *q, u64 key)
 	__skb_queue_head_init(&f->queue);
 	INIT_LIST_HEAD(&f->active);
 	RB_CLEAR_NODE(&f->node);
-	hash_add(q->flows, &f->hash, key);
+	hlist_add_head(&f->hash, hfq_bucket(q, key));
 	q->flows_count++;
 	return f;
 }
@@ -211,9 +356,11 @@ static struct hfq_flow *hfq_flow_get(struct hfq_sched *q, u64 key)
 /* Free an empty flow that is neither active nor throttled. */
 static void hfq_flow_put(struct hfq_sched *q, struct hfq_flow *f)
 {
+	if (q->fat == f)
+		q->fat = NULL;
 	if (f == &q->fallback)
 		return;
-	hash_del(&f->hash);
+	hlist_del(&f->hash);
 	q->flows_count--;
 	kfree(f);
 }
@@ -252,32 +399,157 @@ static void hfq_unthrottle(struct hfq_sched *q, u64 now)
 	}
 }
 
+/**
+ * hfq_unaccount() - take a packet that left, sent or dropped, out of the
+ * qdisc's packet, byte and memory counts
+ * @sch: the qdisc
+ * @skb: the packet, unlinked
+ *
+ * Context: the qdisc's root lock held.
+ */
+static void hfq_unaccount(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct hfq_sched *q = qdisc_priv(sch);
+
+	qdisc_qstats_backlog_dec(sch, skb);
+	sch->q.qlen--;
+	q->memory -= skb->truesize;
+}
+
+/**
+ * hfq_flow_pop() - unlink the head of a data flow
+ * @q: the qdisc's state
+ * @f: the flow, not empty
+ *
+ * A flow left empty leaves the round or the tree and is freed.
+ * Context: the qdisc's root lock held.
+ * Return: the packet, still counted in the qdisc (hfq_unaccount()).
+ */
+static struct sk_buff *hfq_flow_pop(struct hfq_sched *q, struct hfq_flow *f)
+{
+	struct sk_buff *skb = __skb_dequeue(&f->queue);
+
+	q->data_qlen--;
+	if (hfq_own(skb))
+		WRITE_ONCE(q->data_backlog,
+			   q->data_backlog - qdisc_pkt_len(skb));
+	if (skb_queue_empty(&f->queue)) {
+		list_del_init(&f->active);
+		if (!RB_EMPTY_NODE(&f->node)) {
+			rb_erase(&f->node, &q->throttled);
+			RB_CLEAR_NODE(&f->node);
+		}
+		hfq_flow_put(q, f);
+	}
+	return skb;
+}
+
+/**
+ * hfq_longest() - the longest queue, in packets (note 7)
+ * @q: the qdisc's state
+ * @flow: set to the data flow it is, or to NULL for a band
+ *
+ * The control or the other band, or the longest data flow as far as
+ * @q->fat knows (any flow when it knows none, which it then takes).
+ * Context: the qdisc's root lock held.
+ * Return: the queue.
+ */
+static struct sk_buff_head *hfq_longest(struct hfq_sched *q,
+					struct hfq_flow **flow)
+{
+	struct sk_buff_head *best = &q->control;
+	struct hfq_flow *f = q->fat;
+	struct rb_node *n;
+
+	*flow = NULL;
+	if (skb_queue_len(&q->other) > skb_queue_len(best))
+		best = &q->other;
+	if (!f) {
+		f = list_first_entry_or_null(&q->active, struct hfq_flow,
+					     active);
+		n = rb_first(&q->throttled);
+		if (!f && n)
+			f = rb_entry(n, struct hfq_flow, node);
+		q->fat = f;
+	}
+	if (f && skb_queue_len(&f->queue) > skb_queue_len(best)) {
+		best = &f->queue;
+		*flow = f;
+	}
+	return best;
+}
+
+/**
+ * hfq_make_room() - make room at the packet and byte limits
+ * @sch: the qdisc
+ * @skb: the newcomer
+ * @queue: the queue it joins; NULL for a data flow not created yet
+ * @to_free: where the evicted packets go
+ *
+ * Drops the oldest packets of queues longer than @queue, at most
+ * HFQ_EVICT_MAX (note 7), and tells the parents. Counts every drop, the
+ * newcomer's too when it does not fit. Never takes a packet of @queue.
+ * Context: the qdisc's root lock held.
+ * Return: true when @skb fits now, false when it must be dropped.
+ */
+static bool hfq_make_room(struct Qdisc *sch, struct sk_buff *skb,
+			  struct sk_buff_head *queue,
+			  struct sk_buff **to_free)
+{
+	u32 mine = queue ? skb_queue_len(queue) : 0;
+	struct hfq_sched *q = qdisc_priv(sch);
+	unsigned int n = 0, len = 0;
+	struct sk_buff_head *victims;
+	struct sk_buff *victim;
+	struct hfq_flow *f;
+	bool fits = true;
+
+	lockdep_assert_held(qdisc_root_sleeping_lock(sch));
+	while (sch->q.qlen >= q->cfg.limit ||
+	       (sch->q.qlen &&
+		q->memory + skb->truesize > q->cfg.memory_limit)) {
+		if (sch->q.qlen >= q->cfg.limit)
+			q->xstats.drop_limit++;
+		else
+			q->xstats.drop_memory_limit++;
+		victims = hfq_longest(q, &f);
+		if (n >= HFQ_EVICT_MAX || skb_queue_len(victims) <= mine) {
+			fits = false;
+			break;
+		}
+		victim = f ? hfq_flow_pop(q, f) : __skb_dequeue(victims);
+		n++;
+		len += qdisc_pkt_len(victim);
+		hfq_unaccount(sch, victim);
+		qdisc_drop(victim, sch, to_free);
+	}
+	if (n)
+		qdisc_tree_reduce_backlog(sch, n, len);
+	return fits;
+}
+
 static int hfq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		       struct sk_buff **to_free)
 {
 	struct hfq_sched *q = qdisc_priv(sch);
-	u64 key = 0, now, when;
+	struct sk_buff_head *queue = NULL;
+	struct hfq_flow *f = NULL;
+	u64 key = 0, now, when = 0;
 	enum hfq_band band;
-	struct hfq_flow *f;
-
-	if (unlikely(sch->q.qlen >= q->cfg.limit)) {
-		q->xstats.drop_limit++;
-		return qdisc_drop(skb, sch, to_free);
-	}
 
 	now = ktime_get_ns();
 	hfq_cb(skb)->enqueue_ns = now;
-	band = hfq_classify(skb, &key);
+	band = hfq_classify(sch, skb, &key);
 	switch (band) {
 	case HFQ_BAND_CONTROL:
 		if (unlikely(skb_queue_len(&q->control) >= q->cfg.control_limit)) {
 			q->xstats.drop_control_limit++;
 			return qdisc_drop(skb, sch, to_free);
 		}
-		__skb_queue_tail(&q->control, skb);
+		queue = &q->control;
 		break;
 	case HFQ_BAND_OTHER:
-		__skb_queue_tail(&q->other, skb);
+		queue = &q->other;
 		break;
 	case HFQ_BAND_DATA:
 		when = hf_skb_departure(skb);
@@ -287,11 +559,34 @@ static int hfq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			q->xstats.drop_horizon++;
 			return qdisc_drop(skb, sch, to_free);
 		}
-		f = hfq_flow_get(q, key);
-		if (unlikely(skb_queue_len(&f->queue) >= q->cfg.flow_limit)) {
+		f = hfq_flow_find(q, key);
+		if (f && unlikely(skb_queue_len(&f->queue) >= q->cfg.flow_limit)) {
 			q->xstats.drop_flow_limit++;
-			if (skb_queue_empty(&f->queue))
-				hfq_flow_put(q, f);
+			return qdisc_drop(skb, sch, to_free);
+		}
+		queue = f ? &f->queue : NULL;
+		break;
+	default:
+		return qdisc_drop(skb, sch, to_free);
+	}
+
+	/* Eviction never takes @queue's own packets: @f stays. */
+	if (unlikely(!hfq_make_room(sch, skb, queue, to_free)))
+		return qdisc_drop(skb, sch, to_free);
+
+	switch (band) {
+	case HFQ_BAND_CONTROL:
+		__skb_queue_tail(&q->control, skb);
+		break;
+	case HFQ_BAND_OTHER:
+		__skb_queue_tail(&q->other, skb);
+		break;
+	default:
+		if (!f)
+			f = hfq_flow_get(q, key);
+		if (unlikely(skb_queue_len(&f->queue) >= q->cfg.flow_limit)) {
+			/* The fallback flow, full. */
+			q->xstats.drop_flow_limit++;
 			return qdisc_drop(skb, sch, to_free);
 		}
 		hfq_cb(skb)->time_to_send = when;
@@ -301,15 +596,18 @@ static int hfq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			list_add_tail(&f->active, &q->active);
 		}
 		__skb_queue_tail(&f->queue, skb);
+		if (!q->fat || skb_queue_len(&f->queue) > skb_queue_len(&q->fat->queue))
+			q->fat = f;
 		q->data_qlen++;
-		WRITE_ONCE(q->data_backlog, q->data_backlog + qdisc_pkt_len(skb));
+		if (hfq_own(skb))
+			WRITE_ONCE(q->data_backlog,
+				   q->data_backlog + qdisc_pkt_len(skb));
 		break;
-	default:
-		return qdisc_drop(skb, sch, to_free);
 	}
 
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
+	q->memory += skb->truesize;
 	trace_hfq_enqueue(qdisc_dev(sch), skb, band, sch->q.qlen);
 	return NET_XMIT_SUCCESS;
 }
@@ -332,15 +630,8 @@ static struct sk_buff *hfq_dequeue_data(struct hfq_sched *q, u64 now)
 			hfq_throttle(q, f, hfq_cb(skb)->time_to_send);
 			continue;
 		}
-		__skb_unlink(skb, &f->queue);
-		q->data_qlen--;
-		WRITE_ONCE(q->data_backlog, q->data_backlog - qdisc_pkt_len(skb));
 		f->deficit -= qdisc_pkt_len(skb);
-		if (skb_queue_empty(&f->queue)) {
-			list_del_init(&f->active);
-			hfq_flow_put(q, f);
-		}
-		return skb;
+		return hfq_flow_pop(q, f);
 	}
 	return NULL;
 }
@@ -399,11 +690,28 @@ static struct sk_buff *hfq_dequeue_shared(struct hfq_sched *q, u64 now,
 	return skb;
 }
 
+/**
+ * hfq_ctl_earn() - control earns its share of what another band sent
+ * @q: the qdisc's state
+ * @skb: what the other band sent
+ *
+ * Credit up to HFQ_CONTROL_BURST (note 6). Context: the qdisc's root
+ * lock held.
+ */
+static void hfq_ctl_earn(struct hfq_sched *q, const struct sk_buff *skb)
+{
+	int earned = qdisc_pkt_len(skb) * HFQ_CONTROL_SHARE /
+		     (100 - HFQ_CONTROL_SHARE);
+
+	q->ctl_credit = min(q->ctl_credit + earned, HFQ_CONTROL_BURST);
+}
+
 static struct sk_buff *hfq_dequeue(struct Qdisc *sch)
 {
 	struct hfq_sched *q = qdisc_priv(sch);
 	u8 band = HFQ_BAND_OTHER;
 	struct sk_buff *skb;
+	bool others, ctl;
 	u64 now, wake;
 
 	if (!sch->q.qlen)
@@ -417,13 +725,32 @@ static struct sk_buff *hfq_dequeue(struct Qdisc *sch)
 		return NULL;
 	}
 
-	skb = __skb_dequeue(&q->control);
-	if (skb) {
+	/*
+	 * Control goes first while it has credit or nothing else waits; its
+	 * credit is earned by what the others send (note 6).
+	 */
+	hfq_unthrottle(q, now);
+	others = !list_empty(&q->active) || !skb_queue_empty(&q->other);
+	ctl = !skb_queue_empty(&q->control);
+	skb = NULL;
+	if (ctl && others && q->ctl_credit <= 0) {
+		q->xstats.control_over_share++;
+		skb = hfq_dequeue_shared(q, now, &band);
+		if (skb)
+			hfq_ctl_earn(q, skb);
+		else
+			others = false;	/* all of data waits for its time */
+	}
+	if (!skb && ctl) {
+		skb = __skb_dequeue(&q->control);
 		band = HFQ_BAND_CONTROL;
 		q->xstats.packets_control += hf_skb_segs(skb);
-	} else {
-		hfq_unthrottle(q, now);
+		if (others)
+			q->ctl_credit -= qdisc_pkt_len(skb);
+	} else if (!skb) {
 		skb = hfq_dequeue_shared(q, now, &band);
+		if (skb)
+			hfq_ctl_earn(q, skb);
 	}
 	if (!skb) {
 		/* Only data waiting for its departure time is left. */
@@ -450,8 +777,7 @@ static struct sk_buff *hfq_dequeue(struct Qdisc *sch)
 						max_t(u64, HFQ_RATE_SLACK_NS,
 						      len_ns)) + len_ns;
 	}
-	qdisc_qstats_backlog_dec(sch, skb);
-	sch->q.qlen--;
+	hfq_unaccount(sch, skb);
 	qdisc_bstats_update(sch, skb);
 	trace_hfq_dequeue(qdisc_dev(sch), skb, band,
 			  now - hfq_cb(skb)->enqueue_ns);
@@ -463,14 +789,16 @@ static void hfq_reset(struct Qdisc *sch)
 	struct hfq_sched *q = qdisc_priv(sch);
 	struct hlist_node *tmp;
 	struct hfq_flow *f;
-	int bkt;
+	unsigned int bkt;
 
 	__skb_queue_purge(&q->control);
 	__skb_queue_purge(&q->other);
-	hash_for_each_safe(q->flows, bkt, tmp, f, hash) {
-		__skb_queue_purge(&f->queue);
-		hash_del(&f->hash);
-		kfree(f);
+	for (bkt = 0; q->flows && bkt < (1U << HFQ_HASH_BITS); bkt++) {
+		hlist_for_each_entry_safe(f, tmp, &q->flows[bkt], hash) {
+			__skb_queue_purge(&f->queue);
+			hlist_del(&f->hash);
+			kfree(f);
+		}
 	}
 	__skb_queue_purge(&q->fallback.queue);
 	INIT_LIST_HEAD(&q->active);
@@ -478,8 +806,11 @@ static void hfq_reset(struct Qdisc *sch)
 	RB_CLEAR_NODE(&q->fallback.node);
 	q->throttled = RB_ROOT;
 	q->flows_count = 0;
+	q->fat = NULL;
 	q->data_qlen = 0;
 	WRITE_ONCE(q->data_backlog, 0);
+	q->memory = 0;
+	q->ctl_credit = HFQ_CONTROL_BURST;
 	q->rr_deficit[HFQ_RR_DATA] = 0;
 	q->rr_deficit[HFQ_RR_OTHER] = 0;
 	q->time_next_tx = 0;
@@ -512,18 +843,25 @@ static int hfq_init(struct Qdisc *sch, struct nlattr *opt,
 	__skb_queue_head_init(&q->other);
 	INIT_LIST_HEAD(&q->active);
 	q->throttled = RB_ROOT;
-	hash_init(q->flows);
 	__skb_queue_head_init(&q->fallback.queue);
 	INIT_LIST_HEAD(&q->fallback.active);
 	RB_CLEAR_NODE(&q->fallback.node);
+	q->ctl_credit = HFQ_CONTROL_BURST;
 	sch->limit = q->cfg.limit;
+	q->flows = kvcalloc(1U << HFQ_HASH_BITS, sizeof(*q->flows), GFP_KERNEL);
+	if (!q->flows)
+		return -ENOMEM;
+	get_random_bytes(&q->hash_key, sizeof(q->hash_key));
 
 	return hfq_change(sch, opt, extack);
 }
 
 static void hfq_destroy(struct Qdisc *sch)
 {
+	struct hfq_sched *q = qdisc_priv(sch);
+
 	hfq_reset(sch);
+	kvfree(q->flows);
 }
 
 static int hfq_dump(struct Qdisc *sch, struct sk_buff *skb)
@@ -666,6 +1004,7 @@ void hf_hfq_read(struct Qdisc *sch, struct hfq_state *st)
 	st->qlen[HFQ_BAND_DATA] = q->data_qlen;
 	st->qlen[HFQ_BAND_OTHER] = skb_queue_len(&q->other);
 	st->backlog = sch->qstats.backlog;
+	st->memory = q->memory;
 	st->xstats = q->xstats;
 	sch_tree_unlock(sch);
 }

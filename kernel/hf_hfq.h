@@ -19,6 +19,16 @@ struct Qdisc;
 #define HFQ_QUANTUM_MAX		(1U << 24)
 #define HFQ_SHARE_MIN		1		/* percent */
 #define HFQ_SHARE_MAX		99
+/*
+ * rate: 0 (unpaced) or 500 kbit/s to 10 Tbit/s. At the least, a 64 KiB
+ * skb (a train, a TSO skb) holds the device about 1 s; at 1 B/s it held it
+ * 18 hours, control frames behind it.
+ */
+#define HFQ_RATE_MIN		62500ULL	/* bytes per second */
+#define HFQ_RATE_MAX		1250000000000ULL
+/* memory_limit: bytes of skb truesize queued in all bands. */
+#define HFQ_MEMORY_MIN		(64U << 10)
+#define HFQ_MEMORY_MAX		(1U << 30)
 
 /**
  * struct hfq_config - the settings of one hfq instance
@@ -29,6 +39,7 @@ struct Qdisc;
  * @quantum: bytes a data flow sends per round
  * @other_share: percent of the link owed to traffic other than hyperframe
  * @horizon_ms: data whose departure time is further ahead is dropped
+ * @memory_limit: bytes of skb truesize queued in all bands
  */
 struct hfq_config {
 	u64 rate;
@@ -38,6 +49,7 @@ struct hfq_config {
 	u32 quantum;
 	u32 other_share;
 	u32 horizon_ms;
+	u32 memory_limit;
 };
 
 /**
@@ -47,6 +59,7 @@ struct hfq_config {
  * @flows: data flows with packets queued
  * @qlen: packets queued in the control, data and other bands
  * @backlog: bytes queued
+ * @memory: truesize of what is queued, the measure of @cfg.memory_limit
  * @xstats: its counters
  */
 struct hfq_state {
@@ -55,6 +68,7 @@ struct hfq_state {
 	u32 flows;
 	u32 qlen[3];
 	u32 backlog;
+	u32 memory;
 	struct tc_hfq_xstats xstats;
 };
 

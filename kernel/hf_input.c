@@ -38,12 +38,14 @@
 #include <linux/etherdevice.h>
 #include <linux/filter.h>
 #include <linux/random.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <net/checksum.h>
 #include <net/sock.h>
 
 #include "hf_hfq.h"
 #include "hf_input.h"
+#include "hf_mem.h"
 #include "hf_net.h"
 #include "hf_offload.h"
 #include "hf_output.h"
@@ -59,6 +61,17 @@
  */
 #define HF_RX_COVERED	((struct sk_buff *)1UL)
 #define HF_ACK_EVERY	16
+/* Adoptions of a new epoch through a challenge: at most one per this. */
+#define HF_EPOCH_ADOPT_GAP	(HZ / 10)
+/*
+ * Answers to one peer per window: challenges, which a genuine new epoch
+ * of that peer needs and forgeries in its name compete for, and LOST.
+ */
+#define HF_EPOCH_CHALLENGES	64
+#define HF_EPOCH_LOSTS		8
+#define HF_EPOCH_REPLY_WINDOW	(HZ / 10)
+/* A challenge cookie holds for this bucket of time and the next. */
+#define HF_COOKIE_BUCKET	(2 * HZ)
 /*
  * How long a refusing socket's flow stays closed after its last refusal
  * while the socket is under full but above half its buffer: a reader
@@ -68,6 +81,8 @@
 #define HF_REFUSED_HOLD	msecs_to_jiffies(100)
 /* The least credit share, in segments: a new flow's first frame. */
 #define HF_CREDIT_MIN_SEGS	4
+/* Segments a sender may go beyond the credit before they are dropped. */
+#define HF_CREDIT_SLACK_SEGS	64
 
 static struct sk_buff **seg_slot(struct hf_rx_msg *m, u32 index, bool alloc)
 {
@@ -83,7 +98,12 @@ static struct sk_buff **seg_slot(struct hf_rx_msg *m, u32 index, bool alloc)
 	return &(*chunk)[index % HF_PER_CHUNK];
 }
 
-/* Let go of the segments @m holds and what they are charged to. */
+/*
+ * Let go of the segments @m holds and what they are charged to, and of its
+ * socket. Its reservation goes back to the socket and the peer; to the
+ * namespace and the module-wide limit too, unless @m was delivered: the
+ * delivered skb holds that part until it is freed (rx_head_free()).
+ */
 static void rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 {
 	struct hf_net *hn = hf_net(peer->net);
@@ -102,12 +122,16 @@ static void rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 		m->chunks = NULL;
 	}
 	atomic64_sub(m->charge, &hn->rx_mem);
-	atomic64_sub(m->reserve, &hn->rx_reserved);
+	if (!m->delivered) {
+		atomic64_sub(m->reserve, &hn->rx_reserved);
+		hf_mem_uncharge(hf_mem_pages(m->reserve));
+	}
 	peer->rx_reserved -= m->reserve;
 	kfree_skb(m->head);
 	m->head = NULL;
 	if (m->sk) {
 		atomic_sub(m->charge, &hf_sk(m->sk)->rx_reasm);
+		atomic_sub(m->reserve, &hf_sk(m->sk)->rx_reserved);
 		sock_put(m->sk);
 		m->sk = NULL;
 	}
@@ -143,11 +167,45 @@ static u64 rx_msg_reserve(u32 len, u32 nsegs)
 	return (u64)len + (u64)nsegs * SKB_TRUESIZE(256);
 }
 
-/* Whether @sk's delivered, unread messages fill its receive buffer. */
-static bool rx_sock_full(const struct sock *sk)
+/* Bytes of @sk's receive memory delivered and not read yet. */
+static int rx_sock_delivered(const struct sock *sk)
 {
-	return atomic_read(&sk->sk_rmem_alloc) -
-	       atomic_read(&hf_sk(sk)->rx_reasm) >= READ_ONCE(sk->sk_rcvbuf);
+	return max(atomic_read(&sk->sk_rmem_alloc) -
+		   atomic_read(&hf_sk(sk)->rx_reasm), 0);
+}
+
+/*
+ * Whether @sk has no room for a message reserving @need bytes: what it
+ * holds delivered and what its messages in reassembly reserved, with
+ * @need, are above SO_RCVBUF, and it holds anything at all (one message
+ * larger than the buffer goes into an empty socket).
+ */
+static bool rx_sock_full(const struct sock *sk, u64 need)
+{
+	int delivered = rx_sock_delivered(sk);
+	int reserved = atomic_read(&hf_sk(sk)->rx_reserved);
+
+	if (!delivered && !reserved)
+		return false;
+	return (u64)delivered + reserved + need > (u64)READ_ONCE(sk->sk_rcvbuf);
+}
+
+/*
+ * Reserve @need bytes of @sk's receive buffer for a new message, as
+ * rx_sock_full() allows: atomically, since messages from other peers are
+ * admitted concurrently. Return: true when reserved.
+ */
+static bool rx_sock_reserve(struct sock *sk, u32 need)
+{
+	struct hf_sock *hs = hf_sk(sk);
+	int delivered = rx_sock_delivered(sk);
+	int reserved = atomic_add_return(need, &hs->rx_reserved);
+
+	if ((!delivered && reserved == need) ||
+	    (u64)delivered + reserved <= (u64)READ_ONCE(sk->sk_rcvbuf))
+		return true;
+	atomic_sub(need, &hs->rx_reserved);
+	return false;
 }
 
 /*
@@ -239,6 +297,24 @@ static void rx_credit_reset(struct hf_peer *peer)
 	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp));
 }
 
+/*
+ * Whether new segments [@seq, @seq + @n) of @bytes payload take the flow
+ * far beyond the credit we granted: past the limit by more than
+ * HF_CREDIT_SLACK_SEGS segments (a sender's persist probes go one beyond
+ * it at a time). Its sender broke its credit: they are dropped unheld
+ * (and answered, the flow being alive), so a sender cannot make us hold
+ * more than our grants. Repeats and segments outside the window are
+ * judged elsewhere.
+ */
+static bool rx_credit_broken(struct hf_peer *peer, u32 seq, u32 n, u32 bytes)
+{
+	const struct hf_credit_rx *c = &peer->rx_credit;
+	u64 slack = (u64)HF_CREDIT_SLACK_SEGS * hf_seg_size(READ_ONCE(peer->dev->mtu));
+
+	return c->received + bytes > c->limit + slack &&
+	       hf_rxwin_fresh(&peer->rxw, seq, n);
+}
+
 /* Start reassembly of the message @d announces; NULL when it cannot be held now. */
 static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 				    const struct hf_hdr *h,
@@ -266,14 +342,6 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 			status = HF_STATUS_NO_PORT;
 			if (other_dev)
 				hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_OTHER_DEV);
-		} else if (rx_sock_full(sk)) {
-			peer->rx_refused = true;
-			peer->rx_refused_port = h->dport;
-			peer->rx_refused_at = jiffies;
-			WRITE_ONCE(hf_sk(sk)->rx_refused, true);
-			sock_put(sk);
-			*why = HF_STAT_DROP_RCVBUF;
-			return NULL;
 		}
 	}
 
@@ -281,22 +349,33 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	 * Reserve the whole message now, so that every message admitted can
 	 * complete: charging segments as they come would let concurrent
 	 * large messages each take part of the limit and none finish. A
-	 * message refused here is admitted when its sender tries again.
+	 * message refused here is admitted when its sender tries again. It
+	 * is reserved against its socket's buffer, its source's quarter of
+	 * mem_limit, the namespace's mem_limit and the module-wide limit;
+	 * the socket's full buffer is flow control, the rest memory limits.
 	 */
 	if (sk) {
-		/* One source may not reserve more than a quarter of the limit. */
-		if (peer->rx_reserved + reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4) {
+		if (!rx_sock_reserve(sk, reserve)) {
+			peer->rx_refused = true;
+			peer->rx_refused_port = h->dport;
+			peer->rx_refused_need = reserve;
+			peer->rx_refused_at = jiffies;
+			WRITE_ONCE(hf_sk(sk)->rx_refused, true);
 			sock_put(sk);
-			*why = HF_STAT_DROP_MEM_LIMIT;
+			*why = HF_STAT_DROP_RCVBUF;
 			return NULL;
 		}
+		*why = HF_STAT_DROP_MEM_LIMIT;
+		if (peer->rx_reserved + reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4)
+			goto unreserve_sock;
 		if (atomic64_add_return(reserve, &hn->rx_reserved) >
-		    READ_ONCE(peer->cfg->p.mem_limit)) {
-			atomic64_sub(reserve, &hn->rx_reserved);
-			sock_put(sk);
-			*why = HF_STAT_DROP_MEM_LIMIT;
-			return NULL;
-		}
+		    READ_ONCE(peer->cfg->p.mem_limit))
+			goto unreserve_net;
+		/* Under memory pressure, a socket takes one message at a time. */
+		if (!hf_mem_charge(hf_mem_pages(reserve),
+				   atomic_read(&hf_sk(sk)->rx_reserved) == reserve &&
+				   !rx_sock_delivered(sk)))
+			goto unreserve_net;
 	} else {
 		reserve = 0;
 	}
@@ -317,6 +396,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	m->status = status;
 	m->sk = sk;
 	m->reserve = reserve;
+	m->progress_at = jiffies;
 	peer->rx_reserved += reserve;
 	if (sk) {
 		m->head = alloc_skb(0, GFP_ATOMIC);
@@ -329,17 +409,39 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	}
 	return m;
 fail:
+	if (!sk)
+		return NULL;
+	hf_mem_uncharge(hf_mem_pages(reserve));
+unreserve_net:
 	atomic64_sub(reserve, &hn->rx_reserved);
-	if (sk)
-		sock_put(sk);
+unreserve_sock:
+	atomic_sub(reserve, &hf_sk(sk)->rx_reserved);
+	sock_put(sk);
 	return NULL;
 }
 
 /*
+ * The destructor of a delivered message's skb, read or dropped: its
+ * reservation leaves the namespace's and the module-wide limits only now
+ * (a slow reader's messages count there until read), then the socket's
+ * receive memory, as sock_rfree() does for any skb.
+ */
+static void rx_head_free(struct sk_buff *skb)
+{
+	u32 reserve = HF_SKB_CB(skb)->reserve;
+
+	atomic64_sub(reserve, &hf_net(sock_net(skb->sk))->rx_reserved);
+	hf_mem_uncharge(hf_mem_pages(reserve));
+	sock_rfree(skb);
+}
+
+/*
  * Hand a complete message to its socket; false when the socket is gone, or
- * refused it: its filter or the security module dropped it. A refused
- * message is resolved as for no port (HF_STATUS_NO_PORT, so its sender
- * gets ECONNREFUSED) and its memory let go at once.
+ * refused it: its filter or the security module dropped it. Delivered,
+ * its reservation goes with it (rx_head_free()) and its memory stays
+ * charged to the socket until read. Refused, it is resolved as for no port
+ * (HF_STATUS_NO_PORT, so its sender gets ECONNREFUSED) and everything it
+ * holds is let go at once, as for a message read at once.
  */
 static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 {
@@ -395,8 +497,8 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	HF_SKB_CB(head)->sport = m->sport;
 	BUILD_BUG_ON(sizeof(struct hf_skb_cb) > sizeof_field(struct sk_buff, cb));
 	HF_SKB_CB(head)->len = len;
-	HF_SKB_CB(head)->epoch = peer->rx_epoch;
-	HF_SKB_CB(head)->rx_state = peer->rx_state;
+	HF_SKB_CB(head)->epoch = peer->rx_ep.epoch;
+	HF_SKB_CB(head)->rx_state = peer->rx_ep.state;
 	HF_SKB_CB(head)->ifindex = peer->dev->ifindex;
 	ether_addr_copy(HF_SKB_CB(head)->addr, peer->addr);
 	/*
@@ -412,7 +514,10 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 		return false;
 	}
 	m->head = NULL;
+	m->delivered = true;
+	HF_SKB_CB(head)->reserve = m->reserve;
 	skb_set_owner_r(head, sk);
+	head->destructor = rx_head_free;
 	__skb_queue_tail(&sk->sk_receive_queue, head);
 	spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
 	/*
@@ -539,11 +644,31 @@ static bool rx_resolve(struct hf_peer *peer)
 }
 
 /*
- * Whether the flow's window is closed: the socket that last refused one
- * of its messages for a full buffer is there and still full, or has not
- * yet drained to the half of its buffer its WINDOW ack waits for
- * (hf_sock_room_again()): an ACK that opened the window sooner would
- * have the sender repair into a buffer about to be full again. That hold
+ * Whether @peer has a message in reassembly for @sk: its rest must still
+ * come (it holds part of the buffer that the refusal waits for), so the
+ * flow's window stays open for it whatever the socket refused.
+ */
+static bool rx_reassembles_for(const struct hf_peer *peer, const struct sock *sk)
+{
+	unsigned int i;
+
+	for (i = 0; i < HF_STATUS_WINDOW; i++) {
+		const struct hf_rx_msg *m = peer->rx_msgs[i];
+
+		if (m && m->sk == sk && !m->delivered && m->received < m->nsegs)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the flow's window is closed: no message of the flow for the
+ * socket that last refused one of its messages is still being reassembled
+ * (the rest of it must come), and that socket is there and still has no
+ * room for the message it refused, or has not yet drained to the half of
+ * its buffer its WINDOW ack waits for (hf_sock_room_again()): an ACK that
+ * opened the window sooner would have the sender repair into a buffer
+ * about to be full again. That hold
  * lasts HF_REFUSED_HOLD after the last refusal at most: the other ports
  * behind the flow must not wait on a reader that stopped above half and
  * may not come back. Checked at each ACK, so a socket that was read, or
@@ -560,9 +685,10 @@ static bool rx_window_closed(struct hf_peer *peer)
 			    peer->dev->ifindex, NULL);
 	if (!sk)
 		return false;
-	closed = rx_sock_full(sk) ||
-		 (READ_ONCE(hf_sk(sk)->rx_refused) && !hf_sock_room_again(sk) &&
-		  time_before(jiffies, peer->rx_refused_at + HF_REFUSED_HOLD));
+	closed = !rx_reassembles_for(peer, sk) &&
+		 (rx_sock_full(sk, peer->rx_refused_need) ||
+		  (READ_ONCE(hf_sk(sk)->rx_refused) && !hf_sock_room_again(sk) &&
+		   time_before(jiffies, peer->rx_refused_at + HF_REFUSED_HOLD)));
 	sock_put(sk);
 	return closed;
 }
@@ -644,8 +770,8 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 	h.ack.rate_kbps = rx_rate_hint(peer);
 	h.ack.msg_done = peer->rx_msg_done;
 	h.ack.msg_status = peer->rx_msg_status;
-	h.ack.epoch = peer->rx_epoch;
-	h.ack.rx_state = peer->rx_state;
+	h.ack.epoch = peer->rx_ep.epoch;
+	h.ack.rx_state = peer->rx_ep.state;
 	h.ack.nsack = hf_rxwin_sack(&peer->rxw, h.ack.sack, HF_SACK_MAX);
 	peer->ack_owed = 0;
 	peer->ack_due = false;
@@ -681,6 +807,7 @@ static void rx_data_count(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
 			  u32 segs, u32 bytes)
 {
 	m->received += segs;
+	m->progress_at = jiffies;
 	rx_credit_data(peer, bytes);
 	m->credited += bytes;
 	hf_stat_add(&hf_net(peer->net)->stats, HF_STAT_RX_SEGS, segs);
@@ -718,37 +845,183 @@ static void rx_data_taken(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
 }
 
 /*
- * DATA of flow incarnation @epoch arrived: adopt it when it is not the
- * current one. Return: false for the incarnation before the current one,
- * whose DATA is dropped.
+ * The challenge cookie of @epoch from @peer in time bucket @bucket: a keyed
+ * hash no blind sender can compute, so only a sender that received our
+ * challenge ACK can echo it. Never 0, which means "no echo".
  */
-static bool rx_epoch_adopt(struct hf_peer *peer, u16 epoch)
+static u32 rx_cookie(const struct hf_peer *peer, u32 epoch,
+		     unsigned long bucket)
 {
-	u16 prev = peer->rx_epoch;
+	struct {
+		u32 epoch;
+		u32 bucket;
+		int ifindex;
+		u8 addr[ETH_ALEN];
+		u16 zero;
+	} in = {
+		.epoch = epoch,
+		.bucket = (u32)bucket,
+		.ifindex = peer->dev->ifindex,
+	};
+	u32 cookie;
 
-	if (epoch == prev)
-		return true;
-	/*
-	 * A late segment of the flow before this one (a repair still queued
-	 * when its sender moved on) must not throw away the current flow:
-	 * adopting it, then the current one again, would make the sender
-	 * believe we lost our state.
-	 */
-	if (prev && epoch == peer->rx_prev_epoch)
+	ether_addr_copy(in.addr, peer->addr);
+	cookie = (u32)siphash(&in, sizeof(in), &hf_net(peer->net)->cookie_key);
+	return cookie ?: 1;
+}
+
+/*
+ * Whether a challenge (@lost false) or LOST answer may go to @peer now: at
+ * most HF_EPOCH_CHALLENGES and HF_EPOCH_LOSTS per HF_EPOCH_REPLY_WINDOW,
+ * so that forged DATA cannot make us send more than a trickle to the
+ * address it names, nor use up the challenges with LOSTs.
+ */
+static bool rx_reply_allowed(struct hf_peer *peer, bool lost)
+{
+	u8 *n = lost ? &peer->rx_losts : &peer->rx_challenges;
+
+	lockdep_assert_held(&peer->lock);
+	if (time_after(jiffies, peer->rx_reply_at + HF_EPOCH_REPLY_WINDOW)) {
+		peer->rx_reply_at = jiffies;
+		peer->rx_challenges = 0;
+		peer->rx_losts = 0;
+	}
+	if (*n >= (lost ? HF_EPOCH_LOSTS : HF_EPOCH_CHALLENGES))
 		return false;
-	/*
-	 * A new flow, or one we lost our state for (its sender learns that
-	 * from the new @rx_state in our ACKs).
-	 */
-	hf_input_reset(peer);
-	if (prev)
-		peer->rx_prev_epoch = prev;
-	peer->rx_epoch = epoch;
-	do {
-		peer->rx_state = get_random_u16();
-	} while (!peer->rx_state);
-	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_EPOCHS);
+	(*n)++;
 	return true;
+}
+
+/*
+ * An ACK about an epoch that is not (yet) ours: a challenge (@flags
+ * HF_AF_CHALLENGE, @state the cookie to echo) or a LOST answer (@cum the
+ * segment that named a state we do not hold). It carries nothing of the
+ * current flow: no credit, no outcomes, no SACK.
+ */
+static void rx_send_reply(struct hf_peer *peer, u32 epoch, u32 state, u32 cum,
+			  u8 flags)
+{
+	struct net_device *dev = peer->dev;
+	struct hf_hdr h = { .type = HF_TYPE_ACK, .flags = flags };
+	struct sk_buff *skb;
+	__sum16 csum;
+	u8 *hdr;
+
+	lockdep_assert_held(&peer->lock);
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_ACK_HLEN, GFP_ATOMIC);
+	if (!skb) {
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
+		return;
+	}
+	h.ack.epoch = epoch;
+	h.ack.rx_state = state;
+	h.ack.cum_seq = cum;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	hdr = skb_put(skb, HF_ACK_HLEN);
+	hf_hdr_encode(&h, hdr, HF_ACK_HLEN);
+	csum = csum_fold(csum_partial(hdr, HF_ACK_HLEN, 0));
+	memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_ACKS);
+	hf_xmit(peer, skb, TC_PRIO_CONTROL);
+}
+
+/* A fresh state id for a flow adopted without a challenge: not 0, not the last. */
+static u32 rx_state_new(const struct hf_epoch_rx *e)
+{
+	u32 state;
+
+	do {
+		state = get_random_u32();
+	} while (!state || state == e->state);
+	return state;
+}
+
+/*
+ * What core/hf_epoch.c says of DATA header @d (@nsegs segments) from
+ * @peer, with the cookies of its epoch when they can matter (*@cookie,
+ * for a challenge). No side effect. Peer lock held.
+ */
+static enum hf_epoch_verdict rx_epoch_verdict(const struct hf_peer *peer,
+					      const struct hf_data_hdr *d,
+					      u32 nsegs, u32 *cookie)
+{
+	const struct hf_epoch_rx *e = &peer->rx_ep;
+	unsigned long bucket = jiffies / HF_COOKIE_BUCKET;
+	u32 prev = 0;
+
+	lockdep_assert_held(&peer->lock);
+	*cookie = 0;
+	if (e->epoch && d->epoch != e->epoch && d->epoch != e->prev) {
+		*cookie = rx_cookie(peer, d->epoch, bucket);
+		prev = rx_cookie(peer, d->epoch, bucket - 1);
+	}
+	return hf_epoch_rx_check(e, d, nsegs, HF_WIN_SEGS, *cookie, prev);
+}
+
+/*
+ * Start the incarnation DATA header @d belongs to, with our state id
+ * @state: whatever the flow before it held is dropped, and its sender
+ * learns of the new one from the next ACK.
+ */
+static void rx_epoch_start(struct hf_peer *peer, const struct hf_data_hdr *d,
+			   u32 state)
+{
+	lockdep_assert_held(&peer->lock);
+	hf_input_reset(peer);
+	hf_epoch_rx_adopt(&peer->rx_ep, d, state);
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_EPOCHS);
+}
+
+/*
+ * Whether DATA header @d (@nsegs segments) from @peer belongs to a flow we
+ * take (core/hf_epoch.h): the current one, or a new one we adopt now.
+ * Otherwise it is dropped, *@why set, and a doubtful new epoch is answered
+ * with a challenge, a sender believing in a state we do not hold with a
+ * LOST answer. Peer lock held.
+ */
+static bool rx_epoch_admit(struct hf_peer *peer, const struct hf_data_hdr *d,
+			   u32 nsegs, enum hf_stat *why)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	u32 cookie;
+
+	switch (rx_epoch_verdict(peer, d, nsegs, &cookie)) {
+	case HF_EPOCH_ACCEPT:
+		hf_epoch_rx_accept(&peer->rx_ep, d);
+		return true;
+	case HF_EPOCH_ADOPT:
+		if (!d->echo) {
+			rx_epoch_start(peer, d, rx_state_new(&peer->rx_ep));
+			return true;
+		}
+		/* A challenge answered; one such adoption per gap. */
+		if (time_before(jiffies, peer->rx_adopted_at + HF_EPOCH_ADOPT_GAP))
+			break;
+		peer->rx_adopted_at = jiffies;
+		rx_epoch_start(peer, d, d->echo);
+		return true;
+	case HF_EPOCH_CHALLENGE:
+		if (rx_reply_allowed(peer, false)) {
+			hf_stat_inc(stats, HF_STAT_RX_CHALLENGES);
+			rx_send_reply(peer, d->epoch, cookie, 0, HF_AF_CHALLENGE);
+		}
+		break;
+	case HF_EPOCH_LOST:
+		if (rx_reply_allowed(peer, true)) {
+			hf_stat_inc(stats, HF_STAT_RX_LOST_REPLIES);
+			rx_send_reply(peer, d->epoch, 0, d->seq, HF_AF_LOST);
+		}
+		*why = HF_STAT_DROP_NO_STATE;
+		return false;
+	case HF_EPOCH_STALE:
+		*why = HF_STAT_DROP_STALE_EPOCH;
+		return false;
+	case HF_EPOCH_FORGED:
+		*why = HF_STAT_DROP_FORGED;
+		return false;
+	}
+	*why = HF_STAT_DROP_UNPROVEN;
+	return false;
 }
 
 /*
@@ -782,12 +1055,8 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	bool fresh = false;
 	u32 index;
 
-	if (!rx_epoch_adopt(peer, d->epoch)) {
-		why = HF_STAT_DROP_STALE_EPOCH;
+	if (!rx_epoch_admit(peer, d, 1, &why))
 		goto count_drop;
-	}
-	/* Only the flow's own frames keep it alive, never stray ones. */
-	peer->last_active = jiffies;
 
 	if (hf_seq_before(d->msg_id, peer->rx_msg_done)) {
 		/* A message already resolved: a segment of it is a duplicate. */
@@ -840,8 +1109,14 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 			goto release;
 	}
 
+	if (rx_credit_broken(peer, d->seq, 1, d->seg_len)) {
+		why = HF_STAT_DROP_OVER_CREDIT;
+		goto release;
+	}
 	switch (hf_rxwin_mark(&peer->rxw, d->seq)) {
 	case HF_RX_NEW:
+		/* Only progress keeps the flow alive, never a repeat. */
+		peer->last_active = jiffies;
 		break;
 	case HF_RX_DUPLICATE:
 		hf_stat_inc(stats, HF_STAT_RX_DUPLICATES);
@@ -904,7 +1179,7 @@ count_drop:
 	 */
 	if (why == HF_STAT_DROP_RCVBUF || why == HF_STAT_DROP_MEMORY ||
 	    why == HF_STAT_DROP_MEM_LIMIT || why == HF_STAT_DROP_BEYOND ||
-	    why == HF_STAT_DROP_MSG_WINDOW)
+	    why == HF_STAT_DROP_MSG_WINDOW || why == HF_STAT_DROP_OVER_CREDIT)
 		rx_send_ack(peer, 0);
 drop:
 	kfree_skb(skb);
@@ -1025,15 +1300,20 @@ static struct hf_rx_msg *rx_train_whole(struct hf_peer *peer,
 					u32 payload, bool *fresh)
 {
 	const struct hf_data_hdr *d = &h->data;
+	enum hf_epoch_verdict v;
 	enum hf_stat why;
 	struct hf_rx_msg *m;
-	u32 index, i;
+	u32 index, i, cookie;
 
 	*fresh = false;
-	if (!rx_epoch_adopt(peer, d->epoch) ||
+	/* Anything but the current flow or a new one is decided per segment. */
+	v = rx_epoch_verdict(peer, d, n, &cookie);
+	if ((v != HF_EPOCH_ACCEPT && v != HF_EPOCH_ADOPT) ||
+	    !rx_epoch_admit(peer, d, n, &why) ||
 	    hf_seq_before(d->msg_id, peer->rx_msg_done) ||
 	    d->msg_id - peer->rx_msg_done >= HF_STATUS_WINDOW ||
 	    !hf_rxwin_fresh(&peer->rxw, d->seq, n) ||
+	    rx_credit_broken(peer, d->seq, n, payload) ||
 	    skb->truesize > 2 * rx_msg_reserve(payload, n))
 		return NULL;
 	m = peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW];
@@ -1454,8 +1734,8 @@ void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len)
 	if (!peer)
 		return;
 	spin_lock_bh(&peer->lock);
-	if (!peer->dead && peer->rx_epoch && peer->rx_epoch == cb->epoch &&
-	    peer->rx_state == cb->rx_state) {
+	if (!peer->dead && peer->rx_ep.epoch && peer->rx_ep.epoch == cb->epoch &&
+	    peer->rx_ep.state == cb->rx_state) {
 		struct hf_credit_rx *c = &peer->rx_credit;
 		u64 seg = hf_seg_size(READ_ONCE(peer->dev->mtu));
 		struct hf_credit_params cp;
@@ -1491,12 +1771,17 @@ void hf_input_init(struct hf_peer *peer)
 
 	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
 	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp));
+	peer->rx_adopted_at = jiffies - HF_EPOCH_ADOPT_GAP;
+	peer->rx_reply_at = jiffies;
 	timer_setup(&peer->ack_timer, rx_ack_timer, 0);
 }
 
 /**
- * hf_input_reset() - forget the incoming flow: reassembly and window
+ * hf_input_reset() - drop the incoming flow's reassembly, window and credit
  * @peer: the peer; caller holds its lock
+ *
+ * Its incarnation (@peer->rx_ep) is the caller's to change: a new one
+ * adopted, or forgotten with the peer.
  */
 void hf_input_reset(struct hf_peer *peer)
 {
@@ -1510,8 +1795,6 @@ void hf_input_reset(struct hf_peer *peer)
 	}
 	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
 	rx_credit_reset(peer);
-	peer->rx_epoch = 0;
-	peer->rx_state = 0;
 	peer->rx_msg_done = 0;
 	peer->rx_msg_status = 0;
 	peer->rx_refused = false;
@@ -1528,4 +1811,70 @@ void hf_input_reset(struct hf_peer *peer)
 void hf_input_stop(struct hf_peer *peer)
 {
 	del_timer_sync(&peer->ack_timer);
+}
+
+/*
+ * Drop what message @m holds, its socket reference included, and let it
+ * resolve as @status: its remaining segments are counted, not held, so
+ * its sender still learns the outcome. Peer lock held.
+ */
+static void rx_msg_drop(struct hf_peer *peer, struct hf_rx_msg *m, u8 status)
+{
+	lockdep_assert_held(&peer->lock);
+	rx_msg_release(peer, m);
+	m->status = status;
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_MSGS_EXPIRED);
+}
+
+/**
+ * hf_input_expire() - drop reassembly that made no progress for
+ * peer_idle_ms
+ * @peer: the peer; caller holds its lock
+ *
+ * A message whose last new segment is that old holds memory and a socket
+ * for a sender that stopped (or trickles repeats, which are not progress):
+ * it is refused as too big to hold (HF_STATUS_TOO_BIG).
+ */
+void hf_input_expire(struct hf_peer *peer)
+{
+	unsigned long timeout = msecs_to_jiffies(READ_ONCE(peer->cfg->p.peer_idle_ms));
+	unsigned int i;
+
+	lockdep_assert_held(&peer->lock);
+	for (i = 0; i < HF_STATUS_WINDOW; i++) {
+		struct hf_rx_msg *m = peer->rx_msgs[i];
+
+		if (m && m->sk && !m->delivered &&
+		    time_after(jiffies, m->progress_at + timeout))
+			rx_msg_drop(peer, m, HF_STATUS_TOO_BIG);
+	}
+}
+
+/**
+ * hf_input_sock_closed() - drop the reassembly of a closed socket
+ * @net: its namespace
+ * @sk: the socket, unbound and dead
+ *
+ * Process context, no locks held. What is reassembled for @sk holds a
+ * reference on it (and so its namespace and the module): it goes now,
+ * and those messages resolve as for a port nobody bound.
+ */
+void hf_input_sock_closed(struct net *net, const struct sock *sk)
+{
+	struct hf_net *hn = hf_net(net);
+	struct hf_peer *peer;
+	unsigned int bkt, i;
+
+	rcu_read_lock();
+	hash_for_each_rcu(hn->peers, bkt, peer, node) {
+		spin_lock_bh(&peer->lock);
+		for (i = 0; !peer->dead && i < HF_STATUS_WINDOW; i++) {
+			struct hf_rx_msg *m = peer->rx_msgs[i];
+
+			if (m && m->sk == sk && !m->delivered)
+				rx_msg_drop(peer, m, HF_STATUS_NO_PORT);
+		}
+		spin_unlock_bh(&peer->lock);
+	}
+	rcu_read_unlock();
 }

@@ -17,5 +17,7 @@ void hf_input_reset(struct hf_peer *peer);
 void hf_input_stop(struct hf_peer *peer);
 void hf_input_window_open(struct net *net);
 void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len);
+void hf_input_expire(struct hf_peer *peer);
+void hf_input_sock_closed(struct net *net, const struct sock *sk);
 
 #endif /* _HF_INPUT_H */

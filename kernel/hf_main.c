@@ -20,6 +20,7 @@
 #include "hf_genl.h"
 #include "hf_hfq.h"
 #include "hf_input.h"
+#include "hf_mem.h"
 #include "hf_net.h"
 #include "hf_offload.h"
 #include "hf_params.h"
@@ -190,6 +191,7 @@ static int __init hf_init(void)
 	err = hf_params_check();
 	if (err)
 		return err;
+	hf_mem_init();
 
 	err = hf_net_register();
 	if (err)

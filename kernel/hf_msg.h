@@ -36,6 +36,8 @@
  * @turn: the peer's frame count when it last started a frame; 0 before
  * @sport: sending port
  * @dport: receiving port
+ * @mem_pages: pages charged to the module-wide limit (hf_mem.c) for it,
+ *	       given back when it is freed
  * @npages: pages in @pages
  * @pages: the data, copied from the user once
  */
@@ -54,6 +56,7 @@ struct hf_tx_msg {
 	u16 sport;
 	u16 dport;
 	u8 pred;
+	unsigned long mem_pages;
 	u32 npages;
 	struct page *pages[];
 };
@@ -85,6 +88,8 @@ struct hf_tx_msg {
  *	      credit (hf_input.c), given back exactly
  * @first_ns: when its first segment arrived (the delivery tracepoint's
  *	      latency)
+ * @progress_at: jiffies of its last new segment: one that makes no
+ *		 progress for peer_idle_ms is dropped (hf_input_expire())
  */
 struct hf_rx_msg {
 	u32 msg_id;
@@ -106,21 +111,25 @@ struct hf_rx_msg {
 	struct sk_buff ***chunks;
 	u64 credited;
 	u64 first_ns;
+	unsigned long progress_at;
 };
 
 /*
  * Where a received message came from, in the delivered skb's cb: the
- * source, the flow incarnation whose credit its reading returns, and its
- * length as it arrived (@len): the socket's filter may keep less of it
- * (skb->len), but the credit counted every byte and gets every byte back.
+ * source, the flow incarnation whose credit its reading returns, its length
+ * as it arrived (@len: the socket's filter may keep less of it, skb->len,
+ * but the credit counted every byte and gets every byte back), and the
+ * reservation it holds against the namespace's and the module's limits
+ * until it is freed (hf_input.c).
  */
 struct hf_skb_cb {
 	u16 sport;
-	u16 epoch;
-	u16 rx_state;
+	u32 epoch;
+	u32 rx_state;
 	int ifindex;
 	u32 len;
 	u8 addr[6];
+	u32 reserve;
 };
 
 #define HF_SKB_CB(skb) ((struct hf_skb_cb *)((skb)->cb))

@@ -13,6 +13,7 @@
 #include <linux/seq_file.h>
 
 #include "hf_genl.h"
+#include "hf_mem.h"
 #include "hf_net.h"
 #include "hf_peer.h"
 
@@ -33,6 +34,7 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_TX_MSGS_FAILED]	= "tx_msgs_failed",
 	[HF_STAT_TX_MSGS_DELIVERED]	= "tx_msgs_delivered",
 	[HF_STAT_TX_RESETS]		= "tx_resets",
+	[HF_STAT_TX_CHALLENGES]		= "tx_challenges",
 	[HF_STAT_TX_EPOCHS]		= "tx_epochs",
 	[HF_STAT_TX_SPURIOUS]		= "tx_spurious_retransmits",
 	[HF_STAT_TX_REORDER_WAITS]	= "tx_reorder_waits",
@@ -52,6 +54,9 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_TX_CREDIT_PROBES]	= "tx_credit_probes",
 	[HF_STAT_TX_RATE_HINTS]		= "tx_rate_hints",
 	[HF_STAT_TX_PUSH_DEFERRALS]	= "tx_push_deferrals",
+	[HF_STAT_TX_MEM_WAITS]		= "tx_mem_waits",
+	[HF_STAT_TX_MSGS_ORPHANED]	= "tx_msgs_orphaned",
+	[HF_STAT_TX_BACKOFF_ANSWERED_US] = "tx_backoff_answered_us",
 	[HF_STAT_RX_SEGS]		= "rx_segs",
 	[HF_STAT_RX_DATA_SKBS]		= "rx_data_skbs",
 	[HF_STAT_RX_LINEARIZED_TRAINS]	= "rx_linearized_trains",
@@ -62,6 +67,8 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_RX_GRO_TRAINS]		= "rx_gro_trains",
 	[HF_STAT_RX_GRO_SEGS]		= "rx_gro_segs",
 	[HF_STAT_RX_EPOCHS]		= "rx_epochs",
+	[HF_STAT_RX_CHALLENGES]		= "rx_challenges",
+	[HF_STAT_RX_LOST_REPLIES]	= "rx_lost_replies",
 	[HF_STAT_RX_ACKS]		= "rx_acks",
 	[HF_STAT_RX_MSGS]		= "rx_msgs",
 	[HF_STAT_RX_BYTES]		= "rx_bytes",
@@ -72,6 +79,8 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_RX_MSGS_TOO_BIG]	= "rx_msgs_too_big",
 	[HF_STAT_RX_MSGS_NO_MEMORY]	= "rx_msgs_no_memory",
 	[HF_STAT_RX_CREDIT_OVER]	= "rx_credit_over",
+	[HF_STAT_RX_MSGS_EXPIRED]	= "rx_msgs_expired",
+	[HF_STAT_PEERS_EVICTED]		= "peers_evicted",
 	[HF_STAT_DROP_MALFORMED]	= "drop_malformed",
 	[HF_STAT_DROP_CSUM]		= "drop_csum",
 	[HF_STAT_DROP_BEYOND]		= "drop_beyond_window",
@@ -82,6 +91,10 @@ const char *const hf_stat_names[HF_STAT_MAX] = {
 	[HF_STAT_DROP_PEER_LIMIT]	= "drop_peer_limit",
 	[HF_STAT_DROP_EPOCH]		= "drop_epoch",
 	[HF_STAT_DROP_STALE_EPOCH]	= "drop_stale_epoch",
+	[HF_STAT_DROP_UNPROVEN]		= "drop_unproven",
+	[HF_STAT_DROP_FORGED]		= "drop_forged",
+	[HF_STAT_DROP_NO_STATE]		= "drop_no_state",
+	[HF_STAT_DROP_OVER_CREDIT]	= "drop_over_credit",
 	[HF_STAT_DROP_ACK_INVALID]	= "drop_ack_invalid",
 	[HF_STAT_DROP_RCVBUF]		= "drop_rcvbuf",
 	[HF_STAT_DROP_MEMORY]		= "drop_memory",
@@ -105,6 +118,8 @@ static int hf_proc_show(struct seq_file *seq, void *v)
 	seq_printf(seq, "rx_mem_bytes %lld\n", (s64)atomic64_read(&hn->rx_mem));
 	seq_printf(seq, "rx_mem_reserved_bytes %lld\n",
 		   (s64)atomic64_read(&hn->rx_reserved));
+	/* Module-wide: all namespaces together (hf_mem.c). */
+	seq_printf(seq, "mem_bytes %ld\n", hf_mem_allocated() << PAGE_SHIFT);
 	return 0;
 }
 
@@ -113,7 +128,7 @@ static void hf_net_gc(struct work_struct *work)
 	struct hf_net *hn = container_of(to_delayed_work(work), struct hf_net,
 					 gc);
 
-	hf_peer_reclaim_idle(hn->net);
+	hf_peer_gc(hn->net);
 	schedule_delayed_work(&hn->gc, HF_GC_INTERVAL);
 }
 
@@ -123,6 +138,10 @@ static int __net_init hf_net_init(struct net *net)
 
 	hn->net = net;
 	hf_config_init(net, &hn->config);
+	get_random_bytes(&hn->cookie_key, sizeof(hn->cookie_key));
+	get_random_bytes(&hn->peer_key, sizeof(hn->peer_key));
+	INIT_LIST_HEAD(&hn->evicted);
+	INIT_WORK(&hn->evict_work, hf_peer_evicted_work);
 	spin_lock_init(&hn->ports_lock);
 	hash_init(hn->ports);
 	hn->next_ephemeral = HF_EPHEMERAL_MIN +
@@ -145,6 +164,8 @@ static void __net_exit hf_net_exit(struct net *net)
 
 	remove_proc_entry("hyperframe", net->proc_net);
 	cancel_delayed_work_sync(&hn->gc);
+	/* No device is left to bring a frame: nothing is evicted after this. */
+	flush_work(&hn->evict_work);
 	hf_peer_flush_net(net);
 }
 

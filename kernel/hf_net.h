@@ -9,6 +9,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/netdevice.h>
+#include <linux/siphash.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
@@ -37,13 +38,18 @@
  *		 message is admitted only while this stays within mem_limit
  * @rx_credit_active: peers whose sent bytes our programs have not all
  *		      read yet: the credit budget is shared among them
- * @gc: reclaims idle peers
+ * @gc: reclaims idle peers and stalled reassembly (hf_peer_gc())
+ * @evicted: peers evicted from the full table, waiting for @evict_work
+ *	     (under @peers_lock)
+ * @evict_work: finishes them (hf_peer_evicted_work())
+ * @peer_key: the random key of the peer table's hash
  * @stats: counters
  * @devs_lock: serialises the allocation of @devs and their users
  * @devs: per-device counters, a slot per device (hf_dev.c)
  * @dev_other: the counters of devices that found no free slot
  * @config: the namespace's settings (hf_params.h); a new namespace
  *	    starts with the initial namespace's
+ * @cookie_key: the random key of the challenge cookies (hf_input.c)
  * @net: the namespace this belongs to
  */
 struct hf_net {
@@ -57,11 +63,15 @@ struct hf_net {
 	atomic64_t rx_reserved;
 	atomic_t rx_credit_active;
 	struct delayed_work gc;
+	struct list_head evicted;
+	struct work_struct evict_work;
+	siphash_key_t peer_key;
 	struct hf_stats stats;
 	spinlock_t devs_lock;
 	struct hf_dev_stats devs[HF_DEV_SLOTS];
 	struct hf_dev_stats dev_other;
 	struct hf_config config;
+	siphash_key_t cookie_key;
 	struct net *net;
 };
 

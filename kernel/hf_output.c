@@ -39,6 +39,7 @@
 #include "hf_compat.h"
 #include "hf_genl.h"
 #include "hf_hfq.h"
+#include "hf_mem.h"
 #include "hf_pace.h"
 #include "hf_net.h"
 #include "hf_offload.h"
@@ -64,9 +65,32 @@
 #define HF_PICK_SCAN		64
 /* Segments from una a look for lost repairs walks, per ACK. */
 #define HF_REPAIR_SCAN		256
+/*
+ * Timeouts after which a closed socket's message to a peer that never
+ * answered is given up (tx_rto_expired()).
+ */
+#define HF_ORPHAN_RETRIES	4
 /* The persist timer's backoff: at most 2^6 RTOs, and never above 1 s. */
 #define HF_PROBE_SHIFT_MAX	6
 #define HF_PROBE_MAX_US		USEC_PER_SEC
+
+/**
+ * hf_tx_msg_charge() - what a message of @len bytes is charged against its
+ * socket's SO_SNDBUF: its pages, its struct and the empty skb that
+ * carries the charge
+ * @len: its length
+ *
+ * Any context.
+ *
+ * Return: the charge in bytes.
+ */
+u64 hf_tx_msg_charge(size_t len)
+{
+	u64 npages = DIV_ROUND_UP_ULL(len, PAGE_SIZE);
+
+	return SKB_TRUESIZE(0) + npages * PAGE_SIZE +
+	       sizeof(struct hf_tx_msg) + npages * sizeof(struct page *);
+}
 
 /**
  * hf_tx_msg_alloc() - copy a message from the user and charge its socket
@@ -74,31 +98,38 @@
  * @from: the data
  * @len: its length, already checked against max_msg
  * @seg_size: the stride to cut it at
+ * @mem_pages: pages the caller charged to the module-wide limit for it
+ *	       (hf_mem_charge()); the message gives them back when freed
  * @err: set to -ENOMEM or -EFAULT on failure
  *
- * Process context. The caller has waited for send buffer space.
+ * Process context. The caller has waited for send buffer space. Every
+ * allocation is charged to the sending task's memory cgroup.
  *
- * Return: the message with one reference, or NULL.
+ * Return: the message with one reference, or NULL (the caller keeps its
+ * charge of @mem_pages then).
  */
 struct hf_tx_msg *hf_tx_msg_alloc(struct sock *sk, struct iov_iter *from,
-				  size_t len, u32 seg_size, int *err)
+				  size_t len, u32 seg_size,
+				  unsigned long mem_pages, int *err)
 {
 	u32 npages = DIV_ROUND_UP(len, PAGE_SIZE);
 	struct hf_tx_msg *msg;
 	size_t off = 0;
 	u32 i;
 
-	msg = kvzalloc(struct_size(msg, pages, npages), GFP_KERNEL);
+	sock_owned_by_me(sk);
+	msg = kvzalloc(struct_size(msg, pages, npages), GFP_KERNEL_ACCOUNT);
 	if (!msg)
 		goto nomem;
-	msg->acct = alloc_skb(0, GFP_KERNEL);
+	msg->acct = alloc_skb(0, GFP_KERNEL_ACCOUNT);
 	if (!msg->acct)
 		goto nomem_msg;
 
 	for (i = 0; i < npages; i++) {
 		size_t n = min_t(size_t, len - off, PAGE_SIZE);
 
-		msg->pages[i] = alloc_page(GFP_KERNEL);
+		msg->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
+					   __GFP_NOWARN);
 		if (!msg->pages[i])
 			goto nomem_pages;
 		msg->npages++;
@@ -114,8 +145,8 @@ struct hf_tx_msg *hf_tx_msg_alloc(struct sock *sk, struct iov_iter *from,
 	msg->len = len;
 	msg->seg_size = seg_size;
 	msg->nsegs = len ? DIV_ROUND_UP(len, seg_size) : 1;
-	msg->acct->truesize = SKB_TRUESIZE(0) + (size_t)npages * PAGE_SIZE +
-			      struct_size(msg, pages, npages);
+	msg->mem_pages = mem_pages;
+	msg->acct->truesize = hf_tx_msg_charge(len);
 	skb_set_owner_w(msg->acct, sk);
 	return msg;
 
@@ -137,7 +168,8 @@ free:
  * hf_tx_msg_put() - drop a reference to a message; the last frees it
  * @msg: the message
  *
- * Any context. Freeing uncharges the socket's send buffer.
+ * Any context. Freeing uncharges the socket's send buffer and the
+ * module-wide limit.
  */
 void hf_tx_msg_put(struct hf_tx_msg *msg)
 {
@@ -147,8 +179,15 @@ void hf_tx_msg_put(struct hf_tx_msg *msg)
 		return;
 	for (i = 0; i < msg->npages; i++)
 		put_page(msg->pages[i]);
+	hf_mem_uncharge(msg->mem_pages);
 	consume_skb(msg->acct);
 	kvfree(msg);
+}
+
+/* @msg's outcome is known: count it for HF_INFO's hfi_tx_msgs_done. */
+static void tx_msg_resolved(const struct hf_tx_msg *msg)
+{
+	atomic_inc(&hf_sk(msg->sk)->tx_msgs_done);
 }
 
 /* Tell the sending socket that @msg failed with @err. */
@@ -160,6 +199,7 @@ static void tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_MSGS_FAILED);
 	peer->tx_msgs_failed++;
+	tx_msg_resolved(msg);
 
 	skb = alloc_skb(0, GFP_ATOMIC);
 	if (skb) {
@@ -240,6 +280,7 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 			.frame_seq = frame_seq,
 			.seg_size = msg->seg_size,
 			.epoch = peer->tx_epoch,
+			.echo = peer->tx_rx_state,
 			.pred = msg->pred,
 		},
 	};
@@ -294,7 +335,21 @@ static u32 tx_msg_pages(u32 off, u32 len)
 /* The slot of sequence number @seq: the window is a ring of HF_WIN_SEGS. */
 static struct hf_tx_slot *tx_slot(struct hf_peer *peer, u32 seq)
 {
-	return &peer->slots[seq & (HF_WIN_SEGS - 1)];
+	return &peer->tx->slots[seq & (HF_WIN_SEGS - 1)];
+}
+
+/*
+ * An empty scoreboard from sequence number 0, in the storage of @peer's
+ * sending state; a peer without one (it never sent) has nothing in
+ * flight, and its scoreboard stays empty until hf_output_prepare().
+ */
+static void tx_txwin_init(struct hf_peer *peer)
+{
+	if (peer->tx)
+		hf_txwin_init(&peer->txw, peer->tx->sacked, peer->tx->rexmit,
+			      HF_WIN_SEGS, 0);
+	else
+		memset(&peer->txw, 0, sizeof(peer->txw));
 }
 
 /* The event sign of a controller's congestion reason; 0 for the others. */
@@ -425,11 +480,19 @@ static void tx_probe_arm(struct hf_peer *peer)
 						   HF_PROBE_MAX_US)) + 1);
 }
 
+/*
+ * Arm the retransmission timer. While the receiver's window is closed it
+ * is a persist timer for what is in flight: the timeout doubled per probe
+ * without room (tx_probe_shift), up to HF_PROBE_MAX_US, and the RTO's own
+ * backoff is left alone (tx_rto_expired()).
+ */
 static void rto_arm(struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
-	u32 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
+	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 
+	if (peer->tx_zero_window)
+		us = min_t(u64, us << peer->tx_probe_shift, HF_PROBE_MAX_US);
 	/* One jiffy more: jiffies + 1 may be due within microseconds. */
 	peer->reo_armed = false;
 	peer->tx_persist_armed = false;
@@ -1393,12 +1456,26 @@ static u32 tx_rack_rtt_us(const struct hf_peer *peer)
 }
 
 /*
+ * Whether the last RTO stands confirmed (core/hf_txwin.c, note 7): the
+ * first ack after it showed only its probe arrived (tx_rto_verdict()),
+ * or the receiver had room again for the flight it refused. Until the
+ * cumulative ack passes what the RTO made eligible, all of that is lost.
+ */
+static bool tx_rto_confirmed(const struct hf_peer *peer)
+{
+	return peer->rto_phase != HF_RTO_PROBE &&
+	       hf_seq_after(peer->txw.rto_end, hf_txwin_una(&peer->txw));
+}
+
+/*
  * Repair what the scoreboard finds lost, in order, once the reordering
  * window says it is not merely late. After an RTO every un-SACKed segment
  * is eligible, but those above the highest SACK may simply still be in
- * flight: only a timeout found real resends them (tx_rto_verdict()).
- * Each repair is paid for by a segment delivered since the recovery began
- * (hf_txwin_repairs_grant()).
+ * flight: only a timeout found real (tx_rto_confirmed()) repairs them,
+ * once the timer's probe, delivered, lets the time rule find them lost,
+ * as fast as the acks pay: slow start from what the timeout resent
+ * (hf_txwin_repairs_grant()). Each repair is paid for by a segment
+ * delivered since the recovery began.
  *
  * Lost repairs are looked for after that (tx_repair_again()).
  *
@@ -1409,6 +1486,7 @@ static u64 tx_repair(struct hf_peer *peer)
 	u32 win_us = hf_reorder_window_us(&peer->reo, peer->rto.min_rtt_us,
 					  peer->rto.srtt_us);
 	u32 rtt_us = tx_rack_rtt_us(peer);
+	u32 end = hf_txwin_repair_end(&peer->txw, tx_rto_confirmed(peer));
 	u64 now = ktime_get_ns();
 	u64 held = 0, again;
 	unsigned int budget;
@@ -1418,11 +1496,22 @@ static u64 tx_repair(struct hf_peer *peer)
 	if (peer->tx_zero_window)
 		return 0;
 	for (budget = HF_PUSH_BUDGET;
-	     budget && hf_seq_before(peer->txw.rtx_next, peer->txw.high_sacked) &&
+	     budget && hf_seq_before(peer->txw.rtx_next, end) &&
 	     hf_txwin_peek_lost(&peer->txw, &seq); budget--) {
 		struct hf_tx_slot *slot = tx_slot(peer, seq);
 		u64 wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns, now,
 					      rtt_us, win_us);
+
+		/*
+		 * After an RTO every un-SACKed segment is eligible again,
+		 * repairs still on their way included: one the time rule
+		 * does not find lost yet is left to tx_repair_again(), which
+		 * sends it once more only if it is.
+		 */
+		if (wait && slot->rexmit) {
+			hf_txwin_next_lost(&peer->txw, &seq);
+			continue;
+		}
 
 		/* Sent in order: a later segment cannot be due sooner. */
 		if (wait) {
@@ -1453,10 +1542,10 @@ static u64 tx_repair(struct hf_peer *peer)
  */
 static void tx_new_epoch(struct hf_peer *peer)
 {
-	u16 epoch;
+	u32 epoch;
 
 	do {
-		epoch = get_random_u16();
+		epoch = get_random_u32();
 	} while (!epoch || epoch == peer->tx_epoch ||
 		 epoch == peer->tx_prev_epoch);
 	if (peer->tx_epoch)
@@ -1464,8 +1553,7 @@ static void tx_new_epoch(struct hf_peer *peer)
 	peer->tx_epoch = epoch;
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_EPOCHS);
 	peer->tx_rx_state = 0;
-	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
-		      HF_WIN_SEGS, 0);
+	tx_txwin_init(peer);
 	hf_reorder_init(&peer->reo);
 	peer->recovering = false;
 	peer->tx_zero_window = false;
@@ -1496,8 +1584,8 @@ static void tx_release_inflight(struct hf_peer *peer)
 }
 
 /*
- * The receiver lost its state for our epoch (its ACKs name another
- * rx_state): what it had acknowledged is gone with it. Every message
+ * The receiver lost its state for our epoch (it answered LOST,
+ * tx_lost()): what it had acknowledged is gone with it. Every message
  * started fails with ECONNRESET, its outcome unknown (the receiver may
  * have delivered it); the messages not started go out in a new epoch,
  * numbered from 0 as they start.
@@ -1522,6 +1610,55 @@ static void tx_restart(struct hf_peer *peer)
 	tx_new_epoch(peer);
 	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 	del_timer(&peer->rto_timer);
+}
+
+/**
+ * hf_output_prepare() - give a peer its sending state before its first
+ * message
+ * @peer: the peer, with a reference; no lock held
+ *
+ * Process context: the state is large (struct hf_peer_tx, about 100 KiB)
+ * and charged to the sending task's memory cgroup, so it is allocated
+ * here, never for a peer that only sends to us.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int hf_output_prepare(struct hf_peer *peer)
+{
+	struct hf_peer_tx *tx;
+
+	might_sleep();
+	if (READ_ONCE(peer->tx))
+		return 0;
+	tx = kvzalloc(sizeof(*tx), GFP_KERNEL_ACCOUNT);
+	if (!tx)
+		return -ENOMEM;
+	spin_lock_bh(&peer->lock);
+	if (!peer->tx) {
+		/* Nothing was ever in flight: the scoreboard starts here. */
+		WRITE_ONCE(peer->tx, tx);
+		tx_txwin_init(peer);
+		tx = NULL;
+	}
+	spin_unlock_bh(&peer->lock);
+	kvfree(tx);
+	return 0;
+}
+
+/* Whether every message queued or in flight to @peer is a closed socket's. */
+static bool tx_all_orphaned(const struct hf_peer *peer)
+{
+	const struct list_head *lists[] = {
+		&peer->tx_queue, &peer->tx_active, &peer->tx_sent,
+	};
+	const struct hf_tx_msg *msg;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		list_for_each_entry(msg, lists[i], node)
+			if (!sock_flag(msg->sk, SOCK_DEAD))
+				return false;
+	return true;
 }
 
 /**
@@ -1553,6 +1690,41 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 	tx_push(peer);
 }
 
+/**
+ * tx_answered_note() - account the time a flow sits at its maximum backoff
+ * while its peer answers
+ * @peer: the peer; caller holds its lock
+ * @took: an ACK that took data (acked or newly SACKed a segment) has just
+ *	  been applied
+ * @now: the clock, ns
+ *
+ * A stretch starts when such an ACK leaves the timeout at its maximum
+ * backoff, and ends when the backoff falls below it (or the flow ends):
+ * its length goes to tx_answered_total_ns (HF_INFO) and the counter
+ * tx_backoff_answered_us. A silent peer never starts one.
+ */
+static void tx_answered_note(struct hf_peer *peer, bool took, u64 now)
+{
+	struct hf_rto_params rp;
+	bool at_max;
+
+	lockdep_assert_held(&peer->lock);
+	hf_rto_params_read(peer->cfg, &rp);
+	at_max = rp.max_backoff && peer->rto.backoff >= rp.max_backoff &&
+		 hf_txwin_inflight(&peer->txw);
+	if (peer->tx_answered_ns && !at_max) {
+		u64 ns = now > peer->tx_answered_ns ? now - peer->tx_answered_ns : 0;
+
+		peer->tx_answered_total_ns += ns;
+		hf_stat_add(&hf_net(peer->net)->stats,
+			    HF_STAT_TX_BACKOFF_ANSWERED_US,
+			    div_u64(ns, NSEC_PER_USEC));
+		peer->tx_answered_ns = 0;
+	}
+	if (at_max && took && !peer->tx_answered_ns)
+		peer->tx_answered_ns = now ?: 1;
+}
+
 /* Apply the outcomes an ACK reports for messages fully sent. */
 static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 {
@@ -1577,6 +1749,7 @@ static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 		case HF_STATUS_DELIVERED:
 			hf_stat_inc(stats, HF_STAT_TX_MSGS_DELIVERED);
 			peer->tx_msgs_delivered++;
+			tx_msg_resolved(msg);
 			break;
 		case HF_STATUS_NO_PORT:
 			tx_msg_fail(peer, msg, ECONNREFUSED);
@@ -1587,28 +1760,6 @@ static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 		}
 		hf_tx_msg_put(msg);
 	}
-}
-
-/*
- * An ACK from a receiver that lost its state acks from the start of the
- * epoch (cum_seq at or below una) and SACKs at most what it got since:
- * segments in flight. A forged one must guess the epoch and stay inside
- * those numbers (docs/design.md, "Known limits": a 16-bit epoch and
- * sequence numbers from 0 are weak against blind injection).
- */
-static bool tx_ack_plausible(const struct hf_peer *peer,
-			     const struct hf_ack_hdr *a)
-{
-	u32 una = hf_txwin_una(&peer->txw), nxt = hf_txwin_nxt(&peer->txw);
-	unsigned int i;
-
-	if (hf_seq_after(a->cum_seq, una))
-		return false;
-	for (i = 0; i < a->nsack; i++)
-		if (hf_seq_before(a->sack[i].start, una) ||
-		    hf_seq_after(a->sack[i].end, nxt))
-			return false;
-	return true;
 }
 
 /*
@@ -1628,13 +1779,15 @@ static unsigned int tx_resend(struct hf_peer *peer, unsigned int budget)
 }
 
 /*
- * The first ACK after a timeout that takes something (F-RTO, RFC 5682).
+ * The first ACK after a timeout that takes something (F-RTO, RFC 5682),
+ * or a later one while the loss it found is being repaired.
  * @early: it acks a segment sent before the timer, sent once and not
  * SACKed before: the flight was not lost, the timer fired early (the
  * machine stalled, an ACK was late). Everything the timer made eligible
  * goes back to the scoreboard's loss detection, and the backoff ends.
- * Otherwise only the probe arrived: HF_RTO_BUDGET - 1 more are resent, the
- * rest at the next timeout.
+ * Otherwise only the probe arrived: the RTO stands confirmed
+ * (tx_rto_confirmed()), HF_RTO_BUDGET - 1 more are resent at once and the
+ * acks pay for the rest (tx_repair()).
  */
 static void tx_rto_verdict(struct hf_peer *peer, bool early)
 {
@@ -1680,6 +1833,58 @@ static void tx_persist(struct hf_peer *peer)
 	}
 }
 
+/*
+ * A LOST answer: the receiver holds no state for our epoch (it lost it or
+ * replaced it) and names, in cum_seq, the segment of ours that told it.
+ * Believed only when the receiver had given us a state, which that
+ * segment echoed, and the segment is in flight: a forged answer must know
+ * the epoch and name a sequence number in flight, and one that names
+ * nothing of ours restarts nothing. Every message started fails
+ * (ECONNRESET) and the rest go out in a new epoch (tx_restart()).
+ */
+static void tx_lost(struct hf_peer *peer, const struct hf_ack_hdr *a)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+
+	lockdep_assert_held(&peer->lock);
+	if (!peer->tx_rx_state ||
+	    hf_seq_before(a->cum_seq, hf_txwin_una(&peer->txw)) ||
+	    !hf_seq_before(a->cum_seq, hf_txwin_nxt(&peer->txw))) {
+		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+		return;
+	}
+	hf_stat_inc(stats, HF_STAT_RX_ACKS);
+	peer->answered = true;
+	peer->last_active = jiffies;
+	peer->tx_last_active = get_jiffies_64();
+	tx_restart(peer);
+	tx_push(peer);
+}
+
+/*
+ * A challenge: the receiver holds another flow from us, so our new epoch
+ * must prove itself by echoing the state this ACK gave (taken by the
+ * caller). What is in flight, sent before, carried no echo: it goes again
+ * (the first segment that arrives echoing the state starts the flow
+ * there), and sending goes on. The answer proves the peer alive.
+ */
+static void tx_challenged(struct hf_peer *peer)
+{
+	lockdep_assert_held(&peer->lock);
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_CHALLENGES);
+	peer->last_active = jiffies;
+	peer->tx_last_active = get_jiffies_64();
+	hf_rto_ack_progress(&peer->rto);
+	if (hf_txwin_inflight(&peer->txw)) {
+		hf_txwin_rto(&peer->txw);
+		peer->rto_phase = HF_RTO_IDLE;
+		tx_resend(peer, HF_PUSH_BUDGET);
+		rto_arm(peer);
+	}
+	tx_push(peer);
+}
+
 /**
  * hf_output_ack() - apply an ACK from the peer
  * @peer: the peer; caller holds its lock
@@ -1703,7 +1908,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	u32 rack_rtt_us = tx_rack_rtt_us(peer);
 	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
-	u64 late_sent_ns = 0, deliv_ns = 0;
+	u64 late_sent_ns = 0, deliv_ns = 0, answer_ns = 0;
 	u32 sample_seq = 0;
 	bool complete = hf_txwin_blocks_complete(&peer->txw);
 	bool repaired = false, early = false, took;
@@ -1715,30 +1920,37 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return;
 	}
+	if (h->flags & HF_AF_LOST) {
+		tx_lost(peer, a);
+		return;
+	}
 	hf_stat_inc(stats, HF_STAT_RX_ACKS);
-	if (!a->rx_state) {
+	/*
+	 * The receiver names its state for our epoch in every ACK, the
+	 * first one teaching it to us; an ACK naming another is not its
+	 * own (a receiver that lost its state says LOST). It restarts
+	 * nothing.
+	 */
+	if (!a->rx_state ||
+	    (peer->tx_rx_state && a->rx_state != peer->tx_rx_state)) {
 		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return;
 	}
-	if (!peer->tx_rx_state) {
-		peer->tx_rx_state = a->rx_state;
-	} else if (a->rx_state != peer->tx_rx_state) {
-		/*
-		 * Believe a lost receiver state only from an ACK that knows
-		 * the flow: it SACKs only segments in flight now.
-		 */
-		if (!tx_ack_plausible(peer, a)) {
-			hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
-			hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
-			return;
+	/*
+	 * A challenge is answered once: the receiver sends one for each
+	 * segment of the first window, and each would resend the flight.
+	 */
+	if (h->flags & HF_AF_CHALLENGE) {
+		if (!peer->tx_rx_state) {
+			peer->tx_rx_state = a->rx_state;
+			peer->answered = true;
+			tx_challenged(peer);
 		}
-		peer->last_active = jiffies;
-		peer->tx_last_active = get_jiffies_64();
-		tx_restart(peer);
-		tx_push(peer);
 		return;
 	}
+	peer->tx_rx_state = a->rx_state;
+	peer->answered = true;
 	/*
 	 * The flow's own ACK: the receiver still holds its state. Forged
 	 * ones (another epoch, above) must not keep a flow alive that the
@@ -1769,8 +1981,10 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				continue;
 			sacked = hf_txwin_sacked(&peer->txw, seq);
 			/* Shown arrived for the first time: RACK's candidate. */
-			if (!sacked)
+			if (!sacked) {
 				tx_rack_candidate(peer, slot, now, &deliv_ns);
+				answer_ns = max(answer_ns, slot->sent_ns);
+			}
 			if (slot->rexmit) {
 				repaired = true;
 			} else if (!sacked) {
@@ -1808,6 +2022,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			slot = tx_slot(peer, seq);
 			if (!slot->msg)
 				continue;
+			answer_ns = max(answer_ns, slot->sent_ns);
 			if (hf_seq_after(seq + 1, old_high))
 				tx_rack_candidate(peer, slot, now, &deliv_ns);
 			if (complete && hf_seq_before(seq, old_high) &&
@@ -1840,7 +2055,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				div_u64(now - late_sent_ns, NSEC_PER_USEC),
 				rack_rtt_us, peer->rto.min_rtt_us);
 	hf_txwin_repairs_grant(&peer->txw, res.delivered,
-			       peer->recovering || peer->reo_armed);
+			       peer->recovering || peer->reo_armed,
+			       tx_rto_confirmed(peer));
 	/* Rounds of the frame-size controller end as the cumulative ack moves. */
 	hf_fsize_params_read(peer->cfg, &fp);
 	if (res.acked)
@@ -1879,6 +2095,26 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	}
 	if (peer->rto_phase == HF_RTO_PROBE && took)
 		tx_rto_verdict(peer, early);
+	/*
+	 * F-RTO's second look: an original of the timer's flight that
+	 * arrives after a verdict of loss shows the flight was late, not
+	 * lost (reordering, a slow receiver). The rest goes back to the
+	 * scoreboard's loss detection rather than out again in slow start.
+	 */
+	else if (early && tx_rto_confirmed(peer))
+		tx_rto_verdict(peer, true);
+	/*
+	 * Whatever it took, the peer answered: the backoff falls to what the
+	 * answer's own timing needs, none when it came within the timeout
+	 * (core/hf_rto.c, note 4). A repair's ack is no sample (Karn), and
+	 * without this a flow whose acks answer repairs only, as in a
+	 * recovery, keeps the backoff of its timeouts for good.
+	 */
+	if (took)
+		hf_rto_answered(&peer->rto, hf_rto_params_read(peer->cfg, &rp),
+				answer_ns && now > answer_ns ?
+				min_t(u64, div_u64(now - answer_ns, NSEC_PER_USEC),
+				      U32_MAX) : 0);
 	if (peer->recovering &&
 	    !hf_seq_before(hf_txwin_una(&peer->txw), peer->recover)) {
 		peer->recovering = false;
@@ -1924,6 +2160,9 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	case HF_CREDIT_STALE:
 		break;
 	}
+	/* An open window ends the persist backoff (rto_arm()). */
+	if (peer->tx_zero_window && !(h->flags & HF_AF_CLOSED))
+		peer->tx_probe_shift = 0;
 	peer->tx_zero_window = h->flags & HF_AF_CLOSED;
 	tx_rate_hint(peer, a->rate_kbps);
 	/*
@@ -1942,7 +2181,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	if (h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
 		hf_txwin_rto(&peer->txw);
 		peer->rto_phase = HF_RTO_IDLE;
-		peer->rto.backoff = 0;
+		peer->rto_nxt = hf_txwin_nxt(&peer->txw);
+		hf_rto_backoff_end(&peer->rto);
 		hf_stat_add(stats, HF_STAT_TX_WINDOW_RESENDS,
 			    tx_resend(peer, HF_PUSH_BUDGET));
 		rto_arm(peer);
@@ -1957,6 +2197,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		reorder_arm(peer, wait);
 	else if (res.acked)
 		rto_arm(peer);
+	tx_answered_note(peer, took, now);
 }
 
 static void tx_rto_expired(struct timer_list *t)
@@ -1964,6 +2205,7 @@ static void tx_rto_expired(struct timer_list *t)
 	struct hf_peer *peer = from_timer(peer, t, rto_timer);
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct hf_rto_params rp;
+	bool give_up;
 	u64 wait;
 
 	spin_lock_bh(&peer->lock);
@@ -1999,8 +2241,34 @@ static void tx_rto_expired(struct timer_list *t)
 	}
 
 	hf_stat_inc(stats, HF_STAT_TX_RTO);
-	if (hf_rto_timeout(&peer->rto, hf_rto_params_read(peer->cfg, &rp))) {
-		u16 epoch = peer->tx_epoch;
+	/*
+	 * Only closed sockets' messages, to a peer that never answered (an
+	 * absent address): nobody waits for them, and their memory is not
+	 * held for the whole retry limit. A few timeouts leave a real peer
+	 * time to answer what a socket sent just before it closed.
+	 */
+	if (!peer->answered && peer->rto.retries >= HF_ORPHAN_RETRIES &&
+	    tx_all_orphaned(peer)) {
+		hf_stat_add(stats, HF_STAT_TX_MSGS_ORPHANED,
+			    hf_output_abort(peer, 0));
+		goto out;
+	}
+	hf_rto_params_read(peer->cfg, &rp);
+	/*
+	 * A closed window: the flight waits for room, and the receiver
+	 * answers. The timer is a persist timer (rto_arm()); the expiry
+	 * counts towards the retry limit, for a receiver that went silent,
+	 * but doubles the probe interval, not the RTO.
+	 */
+	if (peer->tx_zero_window) {
+		if (peer->tx_probe_shift < HF_PROBE_SHIFT_MAX)
+			peer->tx_probe_shift++;
+		give_up = hf_rto_probe_timeout(&peer->rto, &rp);
+	} else {
+		give_up = hf_rto_timeout(&peer->rto, &rp);
+	}
+	if (give_up) {
+		u32 epoch = peer->tx_epoch;
 		u32 failed;
 
 		/* The retry limit: the peer is unreachable. */
@@ -2016,6 +2284,7 @@ static void tx_rto_expired(struct timer_list *t)
 	peer->rto_phase = HF_RTO_PROBE;
 	peer->rto_nxt = hf_txwin_nxt(&peer->txw);
 	rto_arm(peer);
+	tx_answered_note(peer, false, ktime_get_ns());
 out:
 	if (!peer->dead)
 		tx_sending_update(peer);
@@ -2033,8 +2302,7 @@ void hf_output_init(struct hf_peer *peer)
 	INIT_LIST_HEAD(&peer->tx_queue);
 	INIT_LIST_HEAD(&peer->tx_active);
 	INIT_LIST_HEAD(&peer->tx_sent);
-	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
-		      HF_WIN_SEGS, 0);
+	tx_txwin_init(peer);
 	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 	hf_reorder_init(&peer->reo);
 	tx_fsize_init(peer);
@@ -2075,8 +2343,7 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 		peer->tx_prev_epoch = peer->tx_epoch;
 	peer->tx_epoch = 0;
 	peer->tx_rx_state = 0;
-	hf_txwin_init(&peer->txw, peer->tx_sacked, peer->tx_rexmit,
-		      HF_WIN_SEGS, 0);
+	tx_txwin_init(peer);
 	peer->next_msg_id = 0;
 	peer->tx_msg_done = 0;
 	peer->frame_left = 0;
@@ -2085,6 +2352,7 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 	peer->tx_persist_armed = false;
 	peer->rto_phase = HF_RTO_IDLE;
 	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
+	tx_answered_note(peer, false, ktime_get_ns());
 	del_timer(&peer->rto_timer);
 	/* Under the lock it takes: if it runs, it finds nothing to send. */
 	hrtimer_try_to_cancel(&peer->pace_timer);
@@ -2183,4 +2451,9 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 	info->hfi_rx_unread = peer->rx_credit.received - peer->rx_credit.consumed;
 	info->hfi_rate_hint = peer->tx_rate_hint;
 	info->hfi_link_share = tx_link_share(peer);
+	info->hfi_backoff_answered_us =
+		div_u64(peer->tx_answered_total_ns +
+			(peer->tx_answered_ns && peer->rto.backoff >= rp.max_backoff ?
+			 ktime_get_ns() - peer->tx_answered_ns : 0),
+			NSEC_PER_USEC);
 }

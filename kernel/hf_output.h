@@ -11,11 +11,14 @@
 
 #include "hf_peer.h"
 
+u64 hf_tx_msg_charge(size_t len);
 struct hf_tx_msg *hf_tx_msg_alloc(struct sock *sk, struct iov_iter *from,
-				  size_t len, u32 seg_size, int *err);
+				  size_t len, u32 seg_size,
+				  unsigned long mem_pages, int *err);
 void hf_tx_msg_put(struct hf_tx_msg *msg);
 
 void hf_output_init(struct hf_peer *peer);
+int hf_output_prepare(struct hf_peer *peer);
 void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg);
 void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h);
 u32 hf_output_abort(struct hf_peer *peer, int err);

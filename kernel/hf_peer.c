@@ -10,7 +10,18 @@
  *    timers are shut down and its messages failed, then it is freed after
  *    the last reference and a grace period.
  * 2. Only a DATA segment may create a peer: an ACK from a stranger is
- *    dropped and counted, so forged acks cannot fill the table.
+ *    dropped and counted, so forged acks cannot fill the table. A full
+ *    table makes room by evicting a peer that never proved its address
+ *    (it never answered us, and never echoed our state: core/hf_epoch.h)
+ *    and had HF_PEER_GRACE to, silent longest first, else one with
+ *    nothing in flight either way; spoofed sources and absent addresses
+ *    cannot lock real peers out, nor push a new one out before its first
+ *    round trip (a flood then finds the table full for a moment, and
+ *    its strangers are refused until they have aged).
+ *    A receive-only peer is small: the sending side's state (about
+ *    100 KiB) is allocated at the first send, in process context.
+ * 5. Lookups hash the interface and address with a random per-namespace
+ *    key (siphash), so no sender can choose addresses that collide.
  * 3. A peer holds its interface. NETDEV_UNREGISTER flushes the peers of
  *    the device, failing their messages with ENETDOWN, so an interface
  *    can always go away. A peer in the table counts in its device's slot
@@ -24,7 +35,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
-#include <linux/jhash.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -34,10 +45,13 @@
 #include "hf_output.h"
 #include "hf_peer.h"
 
-static u32 peer_hash(int ifindex, const u8 *addr)
+/* A peer never proven is kept this long at least: its round trip to prove itself. */
+#define HF_PEER_GRACE	(HZ / 10)
+
+static u32 peer_hash(const struct hf_net *hn, int ifindex, const u8 *addr)
 {
-	return jhash_2words(ifindex, get_unaligned((const u32 *)addr) ^
-			    get_unaligned((const u16 *)(addr + 4)), 0);
+	return (u32)siphash_3u32((u32)ifindex, get_unaligned_be32(addr),
+				 get_unaligned_be16(addr + 4), &hn->peer_key);
 }
 
 static struct hf_peer *peer_find(struct hf_net *hn, int ifindex,
@@ -46,7 +60,7 @@ static struct hf_peer *peer_find(struct hf_net *hn, int ifindex,
 	struct hf_peer *peer;
 
 	hash_for_each_possible_rcu(hn->peers, peer, node,
-				   peer_hash(ifindex, addr))
+				   peer_hash(hn, ifindex, addr))
 		if (peer->dev->ifindex == ifindex &&
 		    ether_addr_equal(peer->addr, addr))
 			return peer;
@@ -75,7 +89,7 @@ static void peer_free_rcu(struct rcu_head *head)
 	struct hf_peer *peer = container_of(head, struct hf_peer, rcu);
 
 	dev_put(peer->dev);
-	kvfree(peer->slots);
+	kvfree(peer->tx);
 	kfree(peer);
 }
 
@@ -97,11 +111,6 @@ static struct hf_peer *peer_alloc(struct net *net, struct net_device *dev,
 	peer = kzalloc(sizeof(*peer), GFP_ATOMIC);
 	if (!peer)
 		return NULL;
-	peer->slots = kvcalloc(HF_WIN_SEGS, sizeof(*peer->slots), GFP_ATOMIC);
-	if (!peer->slots) {
-		kfree(peer);
-		return NULL;
-	}
 	refcount_set(&peer->refs, 1);
 	peer->net = net;
 	peer->cfg = &hf_net(net)->config;
@@ -110,9 +119,127 @@ static struct hf_peer *peer_alloc(struct net *net, struct net_device *dev,
 	ether_addr_copy(peer->addr, addr);
 	spin_lock_init(&peer->lock);
 	peer->last_active = jiffies;
+	peer->created = jiffies;
 	hf_output_init(peer);
 	hf_input_init(peer);
 	return peer;
+}
+
+/* Which peers peer_kill() kills. */
+enum hf_peer_kill {
+	HF_KILL_ALL,		/* every one: device or namespace going */
+	HF_KILL_IDLE,		/* silent for peer_idle_ms, nothing in flight */
+	HF_KILL_EVICT,		/* one that may make room (peer_evictable()) */
+};
+
+/*
+ * Whether @peer proved its address: it answered us (an ACK of our epoch),
+ * or its DATA echoed our state, which only our ACKs carry. Neither can a
+ * spoofed source or an absent address do.
+ */
+static bool peer_proven(const struct hf_peer *peer)
+{
+	return READ_ONCE(peer->answered) || READ_ONCE(peer->rx_ep.echoed);
+}
+
+/* Whether @peer has nothing in flight either way. Its lock held. */
+static bool peer_quiet(const struct hf_peer *peer)
+{
+	return hf_output_idle(peer) && !peer->rx_reserved;
+}
+
+/*
+ * Whether @peer, never proven, has had its round trip to prove itself: a
+ * new real peer needs one exchange of DATA and ACK, and a flood of
+ * strangers must not push it out before that.
+ */
+static bool peer_grown(const struct hf_peer *peer)
+{
+	return time_after(jiffies, READ_ONCE(peer->created) + HF_PEER_GRACE);
+}
+
+/*
+ * Whether @peer may be evicted to make room for a new one: it never proved
+ * its address (and had the time to), or it has nothing in flight. Its
+ * lock held.
+ */
+static bool peer_evictable(const struct hf_peer *peer)
+{
+	return (!peer_proven(peer) && peer_grown(peer)) || peer_quiet(peer);
+}
+
+/*
+ * Mark a peer dead, when @how selects it; checked and marked under one
+ * hold of its lock, so no message can slip in between. A dead peer takes
+ * no new work, so the messages it holds, counted in @msgs, are exactly
+ * those peer_finish() fails; peers_lock held, the caller unlinks it.
+ */
+static bool peer_kill(struct hf_peer *peer, enum hf_peer_kill how, u32 *msgs)
+{
+	unsigned long idle_jiffies = msecs_to_jiffies(READ_ONCE(peer->cfg->p.peer_idle_ms));
+	bool kill = true;
+
+	lockdep_assert_held(&hf_net(peer->net)->peers_lock);
+	spin_lock(&peer->lock);
+	/*
+	 * A peer silent for peer_idle_ms with nothing of ours in flight
+	 * goes, with any message it left half sent: its sender has given up
+	 * or gone.
+	 */
+	if (how == HF_KILL_IDLE)
+		kill = hf_output_idle(peer) &&
+		       !time_before(jiffies, peer->last_active + idle_jiffies);
+	else if (how == HF_KILL_EVICT)
+		kill = !peer->dead && peer_evictable(peer);
+	if (kill) {
+		peer->dead = true;
+		*msgs = hf_output_queued_msgs(peer);
+	}
+	spin_unlock(&peer->lock);
+	return kill;
+}
+
+/*
+ * Make room in a full table: the peer that never proved its address and
+ * was silent longest goes, else the quiet one silent longest (both read
+ * without their locks: a guess, checked by peer_kill()). It is unlinked
+ * now and finished by hf_peer_evicted_work(), outside this context,
+ * failing its messages with EHOSTUNREACH. peers_lock held.
+ *
+ * Return: true when a peer was evicted.
+ */
+static bool peer_evict(struct hf_net *hn)
+{
+	struct hf_peer *peer, *unproven = NULL, *quiet = NULL;
+	unsigned int bkt;
+	u32 msgs;
+
+	lockdep_assert_held(&hn->peers_lock);
+	hash_for_each(hn->peers, bkt, peer, node) {
+		unsigned long at = READ_ONCE(peer->last_active);
+
+		if (!peer_proven(peer)) {
+			if (!peer_grown(peer))
+				continue;
+			if (!unproven ||
+			    time_before(at, READ_ONCE(unproven->last_active)))
+				unproven = peer;
+		} else if (hf_output_idle(peer) && !READ_ONCE(peer->rx_reserved)) {
+			if (!quiet ||
+			    time_before(at, READ_ONCE(quiet->last_active)))
+				quiet = peer;
+		}
+	}
+	peer = unproven ?: quiet;
+	if (!peer || !peer_kill(peer, HF_KILL_EVICT, &msgs))
+		return false;
+	hash_del_rcu(&peer->node);
+	hn->npeers--;
+	list_add_tail(&peer->gc_node, &hn->evicted);
+	hf_genl_event_peer_down(peer, HF_EVENT_REASON_EVICTED, msgs, EHOSTUNREACH);
+	hf_stat_inc(&hn->stats, HF_STAT_PEERS_EVICTED);
+	schedule_work(&hn->evict_work);
+	return true;
 }
 
 /**
@@ -121,10 +248,11 @@ static struct hf_peer *peer_alloc(struct net *net, struct net_device *dev,
  * @dev: the interface
  * @addr: the remote Ethernet address
  * @create: create the peer when it does not exist
- * @err: set to -ENOBUFS when max_peers is reached, -ENOMEM when memory is
- *	 short, -ENOENT when it does not exist and @create is false
+ * @err: set to -ENOBUFS when max_peers is reached and no peer may be
+ *	 evicted, -ENOMEM when memory is short, -ENODEV when @dev is going,
+ *	 -ENOENT when it does not exist and @create is false
  *
- * Any context.
+ * Any context. A full table evicts a peer to make room (design note 2).
  *
  * Return: the peer with a reference for the caller (hf_peer_put()), or
  * NULL with @err set.
@@ -144,12 +272,6 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 		*err = peer ? 0 : -ENOENT;
 		return peer;
 	}
-	/* Cheap early refusal; the count is checked again under the lock. */
-	if (READ_ONCE(hn->npeers) >= READ_ONCE(hn->config.p.max_peers)) {
-		*err = -ENOBUFS;
-		return NULL;
-	}
-
 	fresh = peer_alloc(net, dev, addr);
 	if (!fresh) {
 		*err = -ENOMEM;
@@ -160,16 +282,18 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 	peer = peer_find(hn, dev->ifindex, addr);
 	if (peer) {
 		refcount_inc(&peer->refs);
-	} else if (hn->npeers >= READ_ONCE(hn->config.p.max_peers) ||
-		   !(dev->reg_state == NETREG_REGISTERED)) {
-		*err = hn->npeers >= READ_ONCE(hn->config.p.max_peers) ? -ENOBUFS : -ENODEV;
+	} else if (dev->reg_state != NETREG_REGISTERED) {
+		*err = -ENODEV;
+	} else if (hn->npeers >= READ_ONCE(hn->config.p.max_peers) &&
+		   !peer_evict(hn)) {
+		*err = -ENOBUFS;
 	} else {
 		peer = fresh;
 		fresh = NULL;
 		peer->dstats = hf_dev_stats_get(hn, dev);
 		refcount_inc(&peer->refs);
 		hash_add_rcu(hn->peers, &peer->node,
-			     peer_hash(dev->ifindex, addr));
+			     peer_hash(hn, dev->ifindex, addr));
 		hn->npeers++;
 		hf_genl_event_peer_up(peer);
 	}
@@ -177,41 +301,11 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 
 	if (fresh) {
 		dev_put(fresh->dev);
-		kvfree(fresh->slots);
 		kfree(fresh);
 	}
 	if (peer)
 		*err = 0;
 	return peer;
-}
-
-/*
- * Mark a peer dead, unless @idle asks only for a peer with nothing in
- * flight that has been silent long enough; checked and marked under one
- * hold of its lock, so no message can slip in between. A dead peer takes
- * no new work, so the messages it holds, counted in @msgs, are exactly
- * those peer_finish() fails; peers_lock held, the caller unlinks it.
- */
-static bool peer_kill(struct hf_peer *peer, bool idle, u32 *msgs)
-{
-	unsigned long idle_jiffies = msecs_to_jiffies(READ_ONCE(peer->cfg->p.peer_idle_ms));
-	bool kill = true;
-
-	spin_lock(&peer->lock);
-	/*
-	 * A peer silent for peer_idle_ms with nothing of ours in flight
-	 * goes, with any message it left half sent: its sender has given up
-	 * or gone.
-	 */
-	if (idle)
-		kill = hf_output_idle(peer) &&
-		       !time_before(jiffies, peer->last_active + idle_jiffies);
-	if (kill) {
-		peer->dead = true;
-		*msgs = hf_output_queued_msgs(peer);
-	}
-	spin_unlock(&peer->lock);
-	return kill;
 }
 
 /*
@@ -223,6 +317,7 @@ static void peer_finish(struct hf_peer *peer, int err)
 	spin_lock_bh(&peer->lock);
 	hf_output_abort(peer, err);
 	hf_input_reset(peer);
+	hf_epoch_rx_forget(&peer->rx_ep);
 	spin_unlock_bh(&peer->lock);
 	hf_output_stop(peer);
 	hf_input_stop(peer);
@@ -246,7 +341,7 @@ static void peer_flush(struct net *net, struct net_device *dev, bool idle)
 	hash_for_each_safe(hn->peers, bkt, tmp, peer, node) {
 		if (dev && peer->dev != dev)
 			continue;
-		if (!peer_kill(peer, idle, &msgs))
+		if (!peer_kill(peer, idle ? HF_KILL_IDLE : HF_KILL_ALL, &msgs))
 			continue;
 		hash_del_rcu(&peer->node);
 		hn->npeers--;
@@ -281,11 +376,50 @@ void hf_peer_flush_net(struct net *net)
 }
 
 /**
- * hf_peer_reclaim_idle() - free peers with nothing in flight either way
- * that have been silent for peer_idle_ms
- * @net: the namespace
+ * hf_peer_evicted_work() - finish the peers evicted from a full table
+ * @work: the namespace's evict_work
+ *
+ * Process context (a workqueue).
  */
-void hf_peer_reclaim_idle(struct net *net)
+void hf_peer_evicted_work(struct work_struct *work)
 {
+	struct hf_net *hn = container_of(work, struct hf_net, evict_work);
+	struct hf_peer *peer;
+
+	for (;;) {
+		spin_lock_bh(&hn->peers_lock);
+		peer = list_first_entry_or_null(&hn->evicted, struct hf_peer,
+						gc_node);
+		if (peer)
+			list_del(&peer->gc_node);
+		spin_unlock_bh(&hn->peers_lock);
+		if (!peer)
+			return;
+		peer_finish(peer, EHOSTUNREACH);
+	}
+}
+
+/**
+ * hf_peer_gc() - the namespace's periodic pass: drop reassembly that made
+ * no progress (hf_input_expire()), then free peers with nothing in flight
+ * either way that have been silent for peer_idle_ms
+ * @net: the namespace
+ *
+ * Process context.
+ */
+void hf_peer_gc(struct net *net)
+{
+	struct hf_net *hn = hf_net(net);
+	struct hf_peer *peer;
+	unsigned int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(hn->peers, bkt, peer, node) {
+		spin_lock_bh(&peer->lock);
+		if (!peer->dead)
+			hf_input_expire(peer);
+		spin_unlock_bh(&peer->lock);
+	}
+	rcu_read_unlock();
 	peer_flush(net, NULL, true);
 }

@@ -13,6 +13,7 @@
 #include <linux/timer.h>
 
 #include "core/hf_credit.h"
+#include "core/hf_epoch.h"
 #include "core/hf_fsize.h"
 #include "core/hf_reorder.h"
 #include "core/hf_rto.h"
@@ -40,6 +41,21 @@ struct hf_tx_slot {
 	u64 sent_ns;
 };
 
+/**
+ * struct hf_peer_tx - the sending side's large state, allocated at the
+ * first send to the peer, in process context (hf_output_prepare()): a
+ * peer that only ever sends to us (or a stranger's forged frame) never
+ * has it
+ * @slots: per sequence number in flight, indexed by seq % HF_WIN_SEGS
+ * @sacked: bitmap storage of the scoreboard (hf_peer.txw)
+ * @rexmit: the scoreboard's second bitmap
+ */
+struct hf_peer_tx {
+	struct hf_tx_slot slots[HF_WIN_SEGS];
+	u64 sacked[HF_WIN_SEGS / 64];
+	u64 rexmit[HF_WIN_SEGS / 64];
+};
+
 /*
  * After a timeout (F-RTO, RFC 5682): the timer resends the oldest segment
  * alone (PROBE); the first ACK that takes something decides. Segments sent
@@ -63,26 +79,30 @@ enum hf_rto_phase {
  * @dstats: its counters, while in the table (hf_dev.c)
  * @addr: the remote Ethernet address
  * @lock: serialises everything below; taken with BHs off
+ * @created: jiffies when it entered the table (eviction spares it for a
+ *	     round trip: hf_peer.c)
  * @last_active: jiffies of the last sign of life either way: a message
- *		 queued, a segment of our rx epoch, an ACK of our tx epoch, a
+ *		 queued, a new segment of our rx epoch, an ACK of our tx epoch, a
  *		 read that reopened our receive window; idle reclaim reads it
  * @dead: unlinked from the table; no new work may start
  *
  * Sender side:
- * @tx_epoch: current incarnation of the outgoing flow; 0 when none
+ * @tx_epoch: current incarnation of the outgoing flow, random; 0 when none
  * @tx_prev_epoch: the one before; a new epoch differs from both, so the
  *		   receiver can tell a stale segment of the last one
- * @tx_rx_state: the receiver's state id its first ACK of the epoch gave;
- *		 0 before it. Another value later: the receiver lost its state
+ * @tx_rx_state: the receiver's state id its first ACK of the epoch gave
+ *		 (echoed in every DATA header); 0 before it. An ACK naming
+ *		 another is not the receiver's (core/hf_epoch.h)
  * @tx_last_active: jiffies64 of the outgoing flow's last sign of life (a
  *		    message queued, an ACK of @tx_epoch); past flow_reset_ms
  *		    the receiver may have forgotten it. Frames of the other
  *		    direction do not count: the receiver's idle clock may
  *		    have run out while they came.
- * @txw: the scoreboard of sequence numbers
- * @tx_sacked: bitmap storage for @txw
- * @tx_rexmit: bitmap storage for @txw
- * @slots: per sequence number in flight, indexed by seq % HF_WIN_SEGS
+ * @txw: the scoreboard of sequence numbers (its storage in @tx)
+ * @tx: slots and scoreboard storage, from the first send on; NULL before
+ * @answered: the peer answered us once at least (an ACK of our epoch,
+ *	      a challenge, a LOST): its address is real and reachable. With
+ *	      @rx_ep.echoed, what keeps a peer from eviction (hf_peer.c)
  * @tx_queue: messages not started yet, in the order they were queued
  * @tx_active: messages started (numbered) with segments left, in msg_id
  *	       order; at most one per socket
@@ -137,11 +157,19 @@ enum hf_rto_phase {
  * @tx_msgs: messages queued to the peer
  * @tx_msgs_delivered: of those, confirmed by the receiver
  * @tx_msgs_failed: of those, reported failed to their socket
+ * @tx_answered_ns: when an ACK that took data found the timeout at its
+ *		    maximum backoff; 0 while it is not (tx_answered_note())
+ * @tx_answered_total_ns: time spent so, stretches ended
  *
  * Receiver side:
- * @rx_epoch: incarnation of the incoming flow; 0 before the first segment
- * @rx_prev_epoch: the incarnation before it; its segments are stale
- * @rx_state: random id of our state for @rx_epoch, chosen on adopting it
+ * @rx_ep: the incoming flow's incarnation, the one before it and our
+ *	   state id for it (core/hf_epoch.h)
+ * @rx_adopted_at: jiffies of the last epoch adopted through a challenge:
+ *		   adoptions are at most one per HF_EPOCH_ADOPT_GAP
+ * @rx_reply_at: jiffies when the current window of challenge and LOST
+ *		 answers began
+ * @rx_challenges: challenges sent in it; at most HF_EPOCH_CHALLENGES
+ * @rx_losts: LOST answers sent in it; at most HF_EPOCH_LOSTS
  * @rxw: the window of received sequence numbers
  * @rx_words: bitmap storage for @rxw
  * @rx_msgs: messages being reassembled, by msg_id % HF_STATUS_WINDOW
@@ -151,6 +179,8 @@ enum hf_rto_phase {
  *	       that leaves half the buffer free sends a WINDOW ack
  * @rx_refused_port: the port of the socket that refused last; while it
  *		    is full, ACKs are CLOSED and raise no credit
+ * @rx_refused_need: the reservation of the message it refused: the window
+ *		     stays closed while the socket has no room for it
  * @rx_refused_at: when (jiffies) it last refused; ACKs stay CLOSED until
  *		   that socket is down to half its buffer too, for
  *		   HF_REFUSED_HOLD at most (hf_input.c)
@@ -180,17 +210,17 @@ struct hf_peer {
 	struct hf_dev_stats *dstats;
 	u8 addr[ETH_ALEN];
 	spinlock_t lock;
+	unsigned long created;
 	unsigned long last_active;
 	bool dead;
 
-	u16 tx_epoch;
-	u16 tx_prev_epoch;
-	u16 tx_rx_state;
+	u32 tx_epoch;
+	u32 tx_prev_epoch;
+	u32 tx_rx_state;
 	u64 tx_last_active;
 	struct hf_txwin txw;
-	u64 tx_sacked[HF_WIN_SEGS / 64];
-	u64 tx_rexmit[HF_WIN_SEGS / 64];
-	struct hf_tx_slot *slots;
+	struct hf_peer_tx *tx;
+	bool answered;
 	struct list_head tx_queue;
 	struct list_head tx_active;
 	struct list_head tx_sent;
@@ -232,10 +262,14 @@ struct hf_peer {
 	u64 tx_msgs;
 	u64 tx_msgs_delivered;
 	u64 tx_msgs_failed;
+	u64 tx_answered_ns;
+	u64 tx_answered_total_ns;
 
-	u16 rx_epoch;
-	u16 rx_prev_epoch;
-	u16 rx_state;
+	struct hf_epoch_rx rx_ep;
+	unsigned long rx_adopted_at;
+	unsigned long rx_reply_at;
+	u8 rx_challenges;
+	u8 rx_losts;
 	struct hf_rxwin rxw;
 	u64 rx_words[HF_WIN_SEGS / 64];
 	struct hf_rx_msg *rx_msgs[HF_STATUS_WINDOW];
@@ -244,6 +278,7 @@ struct hf_peer {
 	bool rx_refused;
 	u16 rx_refused_port;
 	unsigned long rx_refused_at;
+	u64 rx_refused_need;
 	struct hf_credit_rx rx_credit;
 	u64 rx_credit_reasm;
 	u32 ack_owed;
@@ -263,6 +298,7 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 void hf_peer_put(struct hf_peer *peer);
 void hf_peer_flush_dev(struct net *net, struct net_device *dev);
 void hf_peer_flush_net(struct net *net);
-void hf_peer_reclaim_idle(struct net *net);
+void hf_peer_gc(struct net *net);
+void hf_peer_evicted_work(struct work_struct *work);
 
 #endif /* _HF_PEER_H */

@@ -33,6 +33,7 @@
 #include <asm/ioctls.h>
 
 #include "hf_input.h"
+#include "hf_mem.h"
 #include "hf_net.h"
 #include "hf_output.h"
 #include "hf_params.h"
@@ -233,21 +234,30 @@ static int hf_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 }
 
 /*
- * Wait until the socket's unfinished messages fit SO_SNDBUF, and one more
- * message of @len cannot push the write charge (a refcount_t) near
- * INT_MAX, whatever SO_SNDBUF the administrator allows.
+ * Whether one more message charged @charge bytes fits the send buffer:
+ * what the socket's unfinished messages hold and this one within
+ * SO_SNDBUF, or nothing held at all (a message larger than the buffer
+ * goes alone). @used: what they hold now. The write charge is a
+ * refcount_t: it also stays far from INT_MAX, whatever SO_SNDBUF allows.
  */
-static int hf_wait_sndbuf(struct sock *sk, size_t len, long *timeo)
+static bool hf_sndbuf_fits(const struct sock *sk, int used, u64 charge)
+{
+	return (!used || (u64)used + charge <= (u64)READ_ONCE(sk->sk_sndbuf)) &&
+	       (u64)used + charge < INT_MAX / 2;
+}
+
+/*
+ * Wait until a message charged @charge bytes fits the socket's send buffer
+ * (hf_sndbuf_fits()). Socket lock held; released while waiting.
+ */
+static int hf_wait_sock_room(struct sock *sk, u64 charge, long *timeo)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	int err = 0;
 
 	add_wait_queue(sk_sleep(sk), &wait);
 	for (;;) {
-		int used = sk_wmem_alloc_get(sk);
-
-		if (used < READ_ONCE(sk->sk_sndbuf) &&
-		    (u64)used + 2 * len < INT_MAX / 2)
+		if (hf_sndbuf_fits(sk, sk_wmem_alloc_get(sk), charge))
 			break;
 		sk_set_bit(SOCKWQ_ASYNC_NOSPACE, sk);
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
@@ -265,6 +275,38 @@ static int hf_wait_sndbuf(struct sock *sk, size_t len, long *timeo)
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 	return err;
+}
+
+/*
+ * Wait until a message charged @charge bytes fits the socket's send buffer
+ * and the module-wide limit (hf_mem.c), and charge the latter: @pages
+ * are the caller's to pass on to the message, or to give back. Socket
+ * lock held; released while waiting.
+ */
+static int hf_wait_sndbuf(struct sock *sk, u64 charge, unsigned long pages,
+			  long *timeo)
+{
+	int used, err;
+
+	sock_owned_by_me(sk);
+	for (;;) {
+		err = hf_wait_sock_room(sk, charge, timeo);
+		if (err)
+			return err;
+		used = sk_wmem_alloc_get(sk);
+		if (hf_mem_charge(pages, !used))
+			return 0;
+		hf_stat_inc(&hf_net(sock_net(sk))->stats, HF_STAT_TX_MEM_WAITS);
+		release_sock(sk);
+		err = hf_mem_wait(pages, !used, timeo);
+		lock_sock(sk);
+		if (err)
+			return err;
+		/* Others of this socket may have sent meanwhile. */
+		if (hf_sndbuf_fits(sk, sk_wmem_alloc_get(sk), charge))
+			return 0;
+		hf_mem_uncharge(pages);
+	}
 }
 
 /**
@@ -310,17 +352,22 @@ static struct net_device *hf_dest_dev(struct net *net, int ifindex,
  * @m: the message; msg_name, if set, is the destination (else connect()'s)
  * @len: its length
  *
- * A blocking send waits for SO_SNDBUF space (up to SO_SNDTIMEO); a
- * non-blocking one gets EAGAIN. The message is copied once and owned by
- * the transport from here: delivery or failure is reported later.
+ * The whole message is charged before it is admitted: it must fit
+ * SO_SNDBUF with the socket's unfinished messages (or go alone into a
+ * socket that holds none) and the module-wide limit (hf_mem.c). A
+ * blocking send waits for both (up to SO_SNDTIMEO); a non-blocking one
+ * gets EAGAIN for the first, ENOBUFS for the second. The message is
+ * copied once and owned by the transport from here: delivery or failure
+ * is reported later.
  *
  * Return: @len; -EDESTADDRREQ without a destination, an hf_check_addr()
  * errno or -EINVAL for a bad one, -ENETUNREACH for one on another
- * interface than the socket is bound to, -EMSGSIZE above max_msg or the
+ * interface than the socket is bound to, -EMSGSIZE above max_msg, above
+ * what any buffer could hold (the module-wide limit, or about 1 GiB), or the
  * interface's MTU cannot carry a segment, -ENETDOWN for an interface that
  * is down, -EOPNOTSUPP for an interface that is not Ethernet or for
- * unsupported flags, -EAGAIN, -EINTR, -ENOMEM, -ENOBUFS (peer limit),
- * -EFAULT.
+ * unsupported flags, -EAGAIN, -EINTR, -ENOMEM, -ENOBUFS (peer limit, or
+ * the module-wide limit without waiting), -EFAULT.
  */
 static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 {
@@ -328,11 +375,13 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 	struct hf_sock *hs = hf_sk(sk);
 	struct net *net = sock_net(sk);
 	struct sockaddr_hf dst;
+	unsigned long pages;
 	struct net_device *dev;
 	struct hf_tx_msg *msg;
 	struct hf_peer *peer;
 	u32 seg_size;
 	long timeo;
+	u64 charge;
 	int err;
 
 	if (m->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR |
@@ -354,6 +403,11 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 	}
 	if (len > READ_ONCE(hf_net(net)->config.p.max_msg))
 		return -EMSGSIZE;
+	/* A message no buffer could ever hold fails now, never waits. */
+	charge = hf_tx_msg_charge(len);
+	pages = hf_mem_pages(charge);
+	if (charge >= INT_MAX / 2 || !hf_mem_fits(pages))
+		return -EMSGSIZE;
 
 	/* Refuse a bad interface at once, before waiting for room. */
 	dev = hf_dest_dev(net, dst.shf_ifindex, &seg_size, &err);
@@ -369,22 +423,32 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 	if (err)
 		goto out_sock;
 	timeo = sock_sndtimeo(sk, m->msg_flags & MSG_DONTWAIT);
-	err = hf_wait_sndbuf(sk, len, &timeo);
+	err = hf_wait_sndbuf(sk, charge, pages, &timeo);
 	if (err)
 		goto out_sock;
 	/* No device reference is held while waiting: look again. */
 	dev = hf_dest_dev(net, dst.shf_ifindex, &seg_size, &err);
-	if (!dev)
+	if (!dev) {
+		hf_mem_uncharge(pages);
 		goto out_sock;
+	}
 
-	msg = hf_tx_msg_alloc(sk, &m->msg_iter, len, seg_size, &err);
-	if (!msg)
+	msg = hf_tx_msg_alloc(sk, &m->msg_iter, len, seg_size, pages, &err);
+	if (!msg) {
+		hf_mem_uncharge(pages);
 		goto out_dev;
+	}
 	msg->sport = hs->port;
 	msg->dport = dst.shf_port;
 
 	peer = hf_peer_get(net, dev, dst.shf_addr, true, &err);
 	if (!peer) {
+		hf_tx_msg_put(msg);
+		goto out_dev;
+	}
+	err = hf_output_prepare(peer);
+	if (err) {
+		hf_peer_put(peer);
 		hf_tx_msg_put(msg);
 		goto out_dev;
 	}
@@ -521,11 +585,15 @@ static int hf_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 	return put_user(val, (int __user *)arg);
 }
 
-/* No option at SOL_HYPERFRAME is writable (yet); HF_INFO is read-only. */
+/*
+ * No option at SOL_HYPERFRAME is writable (yet); HF_INFO and HF_PEER_INFO
+ * are read-only.
+ */
 static int hf_setsockopt(struct socket *sock, int level, int optname,
 			 sockptr_t optval, unsigned int optlen)
 {
-	if (level == SOL_HYPERFRAME && optname == HF_INFO)
+	if (level == SOL_HYPERFRAME &&
+	    (optname == HF_INFO || optname == HF_PEER_INFO))
 		return -EPERM;
 	return -ENOPROTOOPT;
 }
@@ -555,11 +623,42 @@ static int hf_info_peer(struct sock *sk, struct hf_info *info)
 		hf_output_info(peer, sk, info);
 	spin_unlock_bh(&peer->lock);
 	hf_peer_put(peer);
+	/* As in the peer dump (hf_genl.c): the epoch only to CAP_NET_ADMIN. */
+	if (!ns_capable(sock_net(sk)->user_ns, CAP_NET_ADMIN))
+		info->hfi_epoch = 0;
 	return 0;
 }
 
+/*
+ * Whether HF_INFO's buffer names a peer, for programs written before
+ * HF_PEER_INFO: only a complete address of our family does (family,
+ * a non-zero ifindex, zero padding). Anything else there, such as an
+ * uninitialised buffer, is no question and is ignored.
+ */
+static bool hf_info_names_peer(const struct sock *sk,
+			       const struct sockaddr_hf *addr)
+{
+	return addr->shf_family == sk->sk_family && addr->shf_ifindex > 0 &&
+	       !memchr_inv(addr->shf_zero, 0, sizeof(addr->shf_zero));
+}
+
+/**
+ * hf_get_info() - getsockopt HF_INFO and HF_PEER_INFO
+ * @sk: the socket; not locked
+ * @optval: the caller's struct hf_info
+ * @optlen: its length; set to the bytes filled
+ * @peer_query: HF_PEER_INFO: hfi_peer in the buffer names the peer (family
+ *		0: the connected one), and a bad address is an error.
+ *		HF_INFO: the connected peer, or for compatibility the peer a
+ *		complete address in hfi_peer names (hf_info_names_peer());
+ *		the buffer's contents are otherwise ignored
+ *
+ * Return: 0, -EFAULT, -EINVAL (@optlen short of hfi_size, or for
+ * HF_PEER_INFO short of hfi_peer or a bad address), -EAFNOSUPPORT or
+ * -ENODEV (HF_PEER_INFO: another family, no such interface).
+ */
 static int hf_get_info(struct sock *sk, char __user *optval,
-		       int __user *optlen)
+		       int __user *optlen, bool peer_query)
 {
 	struct hf_sock *hs = hf_sk(sk);
 	struct hf_info info;
@@ -569,6 +668,8 @@ static int hf_get_info(struct sock *sk, char __user *optval,
 		return -EFAULT;
 	if (len < (int)offsetofend(struct hf_info, hfi_size))
 		return -EINVAL;
+	if (peer_query && len < (int)offsetofend(struct hf_info, hfi_peer))
+		return -EINVAL;
 	len = min_t(unsigned int, len, sizeof(info));
 
 	memset(&info, 0, sizeof(info));
@@ -577,6 +678,8 @@ static int hf_get_info(struct sock *sk, char __user *optval,
 			   optval + offsetof(struct hf_info, hfi_peer),
 			   sizeof(info.hfi_peer)))
 		return -EFAULT;
+	if (!peer_query && !hf_info_names_peer(sk, &info.hfi_peer))
+		memset(&info.hfi_peer, 0, sizeof(info.hfi_peer));
 
 	lock_sock(sk);
 	if (!info.hfi_peer.shf_family && hs->has_peer)
@@ -590,12 +693,18 @@ static int hf_get_info(struct sock *sk, char __user *optval,
 	info.hfi_rx_reassembly = atomic_read(&hs->rx_reasm);
 	info.hfi_rx_queued = sk_rmem_alloc_get(sk) - info.hfi_rx_reassembly;
 	info.hfi_tx_msgs = hs->tx_msgs;
+	info.hfi_tx_msgs_done = (u32)atomic_read(&hs->tx_msgs_done);
 	info.hfi_errqueue = skb_queue_len(&sk->sk_error_queue);
 	release_sock(sk);
 
 	if (info.hfi_peer.shf_family) {
 		info.hfi_peer.shf_port = 0;
 		err = hf_info_peer(sk, &info);
+		/* HF_INFO: a peer we cannot find is no peer. */
+		if (err && !peer_query) {
+			memset(&info.hfi_peer, 0, sizeof(info.hfi_peer));
+			err = 0;
+		}
 		if (err)
 			return err;
 	}
@@ -611,7 +720,9 @@ static int hf_getsockopt(struct socket *sock, int level, int optname,
 		return -ENOPROTOOPT;
 	switch (optname) {
 	case HF_INFO:
-		return hf_get_info(sock->sk, optval, optlen);
+		return hf_get_info(sock->sk, optval, optlen, false);
+	case HF_PEER_INFO:
+		return hf_get_info(sock->sk, optval, optlen, true);
 	default:
 		return -ENOPROTOOPT;
 	}
@@ -664,6 +775,12 @@ static int hf_release(struct socket *sock)
 	sock_orphan(sk);
 	release_sock(sk);
 	hf_release_unread(sk);
+	/*
+	 * Reassembly for it holds a reference on it: it goes now. Its own
+	 * messages are still delivered where a peer answers (tx_rto_expired()
+	 * gives up those to a peer that never does).
+	 */
+	hf_input_sock_closed(sock_net(sk), sk);
 	/*
 	 * A peer refused for this socket's full buffer is told no credit
 	 * until a read; none will come. Unbound, its messages now resolve

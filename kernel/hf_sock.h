@@ -34,7 +34,12 @@ struct hf_sock_peer {
  * @has_peer: whether connect() set @peer
  * @tx_msgs: messages sent so far; names a message in error-queue entries
  * @rx_reasm: bytes of this socket's receive memory held by messages still
- *	      being reassembled; admission looks only at the rest
+ *	      being reassembled (their segments' truesize); the rest of
+ *	      sk_rmem_alloc is delivered and unread
+ * @rx_reserved: bytes the messages being reassembled for this socket
+ *		 reserved at admission: a message is admitted while what is
+ *		 delivered, this, and its own reservation fit SO_RCVBUF, or
+ *		 into a socket that holds nothing (hf_input.c)
  * @rx_refused: a message for this socket was refused for a full buffer;
  *		the read that leaves half the buffer free tells the refused
  *		peers there is room again (hf_sock_room_again())
@@ -52,7 +57,9 @@ struct hf_sock {
 	struct sockaddr_hf peer;
 	bool has_peer;
 	u32 tx_msgs;
+	atomic_t tx_msgs_done;
 	atomic_t rx_reasm;
+	atomic_t rx_reserved;
 	bool rx_refused;
 	atomic64_t tx_pace_ns;
 	spinlock_t peers_lock;
@@ -86,7 +93,8 @@ static inline int hf_sock_bound_ifindex(const struct sock *sk)
 static inline bool hf_sock_room_again(const struct sock *sk)
 {
 	return atomic_read(&sk->sk_rmem_alloc) -
-	       atomic_read(&hf_sk(sk)->rx_reasm) <= READ_ONCE(sk->sk_rcvbuf) / 2;
+	       atomic_read(&hf_sk(sk)->rx_reasm) +
+	       atomic_read(&hf_sk(sk)->rx_reserved) <= READ_ONCE(sk->sk_rcvbuf) / 2;
 }
 
 void hf_sock_note_peer(struct hf_sock *hs, int ifindex, const u8 *addr);

@@ -26,6 +26,7 @@ enum hf_stat {
 	HF_STAT_TX_MSGS_FAILED,		/* messages reported failed */
 	HF_STAT_TX_MSGS_DELIVERED,	/* messages the receiver confirmed */
 	HF_STAT_TX_RESETS,		/* flows restarted: receiver lost its state */
+	HF_STAT_TX_CHALLENGES,		/* challenges of a new epoch answered */
 	HF_STAT_TX_EPOCHS,		/* flow incarnations started */
 	HF_STAT_TX_SPURIOUS,		/* retransmissions the receiver had already */
 	HF_STAT_TX_REORDER_WAITS,	/* repairs held back by the reorder window */
@@ -45,6 +46,9 @@ enum hf_stat {
 	HF_STAT_TX_CREDIT_PROBES,	/* segments sent beyond the credit: persist probes */
 	HF_STAT_TX_RATE_HINTS,		/* receivers' rate hints that changed */
 	HF_STAT_TX_PUSH_DEFERRALS,	/* pushes that waited for room for a train */
+	HF_STAT_TX_MEM_WAITS,		/* sends held by the module-wide memory limit */
+	HF_STAT_TX_MSGS_ORPHANED,	/* closed sockets' messages given up: peer never answered */
+	HF_STAT_TX_BACKOFF_ANSWERED_US,	/* us at maximum backoff with the peer answering */
 	HF_STAT_RX_SEGS,		/* DATA segments accepted */
 	HF_STAT_RX_DATA_SKBS,		/* skbs of DATA that arrived: a train once */
 	HF_STAT_RX_LINEARIZED_TRAINS,	/* trains that arrived in one buffer, cut here */
@@ -55,6 +59,8 @@ enum hf_stat {
 	HF_STAT_RX_GRO_TRAINS,		/* trains GRO built from segments that came alone */
 	HF_STAT_RX_GRO_SEGS,		/* the segments in them */
 	HF_STAT_RX_EPOCHS,		/* flow incarnations adopted */
+	HF_STAT_RX_CHALLENGES,		/* new epochs challenged (core/hf_epoch.h) */
+	HF_STAT_RX_LOST_REPLIES,	/* LOST answers: DATA echoed a state not held */
 	HF_STAT_RX_ACKS,		/* ACKs accepted */
 	HF_STAT_RX_MSGS,		/* messages delivered to sockets */
 	HF_STAT_RX_BYTES,		/* their bytes */
@@ -65,6 +71,8 @@ enum hf_stat {
 	HF_STAT_RX_MSGS_TOO_BIG,	/* messages above the size limit */
 	HF_STAT_RX_MSGS_NO_MEMORY,	/* of those too big: refused for memory */
 	HF_STAT_RX_CREDIT_OVER,		/* payload bytes beyond the credit granted */
+	HF_STAT_RX_MSGS_EXPIRED,	/* reassembly dropped: no progress, or socket closed */
+	HF_STAT_PEERS_EVICTED,		/* peers evicted from a full table */
 	/* drops, by reason */
 	HF_STAT_DROP_MALFORMED,		/* failed hf_hdr_decode(); by reason below */
 	HF_STAT_DROP_CSUM,		/* checksum did not verify */
@@ -76,6 +84,10 @@ enum hf_stat {
 	HF_STAT_DROP_PEER_LIMIT,	/* no room for another peer */
 	HF_STAT_DROP_EPOCH,		/* ACK for another flow incarnation */
 	HF_STAT_DROP_STALE_EPOCH,	/* DATA of the incarnation before this one */
+	HF_STAT_DROP_UNPROVEN,		/* DATA of a new epoch not proven yet */
+	HF_STAT_DROP_FORGED,		/* DATA no sender sends: echo, epoch 0, start */
+	HF_STAT_DROP_NO_STATE,		/* DATA echoing a state not held (LOST) */
+	HF_STAT_DROP_OVER_CREDIT,	/* DATA far beyond the credit granted */
 	HF_STAT_DROP_ACK_INVALID,	/* ACK for segments never sent */
 	HF_STAT_DROP_RCVBUF,		/* receiving socket's buffer full */
 	HF_STAT_DROP_MEMORY,		/* no memory, or above the message's reservation */

@@ -48,7 +48,7 @@ TRACE_EVENT(hf_frame_xmit,
 	TP_ARGS(peer, msg_id, seq, segs, bytes),
 	TP_STRUCT__entry(
 		HF_TP_PEER_FIELDS
-		__field(u16, epoch)
+		__field(u32, epoch)
 		__field(u32, msg_id)
 		__field(u32, seq)
 		__field(u32, segs)
@@ -98,7 +98,7 @@ TRACE_EVENT(hf_retransmit,
 	TP_ARGS(peer, seq, msg_id, index),
 	TP_STRUCT__entry(
 		HF_TP_PEER_FIELDS
-		__field(u16, epoch)
+		__field(u32, epoch)
 		__field(u32, seq)
 		__field(u32, msg_id)
 		__field(u32, index)
@@ -125,7 +125,7 @@ TRACE_EVENT(hf_credit_grant,
 	TP_ARGS(peer, cum_seq, flags),
 	TP_STRUCT__entry(
 		HF_TP_PEER_FIELDS
-		__field(u16, epoch)
+		__field(u32, epoch)
 		__field(u32, cum_seq)
 		__field(u32, window)
 		__field(u8, flags)
@@ -133,7 +133,7 @@ TRACE_EVENT(hf_credit_grant,
 	),
 	TP_fast_assign(
 		HF_TP_PEER_ASSIGN(peer);
-		__entry->epoch = peer->rx_epoch;
+		__entry->epoch = peer->rx_ep.epoch;
 		__entry->cum_seq = cum_seq;
 		__entry->window = flags & HF_AF_CLOSED ? 0 : HF_WIN_SEGS;
 		__entry->flags = flags;
@@ -153,7 +153,7 @@ TRACE_EVENT(hf_credit_stall,
 	TP_ARGS(peer, inflight, zero_window),
 	TP_STRUCT__entry(
 		HF_TP_PEER_FIELDS
-		__field(u16, epoch)
+		__field(u32, epoch)
 		__field(u32, inflight)
 		__field(bool, zero_window)
 	),
@@ -179,7 +179,7 @@ TRACE_EVENT(hf_frame_size,
 	TP_ARGS(peer, c),
 	TP_STRUCT__entry(
 		HF_TP_PEER_FIELDS
-		__field(u16, epoch)
+		__field(u32, epoch)
 		__field(u32, old_segs)
 		__field(u32, new_segs)
 		__field(u16, old_rate)
@@ -210,7 +210,7 @@ TRACE_EVENT(hf_rate_hint,
 	TP_ARGS(peer, old_rate, new_rate),
 	TP_STRUCT__entry(
 		HF_TP_PEER_FIELDS
-		__field(u16, epoch)
+		__field(u32, epoch)
 		__field(u64, old_rate)
 		__field(u64, new_rate)
 	),
@@ -283,7 +283,7 @@ TRACE_EVENT(hf_msg_deliver,
 	TP_ARGS(peer, msg_id, sport, dport, len, latency_ns),
 	TP_STRUCT__entry(
 		HF_TP_PEER_FIELDS
-		__field(u16, epoch)
+		__field(u32, epoch)
 		__field(u32, msg_id)
 		__field(u16, sport)
 		__field(u16, dport)
@@ -292,7 +292,7 @@ TRACE_EVENT(hf_msg_deliver,
 	),
 	TP_fast_assign(
 		HF_TP_PEER_ASSIGN(peer);
-		__entry->epoch = peer->rx_epoch;
+		__entry->epoch = peer->rx_ep.epoch;
 		__entry->msg_id = msg_id;
 		__entry->sport = sport;
 		__entry->dport = dport;

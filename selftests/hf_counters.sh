@@ -180,12 +180,12 @@ defer hf_config_set peer_idle "${idle}ms"
 hf_config_set peer_idle 600s
 check_err $? "config set peer_idle"
 fsegs=$("$HFCTL" -j config show | python3 -c 'import json,sys; print(json.load(sys.stdin)["frame_segs"])')
-# The frame size pinned (min = initial = max at 1460-byte segments), so
+# The frame size pinned (min = initial = max at 1456-byte segments), so
 # every frame is predictable; the controller's own test is hf_transfer's.
 read -r fmin fmax < <("$HFCTL" -j config show |
 	python3 -c 'import json,sys; c=json.load(sys.stdin); print(c["frame_min_segs"], c["frame_max_bytes"])')
 defer hf_config_set frame_min_segs "$fmin" frame_max "$fmax"
-hf_config_set frame_min_segs "$fsegs" frame_max $((fsegs * 1460))
+hf_config_set frame_min_segs "$fsegs" frame_max $((fsegs * 1456))
 check_err $? "config set frame_min_segs, frame_max"
 
 xfer 0 1 eth0 7400 "$SIZES"

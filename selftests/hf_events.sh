@@ -204,7 +204,7 @@ log_test "events: interface deleted: peer down, reason device, on both sides; th
 # 6. The same events as text, one line each; every -j line one object.
 busywait 10000 grep -q "addr $Q reason device" "$LOGS/n0.txt"
 text=$(cat "$LOGS/n0.txt")
-h4='0x[0-9a-f]{4}'
+h4='0x[0-9a-f]{8}'
 for re in "^peer up dev eth0 addr $P\$" \
 	"^epoch dev eth0 addr $P $h4\$" \
 	"^retry-limit dev eth0 addr $P epoch $h4 failed 1 message\$" \

@@ -21,7 +21,7 @@ source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
 XFER=$HF_DIR/hf_xfer
-HF_DATA_HLEN=40
+HF_DATA_HLEN=44
 LOGS=$(mktemp -d)
 defer rm -rf "$LOGS"
 

@@ -9,10 +9,10 @@
  *
  *   hf_hostile --ifname IF --dst MAC (--count N | --seconds S) [--seed N]
  *		[--spoof N] [--classes LIST] [--dport P] [--impersonate MAC]
- *		[--pps N] [--ethertype T] [--mtu N]
+ *		[--pps N] [--ethertype T] [--mtu N] [--epoch E]
  *
  * Classes (LIST is comma-separated; the default is every class but the
- * last two, which attack one named peer):
+ * last four, which attack one named peer or one socket):
  *   random	random bytes after the Ethernet header; some to a stranger's
  *		address (drop_otherhost)
  *   truncated	valid DATA and ACK frames cut short (malformed_short/length)
@@ -39,8 +39,21 @@
  *		no whole segments: a repair, one segment, a short first or
  *		middle one, past the message or the frame, a stride below
  *		the minimum (malformed_<reason>), a bad checksum (drop_csum)
- *   hijack	DATA from --impersonate MAC in a new epoch (manual use)
- *   sweep	ACKs from --impersonate MAC for every epoch 1..65535 (manual)
+ *   hijack	blind injection from --impersonate MAC into its flow: DATA
+ *		in new epochs that could start a flow (the receiver must
+ *		challenge them, never reset the live flow), with echoes
+ *		guessed at random (answered LOST, which the impersonated
+ *		sender ignores), and mid-stream segments of unknown epochs
+ *   sweep	ACKs from --impersonate MAC naming random epochs and states
+ *		(a 32-bit epoch cannot be swept; --epoch E names the real
+ *		one, as a local user who could read it would)
+ *   overrun	a flow that never waits for credit: consecutive segments of
+ *		1 MiB messages to DPORT from sequence number 0, whatever the
+ *		receiver grants
+ *   trickle	one segment of a 16 MiB message to DPORT, then that segment
+ *		again and again (use a low --pps): repeats are no progress
+ * (overrun and trickle come from the first spoofed address with --spoof,
+ * else from our own)
  *
  * Every flow from a spoofed address starts with message 0 as a partial
  * message that is never completed: messages resolve in order, so nothing
@@ -78,12 +91,13 @@
 
 enum cls {
 	C_RANDOM, C_TRUNCATED, C_MALFORMED, C_CSUM, C_SEMANTIC, C_PARTIAL,
-	C_ACK, C_UNBOUND, C_PACKED, C_HIJACK, C_SWEEP, C_MAX
+	C_ACK, C_UNBOUND, C_PACKED, C_HIJACK, C_SWEEP, C_OVERRUN, C_TRICKLE,
+	C_MAX
 };
 
 static const char *const cls_names[C_MAX] = {
 	"random", "truncated", "malformed", "csum", "semantic", "partial",
-	"ack", "unbound", "packed", "hijack", "sweep",
+	"ack", "unbound", "packed", "hijack", "sweep", "overrun", "trickle",
 };
 
 /* Classes run unless --classes names others. */
@@ -101,7 +115,7 @@ struct msgdef {
 /* One source address and the flow we pretend to run from it. */
 struct src {
 	u8 mac[6];
-	u16 epoch;
+	u32 epoch;
 	u32 next_seq;
 	u32 next_msg;
 	u32 msg_done_forged;	/* msg_done of our last forged ACK */
@@ -141,7 +155,7 @@ static struct {
 	u32 nsrc;
 	struct src *srcs;
 	u32 next_partial;
-	u32 sweep_epoch;
+	u32 forge_epoch;	/* --epoch: the victim flow's real epoch */
 	struct src unbound_src;
 	u32 unbound_msg;	/* index in the size list */
 	u32 unbound_index;	/* next segment of it */
@@ -195,12 +209,12 @@ static void rnd_bytes(u8 *p, size_t n)
 		*p++ = (u8)rnd();
 }
 
-static u16 rnd_epoch(void)
+static u32 rnd_epoch(void)
 {
-	u16 e;
+	u32 e;
 
 	do {
-		e = (u16)rnd();
+		e = (u32)rnd();
 	} while (!e);
 	return e;
 }
@@ -336,7 +350,7 @@ static void build_data(struct frame *f, const struct src *s,
 }
 
 /* Encode an ACK of @s with @nsack well-formed blocks above @cum. */
-static void build_ack(struct frame *f, const u8 *src, u16 epoch, u32 cum,
+static void build_ack(struct frame *f, const u8 *src, u32 epoch, u32 cum,
 		      u8 nsack, u8 flags)
 {
 	struct hf_hdr h = {
@@ -408,7 +422,7 @@ static u32 big_len(u16 stride)
  * message, sent as @f. Message 0 never completes, so no later message of
  * the flow is ever delivered.
  */
-static void flow_anchor(struct frame *f, struct src *s, u16 epoch)
+static void flow_anchor(struct frame *f, struct src *s, u32 epoch)
 {
 	struct msgdef *m;
 
@@ -574,7 +588,7 @@ static void gen_semantic(struct frame *f)
 		m->used = true;
 		build_data(f, s, m, 0, s->next_seq++, (u8)rnd());
 		break;
-	default: /* a new epoch: the receiver drops the flow's state */
+	default: /* a new epoch: the receiver challenges it, keeps the flow */
 		f->sub = sub("semantic.new_epoch", V_VALID);
 		flow_anchor(f, s, rnd_epoch());
 		break;
@@ -933,18 +947,18 @@ static void gen_packed(struct frame *f)
 
 /*
  * Forged ACKs. From the victim's address (impersonation) they use epoch 0,
- * which no sender ever uses, or one of four values fixed by the seed: each
- * run the real epoch is one of 65535, so the chance that a forged ACK
- * names it is 4 in 65535. Even then it is harmless: its cumulative ack is
- * far above anything sent and its reserved bytes (rx_state) are zero.
+ * which no sender ever uses, or one of four values fixed by the seed: the
+ * real epoch is one of 2^32 - 1, so a forged ACK names it by chance
+ * almost never. Even then it is harmless: its cumulative ack is far above
+ * anything sent and its rx_state is not the receiver's.
  */
 static void gen_ack(struct frame *f)
 {
 	bool imp = g.have_victim && !chance(4);
 	struct src *s = pick_any();
 	const u8 *mac = imp ? g.victim : s->mac;
-	static u16 fixed[4];
-	u16 epoch;
+	static u32 fixed[4];
+	u32 epoch;
 	u32 cum, v;
 	u8 *p = hf(f);
 
@@ -984,14 +998,14 @@ static void gen_ack(struct frame *f)
 		break;
 	default:
 		f->sub = sub("ack.wrong_epoch", V_VALID);
-		build_ack(f, mac, imp ? epoch : (u16)(s->epoch + range(1, 0xfffe)),
+		build_ack(f, mac, imp ? epoch : (s->epoch + range(1, 0xfffffffe)) ?: 1,
 			  imp && epoch ? cum : below(64), below(3), 0);
 		break;
 	}
-	/* Reserved bytes: ignored on receive; random where that is safe. */
+	/* Reserved bytes and rx_state: random where that is safe. */
 	if (!imp || !epoch) {
-		p[33] = (u8)rnd();
-		rnd_bytes(p + 36, HF_ACK_HLEN - 36);
+		rnd_bytes(p + 33, 3);
+		rnd_bytes(p + 40, 4);
 	}
 	frame_csum(f);
 }
@@ -1000,7 +1014,7 @@ static void gen_ack(struct frame *f)
 static void gen_unbound(struct frame *f)
 {
 	static const u32 sizes[] = {
-		0, 1, 2, 63, 64, 65, 999, 1459, 1460, 1461, 1463, 1464, 1465,
+		0, 1, 2, 63, 64, 65, 999, 1455, 1456, 1457, 1459, 1460, 1461,
 		4097, 9001, 30000,
 	};
 	static const u16 strides[] = { 0, 64, 65, 777, 1001 };
@@ -1030,30 +1044,129 @@ static void gen_unbound(struct frame *f)
 	}
 }
 
-/* DATA in a new epoch from the victim's address (manual use). */
+/*
+ * Blind injection into the victim's flow, from its address: DATA of new
+ * epochs that could start a flow (first window, first messages, no echo),
+ * the same with an echo guessed at random, and segments of unknown epochs
+ * anywhere. None may reset, stall or corrupt the flow.
+ */
 static void gen_hijack(struct frame *f)
 {
 	struct src s = { .epoch = rnd_epoch() };
-
-	memcpy(s.mac, g.victim, 6);
-	f->sub = sub("hijack.new_epoch", V_VALID);
-	flow_anchor(f, &s, s.epoch);
-}
-
-/* One ACK per epoch from the victim's address (manual use). */
-static void gen_sweep(struct frame *f)
-{
-	u16 epoch = (u16)(1 + g.sweep_epoch++ % 65535);
-	u16 state = rnd_epoch();
+	struct msgdef m = {
+		.id = below(HF_STATUS_WINDOW),
+		.seg_size = payload_max(),
+		.dport = g.dport,
+		.used = true,
+	};
 	u8 *p = hf(f);
 
-	f->sub = sub("sweep.epoch", V_VALID);
-	build_ack(f, g.victim, epoch, 0, 0, 0);
+	memcpy(s.mac, g.victim, 6);
+	m.len = range(1, 4 * m.seg_size);
+	switch (below(3)) {
+	case 0:
+		f->sub = sub("hijack.new_epoch", V_VALID);
+		build_data(f, &s, &m, 0, below(64), (u8)rnd());
+		break;
+	case 1:
+		f->sub = sub("hijack.guessed_echo", V_VALID);
+		build_data(f, &s, &m, 0, below(64), (u8)rnd());
+		put32(p + 40, rnd_epoch());
+		frame_csum(f);
+		break;
+	default:
+		f->sub = sub("hijack.mid_stream", V_VALID);
+		m.id = (u32)rnd();
+		build_data(f, &s, &m, 0, (u32)rnd(), (u8)rnd());
+		if (chance(2)) {
+			put32(p + 40, rnd_epoch());
+			frame_csum(f);
+		}
+		break;
+	}
+}
+
+/*
+ * ACKs from the victim's address: of random epochs and states, or with
+ * --epoch of the real one, claiming another receiver state, or LOST for
+ * a segment never sent, none acknowledging anything new. None may
+ * restart the flow.
+ */
+static void gen_sweep(struct frame *f)
+{
+	u32 epoch = g.forge_epoch ? g.forge_epoch : rnd_epoch();
+	u32 cum = g.forge_epoch ? below(4) : (u32)rnd();
+	u8 *p = hf(f);
+
+	switch (below(2)) {
+	case 0:
+		f->sub = sub("sweep.other_state", V_VALID);
+		build_ack(f, g.victim, epoch, cum, 0, 0);
+		break;
+	default:
+		f->sub = sub("sweep.lost_unsent", V_VALID);
+		/* A sequence number far from anything a young flow sent. */
+		build_ack(f, g.victim, epoch, (1u << 30) + below(1u << 30), 0,
+			  HF_AF_LOST);
+		break;
+	}
 	put32(p + 20, 0);
 	memset(p + 24, 0, 8);
-	if (HF_ACK_HLEN >= 38)
-		put16(p + 36, state);
+	put32(p + 40, rnd_epoch());
 	frame_csum(f);
+}
+
+/*
+ * A flow that never waits for credit: consecutive segments of 1 MiB
+ * messages to DPORT, from sequence number 0, whatever the receiver
+ * grants. The receiver must drop what goes far beyond its grants.
+ */
+static void gen_overrun(struct frame *f)
+{
+	static struct src s;
+	static struct msgdef m;
+	static u32 index;
+
+	if (!s.epoch) {
+		memcpy(s.mac, g.nsrc > 1 ? g.srcs[1].mac : g.own, 6);
+		s.epoch = rnd_epoch();
+	}
+	if (!m.used || index == nsegs_of(&m)) {
+		m.id = s.next_msg++;
+		m.seg_size = payload_max();
+		m.len = 1 << 20;
+		m.dport = g.dport;
+		m.used = true;
+		index = 0;
+	}
+	f->sub = sub("overrun.segment", V_VALID);
+	build_data(f, &s, &m, index++, s.next_seq++, (u8)m.id);
+}
+
+/*
+ * One segment of a 16 MiB message to DPORT, then the same segment again
+ * and again: repeats, which are no progress. The receiver must let the
+ * message expire and the peer go.
+ */
+static void gen_trickle(struct frame *f)
+{
+	static struct src s;
+	static struct msgdef m;
+
+	if (!s.epoch) {
+		memcpy(s.mac, g.nsrc > 1 ? g.srcs[1].mac : g.own, 6);
+		s.epoch = rnd_epoch();
+		m.seg_size = payload_max();
+		m.len = 16 << 20;
+		m.dport = g.dport;
+		m.used = true;
+	}
+	f->sub = sub(s.next_seq ? "trickle.repeat" : "trickle.first", V_VALID);
+	build_data(f, &s, &m, 0, 0, 0x5a);
+	/* The same bytes every time: only the sequence number says "again". */
+	f->buf[ETH_HDR + 1] &= ~HF_DF_ACK_NOW;
+	frame_csum(f);
+	s.next_seq = 1;
 }
 
 /* What the reference decoder makes of @f. */
@@ -1135,8 +1248,14 @@ static void generate(struct frame *f, enum cls c)
 	case C_HIJACK:
 		gen_hijack(f);
 		break;
-	default:
+	case C_SWEEP:
 		gen_sweep(f);
+		break;
+	case C_OVERRUN:
+		gen_overrun(f);
+		break;
+	default:
+		gen_trickle(f);
 		break;
 	}
 }
@@ -1197,7 +1316,7 @@ static void usage(void)
 		"usage: hf_hostile --ifname IF --dst MAC (--count N | --seconds S)\n"
 		"                  [--seed N] [--spoof N] [--classes LIST] [--dport P]\n"
 		"                  [--impersonate MAC] [--pps N] [--ethertype T]\n"
-		"                  [--mtu N]\n");
+		"                  [--mtu N] [--epoch E]\n");
 	exit(2);
 }
 
@@ -1252,9 +1371,11 @@ int main(int argc, char **argv)
 		{ "pps", required_argument, NULL, 'r' },
 		{ "ethertype", required_argument, NULL, 'e' },
 		{ "mtu", required_argument, NULL, 'M' },
+		{ "epoch", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long count = 0, pps = 0, sent = 0, seed = 1, spoof = 0;
+	unsigned long count = 0, sent = 0, seed = 1, spoof = 0;
+	double pps = 0;
 	unsigned long mtu = 0;
 	unsigned int mask = C_DEFAULT, ncls = 0;
 	enum cls order[C_MAX];
@@ -1300,13 +1421,16 @@ int main(int argc, char **argv)
 			g.have_victim = true;
 			break;
 		case 'r':
-			pps = strtoul(optarg, NULL, 0);
+			pps = strtod(optarg, NULL);
 			break;
 		case 'e':
 			g.ethertype = (u16)strtoul(optarg, NULL, 0);
 			break;
 		case 'M':
 			mtu = strtoul(optarg, NULL, 0);
+			break;
+		case 'E':
+			g.forge_epoch = (u32)strtoul(optarg, NULL, 0);
 			break;
 		default:
 			usage();

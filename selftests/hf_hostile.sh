@@ -39,14 +39,15 @@ PORT=7300
 DECOY=7310
 HELLO=7305
 FORGET=7320
-SIZES=1,1460,65536,1048576,4194304
+SIZES=1,1456,65536,1048576,4194304
 NSIZES=5
 REPEAT=2
-# Kernel memory the bound allows per peer (struct hf_peer and its table of
-# 4096 send slots, about 132 KiB), per message being reassembled (struct,
-# head skb; its segments and tables are within mem_limit), and for the
-# legitimate traffic (both ends' copies of the messages in flight).
-PEER_BYTES=$((160 << 10))
+# Kernel memory the bound allows per peer (struct hf_peer, about 2 KiB: a
+# peer that only sends to us has no sending state), per message being
+# reassembled (struct, head skb; its segments and tables are within
+# mem_limit), and for the legitimate traffic (both ends' copies of the
+# messages in flight, and the sender's sending state).
+PEER_BYTES=$((16 << 10))
 MSG_BYTES=$((2 << 10))
 SLACK_BYTES=$((48 << 20))
 # What may stay allocated once the flood's peers are reclaimed (caches).
@@ -56,7 +57,7 @@ RX_REASONS=(drop_malformed_short drop_malformed_version drop_malformed_type
 	drop_malformed_flags drop_malformed_length drop_malformed_offset
 	drop_malformed_frame drop_malformed_sack drop_malformed_status
 	drop_csum drop_otherhost drop_disagree drop_seg_size drop_msg_window
-	drop_beyond_window drop_peer_limit drop_no_peer drop_epoch
+	drop_beyond_window drop_no_peer drop_epoch
 	drop_mem_limit rx_msgs_no_port rx_duplicates)
 # Sender drops of the forged ACKs and frames aimed at it.
 TX_REASONS=(drop_epoch drop_no_peer drop_malformed_sack drop_malformed_short)
@@ -281,7 +282,9 @@ is_ready()
 ip netns exec "${HF_NODES[1]}" timeout 150 "$XFER" recv $PORT $SIZES $REPEAT \
 	> "$LOGS/recv" 2>&1 &
 rpid=$!
-ip netns exec "${HF_NODES[1]}" timeout 150 "$XFER" recv $DECOY 1 \
+# The decoy's buffer (forced, 64 MiB) is larger than mem_limit: the flood
+# meets the namespace's limit, not the socket's (hf_memory.sh tests that).
+HF_XFER_RCVBUF=$((64 << 20)) ip netns exec "${HF_NODES[1]}" timeout 150 "$XFER" recv $DECOY 1 \
 	> "$LOGS/decoy" 2>&1 &
 dpid=$!
 defer kill $dpid
@@ -416,6 +419,13 @@ for k in "${!expect[@]}"; do
 done
 echo "# receiver: $exact of $((${#expect[@]} - 1)) decoder verdicts counted" \
 	"exactly as the reference decoder expects"
+# More spoofed sources than max_peers: strangers were evicted to make room
+# (hf_peer.c), or refused while every stranger was still in its grace.
+full=$((n1a[peers_evicted] - n1b[peers_evicted] + n1a[drop_peer_limit] - n1b[drop_peer_limit]))
+echo "# receiver: peers_evicted +$((n1a[peers_evicted] - n1b[peers_evicted])), drop_peer_limit" \
+	"+$((n1a[drop_peer_limit] - n1b[drop_peer_limit])) for $SPOOF sources and max_peers $max_peers"
+((full > 0))
+check_err $? "the full peer table neither evicted nor refused anyone"
 log_test "hostile: receiver drops every hostile class and counts it by reason"
 
 # The sender: forged ACKs dropped, nothing failed, no flow restarted.

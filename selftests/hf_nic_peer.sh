@@ -49,7 +49,7 @@ ktap_plan 2
 phase=0
 for mtu in 1500 9000; do
 	phase=$((phase + 1))
-	seg=$((mtu - 40))
+	seg=$((mtu - 44))
 	sizes="0,1,$((mtu - 1)),$mtu,$((mtu + 1)),$((seg - 1)),$seg,$((seg + 1)),$((16 * seg)),65536,1048576,16777216"
 	probe=$((6000 + phase))
 	port=$((7000 + phase))

@@ -404,6 +404,11 @@ static int get_info(int fd, struct hf_info *info, socklen_t *len)
 	return getsockopt(fd, SOL_HYPERFRAME, HF_INFO, info, len);
 }
 
+static int get_peer_info(int fd, struct hf_info *info, socklen_t *len)
+{
+	return getsockopt(fd, SOL_HYPERFRAME, HF_PEER_INFO, info, len);
+}
+
 TEST_F(pair, hf_info_reports_the_socket_and_the_peer)
 {
 	char buf[100000], in[100000];
@@ -437,7 +442,7 @@ TEST_F(pair, hf_info_reports_the_socket_and_the_peer)
 	ASSERT_EQ(HF_INFO_PEER, info.hfi_flags & HF_INFO_PEER);
 	EXPECT_EQ(0, info.hfi_peer.shf_port);
 	EXPECT_NE(0, info.hfi_epoch);
-	EXPECT_EQ(1500 - 40, info.hfi_seg_size); /* a 40-byte DATA header */
+	EXPECT_EQ(1500 - 44, info.hfi_seg_size); /* a 44-byte DATA header */
 	EXPECT_EQ(info.hfi_frame_segs * info.hfi_seg_size, info.hfi_frame_bytes);
 	EXPECT_LT(0, info.hfi_frame_segs);
 	EXPECT_EQ(0, info.hfi_inflight);
@@ -448,7 +453,7 @@ TEST_F(pair, hf_info_reports_the_socket_and_the_peer)
 	EXPECT_LT(info.hfi_srtt_us, info.hfi_rto_us);
 	EXPECT_LE(info.hfi_reorder_us, info.hfi_srtt_us);
 	EXPECT_EQ(0, info.hfi_tx_queued_msgs);
-	EXPECT_EQ((sizeof(buf) + 1459) / 1460, info.hfi_tx_segs);
+	EXPECT_EQ((sizeof(buf) + 1455) / 1456, info.hfi_tx_segs);
 	EXPECT_EQ(0, info.hfi_retransmits) TH_LOG("veth loses nothing");
 	EXPECT_EQ(0, info.hfi_rx_segs) TH_LOG("nothing came from that peer");
 
@@ -487,7 +492,7 @@ static int peer_info(int fd, int family, int ifindex, const unsigned char *mac,
 	info->hfi_peer.shf_family = family;
 	info->hfi_peer.shf_ifindex = ifindex;
 	memcpy(info->hfi_peer.shf_addr, mac, 6);
-	if (get_info(fd, info, &len) || !(info->hfi_flags & HF_INFO_PEER))
+	if (get_peer_info(fd, info, &len) || !(info->hfi_flags & HF_INFO_PEER))
 		return -1;
 	return 0;
 }
@@ -548,9 +553,9 @@ TEST_F(pair, credit_holds_the_sender_to_what_the_reader_frees)
 	 * that was in reassembly when it filled, and a segment per probe.
 	 */
 	EXPECT_LE(BUDGET - 1500, rx.hfi_rx_unread);
-	EXPECT_GE(BUDGET + MIB + probes * 1460, rx.hfi_rx_unread);
+	EXPECT_GE(BUDGET + MIB + probes * 1456, rx.hfi_rx_unread);
 	EXPECT_EQ(refused, hf_counter("drop_rcvbuf")) TH_LOG("refused for a full buffer");
-	EXPECT_GE(probes * 1460, over) TH_LOG("bytes beyond the credit");
+	EXPECT_GE(probes * 1456, over) TH_LOG("bytes beyond the credit");
 
 	for (i = 0; i < N; i++) {
 		ASSERT_EQ(MIB, recv(self->rx, in, MIB, 0));
@@ -598,30 +603,89 @@ TEST_F(pair, hf_info_checks_its_input)
 	info.hfi_peer = self->dst;
 	info.hfi_peer.shf_addr[5] ^= 0x40;
 	len = sizeof(info);
-	ASSERT_EQ(0, get_info(self->tx, &info, &len));
+	ASSERT_EQ(0, get_peer_info(self->tx, &info, &len));
 	EXPECT_EQ(0, info.hfi_flags & HF_INFO_PEER);
 
+	/* HF_PEER_INFO checks the address it is given. */
 	info.hfi_peer = self->dst;
 	info.hfi_peer.shf_family = AF_INET;
 	len = sizeof(info);
-	EXPECT_EQ(-1, get_info(self->tx, &info, &len));
+	EXPECT_EQ(-1, get_peer_info(self->tx, &info, &len));
 	EXPECT_EQ(EAFNOSUPPORT, errno);
 
 	info.hfi_peer = self->dst;
 	info.hfi_peer.shf_ifindex = 9999;
-	EXPECT_EQ(-1, get_info(self->tx, &info, &len));
+	EXPECT_EQ(-1, get_peer_info(self->tx, &info, &len));
 	EXPECT_EQ(ENODEV, errno);
 
 	info.hfi_peer = self->dst;
 	info.hfi_peer.shf_zero[1] = 1;
-	EXPECT_EQ(-1, get_info(self->tx, &info, &len));
+	EXPECT_EQ(-1, get_peer_info(self->tx, &info, &len));
 	EXPECT_EQ(EINVAL, errno);
+
+	len = offsetof(struct hf_info, hfi_peer);
+	EXPECT_EQ(-1, get_peer_info(self->tx, &info, &len));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("HF_PEER_INFO needs room for hfi_peer");
+
+	/* HF_INFO takes no input: none of that is an error there. */
+	info.hfi_peer = self->dst;
+	info.hfi_peer.shf_family = AF_INET;
+	len = sizeof(info);
+	EXPECT_EQ(0, get_info(self->tx, &info, &len));
+	EXPECT_EQ(0, info.hfi_flags & HF_INFO_PEER);
+	info.hfi_peer = self->dst;
+	info.hfi_peer.shf_ifindex = 9999;
+	EXPECT_EQ(0, get_info(self->tx, &info, &len));
+	EXPECT_EQ(0, info.hfi_flags & HF_INFO_PEER);
 
 	old = 1;
 	EXPECT_EQ(-1, setsockopt(self->tx, SOL_HYPERFRAME, HF_INFO, &old, sizeof(old)));
 	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(-1, setsockopt(self->tx, SOL_HYPERFRAME, HF_PEER_INFO, &old, sizeof(old)));
+	EXPECT_EQ(EPERM, errno);
 	EXPECT_EQ(-1, getsockopt(self->tx, SOL_HYPERFRAME, 77, &info, &len));
 	EXPECT_EQ(ENOPROTOOPT, errno);
+}
+
+/*
+ * HF_INFO from any language: a caller that passes an uninitialised buffer
+ * (CPython's getsockopt(level, opt, buflen) does) gets the socket's state
+ * and, once connected, its peer's; the buffer is no question (issue 40).
+ */
+TEST_F(pair, hf_info_ignores_an_uninitialised_buffer)
+{
+	char buf[1000];
+	struct hf_info info;
+	socklen_t len;
+	int fill;
+
+	memset(buf, 0x5a, sizeof(buf));
+	ASSERT_EQ(sizeof(buf), send_to(self, buf, sizeof(buf), 0));
+	ASSERT_EQ(0, drain(self->tx));
+
+	for (fill = 0; fill < 256; fill += 0x55) {
+		memset(&info, fill, sizeof(info));
+		len = sizeof(info);
+		ASSERT_EQ(0, get_info(self->tx, &info, &len))
+			TH_LOG("buffer filled with %#x: %s", fill, strerror(errno));
+		EXPECT_EQ(sizeof(info), len);
+		EXPECT_EQ(HF_INFO_VERSION, info.hfi_version);
+		EXPECT_EQ(1, info.hfi_tx_msgs);
+		EXPECT_EQ(1, info.hfi_tx_msgs_done) TH_LOG("the outcome is known");
+		EXPECT_EQ(0, info.hfi_flags & HF_INFO_PEER) TH_LOG("not connected");
+	}
+	ASSERT_EQ(0, connect(self->tx, (struct sockaddr *)&self->dst, sizeof(self->dst)));
+	memset(&info, 0xa5, sizeof(info));
+	len = sizeof(info);
+	ASSERT_EQ(0, get_info(self->tx, &info, &len));
+	EXPECT_EQ(HF_INFO_PEER, info.hfi_flags & HF_INFO_PEER);
+	EXPECT_EQ(0, memcmp(self->dst.shf_addr, info.hfi_peer.shf_addr, 6));
+	EXPECT_EQ(0, info.hfi_backoff_answered_us) TH_LOG("veth answers every round trip");
+	/* HF_PEER_INFO reads its buffer: garbage there is an error. */
+	memset(&info, 0xa5, sizeof(info));
+	len = sizeof(info);
+	EXPECT_EQ(-1, get_peer_info(self->tx, &info, &len));
+	EXPECT_EQ(EAFNOSUPPORT, errno);
 }
 
 TEST_HARNESS_MAIN

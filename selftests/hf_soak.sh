@@ -11,23 +11,54 @@
 # every node are sampled every HF_SOAK_INTERVAL seconds (default 5) into
 # HF_SOAK_LOG (default: a temporary file, summarised on stdout).
 #
+# Alongside the rounds, for the whole soak, hf_churn sends random-size
+# messages (1 B to HF_SOAK_CHURN_MAX, default 256 KiB) both ways between
+# nodes 0 and 1 and between nodes 2 and 3, with blocking sends, timing the
+# longest sendto() and the longest wait of a message from sendto() to its
+# delivery confirmation (issue 40).
+#
+# With HF_SOAK_HOSTILE=1 (the default) a fifth node on a switch port that
+# learns no addresses injects blindly all along (hf_hostile): DATA in new
+# epochs in node 0's name at node 1, ACKs in node 1's name at node 0,
+# and at node 2 a flood of partial messages from spoofed sources with a
+# duplicate trickle; none may cost a legitimate message.
+#
 # Asserted: every transfer succeeded; the counters agree with what was
 # asked (sent == received == confirmed delivered, nothing failed) and the
-# netem losses were repaired; once traffic stops no receive memory is
-# held and the idle peers are reclaimed; after the topology is torn down,
-# slab memory is within HF_SOAK_MEM_BOUND_KB (default 8 MiB) of what it
-# was before. Ends with a report ("# soak report" lines).
+# netem losses were repaired; the longest blocking send and the longest
+# message wait stay within a bound derived from the path, and no flow spent
+# any time at its maximum timeout backoff while its peer answered (the
+# counter tx_backoff_answered_us stays 0); once traffic stops no receive
+# memory is held and the idle peers are reclaimed; after the topology is
+# torn down, slab memory is within HF_SOAK_MEM_BOUND_KB (default 8 MiB) of
+# what it was before. Ends with a report ("# soak report" lines).
+#
+# The bound, derived from the path as the soak loads it: G, the bytes
+# all nodes received over the traffic's duration, shared by the
+# NODES * (NODES - 1) directed flows the rounds keep busy, gives a flow
+# G / 12. A churn message waits for what its flow carries before it, both
+# sockets' queues, at most 2 (SO_SNDBUF + HF_SOAK_CHURN_MAX), so
+# 4 * 2 (SO_SNDBUF + HF_SOAK_CHURN_MAX) * 12 / G (a factor 4 for flows
+# that get less than the mean share), plus at most one timeout of a peer
+# that answers, the module's rto_max_us (2 s). A stall of one flow barely
+# moves G, the other flows going on. Under TCG with the rounds beside it
+# that is about 10 s; a flow held at its maximum backoff waited tens of
+# seconds per stall, over and over. The exact check is the other one:
+# tx_backoff_answered_us stays 0.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 XFER=$HF_DIR/hf_xfer
+HOSTILE=$HF_DIR/hf_hostile
+HOSTILE_ON=${HF_SOAK_HOSTILE:-1}
 HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
 SECS=${HF_SOAK_SECONDS:-30}
 INTERVAL=${HF_SOAK_INTERVAL:-5}
 NETEM=${HF_SOAK_NETEM:-loss 1% delay 1ms reorder 5%}
 MEM_BOUND_KB=${HF_SOAK_MEM_BOUND_KB:-8192}
+CHURN_MAX=${HF_SOAK_CHURN_MAX:-262144}
 # One round. All-to-all: every ordered pair, these sizes, twice.
-A2A_SIZES=1000,1460,1461,9000,65536,150000
+A2A_SIZES=1000,1456,1457,9000,65536,150000
 A2A_REPEAT=2
 # Incast: three nodes send this many 1 MiB messages each to the fourth.
 INCAST_REPEAT=3
@@ -255,6 +286,28 @@ topo()
 	done
 }
 
+# hostile_start: the blind injector on node NODES (topo NODES+1), for the
+# soak's duration; its processes in HOSTILE_PIDS, logs $LOGS/hostile-*.
+HOSTILE_PIDS=()
+hostile_start()
+{
+	local h=$NODES
+
+	ip -n "$HF_SWITCH" link set dev "p$h" type bridge_slave learning off
+	ip netns exec "${HF_NODES[h]}" "$HOSTILE" --ifname eth0 --dst "${MACS[1]}" \
+		--impersonate "${MACS[0]}" --classes hijack --seconds "$SECS" \
+		--pps 100 --seed 11 >"$LOGS/hostile-hijack" 2>&1 &
+	HOSTILE_PIDS+=($!)
+	ip netns exec "${HF_NODES[h]}" "$HOSTILE" --ifname eth0 --dst "${MACS[0]}" \
+		--impersonate "${MACS[1]}" --classes sweep --seconds "$SECS" \
+		--pps 100 --seed 12 >"$LOGS/hostile-sweep" 2>&1 &
+	HOSTILE_PIDS+=($!)
+	ip netns exec "${HF_NODES[h]}" "$HOSTILE" --ifname eth0 --dst "${MACS[2]}" \
+		--classes partial,trickle --spoof 32 --dport 9999 --seconds "$SECS" \
+		--pps 50 --seed 13 >"$LOGS/hostile-spoof" 2>&1 &
+	HOSTILE_PIDS+=($!)
+}
+
 # flow_story FAILFILE: for a failed transfer ("fail-FROM-TO-PORT"), what
 # each end's monitor said about the other (back-offs left out).
 flow_story()
@@ -270,7 +323,7 @@ flow_story()
 		grep -F "\"${MACS[from]}\"" | sed 's/^/#   /'
 }
 
-ktap_plan 4
+ktap_plan $((5 + HOSTILE_ON))
 echo "# soak: ${SECS}s of traffic, $NODES nodes, netem '$NETEM'," \
 	"$MSGS_PER_ROUND messages a round"
 
@@ -289,18 +342,30 @@ note "warm-up done; Slab $slab0 kB, SUnreclaim $sunr0 kB, MemAvailable $avail0 k
 
 # Traffic.
 echo "# soak config: $("$HFCTL" config show | tr -s '\n ' ' ')"
-topo "$NODES" monitor
+topo $((NODES + HOSTILE_ON)) monitor
 check_err $? "topology with netem '$NETEM'"
+((HOSTILE_ON)) && hostile_start
 note "topology up, traffic starts"
 sampler &
 spid=$!
 start=$SECONDS
+hf_churn_start 0 1 "$SECS" "$CHURN_MAX" 9200 "$LOGS/churn01"
+churn01=("${HF_CHURN_PIDS[@]}")
+hf_churn_start 2 3 "$SECS" "$CHURN_MAX" 9200 "$LOGS/churn23"
+churn23=("${HF_CHURN_PIDS[@]}")
 rounds=0
 while ((RET == 0 && (rounds == 0 || SECONDS - start < SECS))); do
 	echo "$rounds" >"$LOGS/round"
 	round "$rounds"
 	rounds=$((rounds + 1))
 	ls "$LOGS"/fail-* >/dev/null 2>&1 && break
+done
+HF_CHURN_PIDS=("${churn01[@]}" "${churn23[@]}")
+hf_churn_wait
+churn_rc=$?
+hostile_rc=0
+for pid in "${HOSTILE_PIDS[@]}"; do
+	wait "$pid" || hostile_rc=1
 done
 elapsed=$((SECONDS - start))
 note "traffic done"
@@ -317,7 +382,12 @@ log_test "soak: $rounds rounds in ${elapsed}s, every transfer byte-exact (all-to
 for ((i = 0; i < NODES; i++)); do
 	nstat "$i" >"$LOGS/end-$i"
 done
-want=$((rounds * MSGS_PER_ROUND))
+# hf_churn's messages, with the two end marks each process sends.
+churn_msgs=0
+for f in "$LOGS"/churn01-[01] "$LOGS"/churn23-[23]; do
+	churn_msgs=$((churn_msgs + $(hf_churn_field sent "$f") + 2))
+done
+want=$((rounds * MSGS_PER_ROUND + churn_msgs))
 tx_msgs=$(total "$LOGS/end" tx_msgs)
 rx_msgs=$(total "$LOGS/end" rx_msgs)
 delivered=$(total "$LOGS/end" tx_msgs_delivered)
@@ -339,6 +409,29 @@ check_eq "$failed" 0 "messages failed"
 check_err $? "netem lost $lost frames, $retransmits retransmits: the loss was not exercised"
 log_test "soak: counters agree: sent == received == confirmed, none failed, losses repaired"
 
+# Blocking sends and message waits (issue 40).
+churn_files=("$LOGS"/churn01-[01] "$LOGS"/churn23-[23])
+for f in "${churn_files[@]}"; do
+	echo "# churn node ${f##*-}: $(grep -v '^ready' "$f" | tr '\n' ' ')"
+done
+check_err "$churn_rc" "hf_churn failed: $(cat "${churn_files[@]}" | grep -v '^ready')"
+sndbuf=$(hf_churn_field sndbuf "${churn_files[@]}")
+rto_max_ms=$(("$("$HFCTL" -j config show | json_field rto_max_us)" / 1000))
+goodput=$(($(total "$LOGS/end" rx_bytes) / (elapsed > 0 ? elapsed : 1)))
+((goodput > 0)) || goodput=1
+flows=$((NODES * (NODES - 1)))
+bound_ms=$((4 * 2 * (sndbuf + CHURN_MAX) * flows * 1000 / goodput + rto_max_ms))
+echo "# path goodput $((goodput / 1000)) kB/s over $flows flows: bound on sends and waits $bound_ms ms"
+max_send=$(hf_churn_field max_send_ms "${churn_files[@]}")
+max_wait=$(hf_churn_field max_wait_ms "${churn_files[@]}")
+answered=$(total "$LOGS/end" tx_backoff_answered_us)
+check_err "$(awk -v s="${max_send:-0}" -v b="$bound_ms" 'BEGIN {print !(s <= b)}')" \
+	"a blocking send took $max_send ms (bound $bound_ms)"
+check_err "$(awk -v s="${max_wait:-0}" -v b="$bound_ms" 'BEGIN {print !(s <= b)}')" \
+	"a message waited $max_wait ms for its confirmation (bound $bound_ms)"
+check_eq "$answered" 0 "us flows spent at maximum backoff while the peer answered"
+log_test "soak: longest blocking send ${max_send} ms, longest message wait ${max_wait} ms (bound $bound_ms), no answered backoff"
+
 # Quiescence: no receive memory held, and the peers, idle for
 # peer_idle_ms (10 s), reclaimed.
 kill "$spid" 2>/dev/null
@@ -355,6 +448,25 @@ check_err $? "peers or receive memory left after 40 s idle: $(for ((i = 0; i < N
 idle=$((SECONDS - t0))
 quiesced=$((RET == 0))
 log_test "soak: no receive memory held once traffic stopped, idle peers reclaimed (${idle}s)"
+
+if ((HOSTILE_ON)); then
+	check_eq "$hostile_rc" 0 "hf_hostile exit status"
+	for f in "$LOGS"/hostile-*; do
+		echo "# $(basename "$f"): $(grep -E '^(hf_hostile|class)' "$f" | tr '\n' ' ')"
+	done
+	forged1=$(($(awk '$1 ~ /^(drop_unproven|drop_forged|drop_no_state)$/ {n += $2} END {print n + 0}' \
+		"$LOGS/end-1")))
+	forged0=$(awk '$1 ~ /^(drop_ack_invalid|drop_epoch)$/ {n += $2} END {print n + 0}' "$LOGS/end-0")
+	evicted2=$(awk '$1 ~ /^(peers_evicted|drop_peer_limit|rx_msgs_expired)$/ {n += $2}
+		END {print n + 0}' "$LOGS/end-2")
+	echo "# blind injection dropped: at node 1 (forged DATA) $forged1, at node 0" \
+		"(forged ACKs) $forged0; node 2's spoofed flood: evictions, refusals and" \
+		"expiries $evicted2; resets $(total "$LOGS/end" tx_resets)"
+	((forged1 > 0 && forged0 > 0))
+	check_err $? "the blind injection was not seen: node 1 $forged1, node 0 $forged0"
+	check_eq "$(total "$LOGS/end" tx_resets)" 0 "flows reset under blind injection"
+	log_test "soak: blind injection all along (forged epochs, forged ACKs, spoofed sources, a duplicate trickle) cost no message"
+fi
 
 rx_mem_peak=$(awk '{for (i = 3; i <= NF; i++) if ($i ~ /^rx_mem_bytes=/) {
 	split($i, kv, "="); n[$1] += kv[2]}} END {for (t in n) if (n[t] > m) m = n[t];
@@ -382,6 +494,7 @@ cat <<EOF
 # soak report: transfers failed $nfail; messages sent $tx_msgs, received $rx_msgs, confirmed delivered $delivered, failed $failed (expected $want)
 # soak report: bytes sent $(total "$LOGS/end" tx_bytes), received $(total "$LOGS/end" rx_bytes)
 # soak report: data segments $(total "$LOGS/end" tx_segs), lost by netem $lost, retransmitted $retransmits (spurious $(total "$LOGS/end" tx_spurious_retransmits), repairs lost $(total "$LOGS/end" tx_repairs_lost)), rto $(total "$LOGS/end" tx_rto) ($(total "$LOGS/end" tx_rto_spurious) found early), resent for room $(total "$LOGS/end" tx_window_resends), reorder waits $(total "$LOGS/end" tx_reorder_waits), duplicates received $(total "$LOGS/end" rx_duplicates), resets $(total "$LOGS/end" tx_resets)
+# soak report: blocking sends and message waits (hf_churn, 1 B..$CHURN_MAX B both ways, nodes 0-1 and 2-3): longest send ${max_send} ms, longest wait ${max_wait} ms, bound $bound_ms ms (path goodput $((goodput / 1000)) kB/s over $flows flows); at maximum backoff while answered: $answered us
 # soak report: drops:${drops:- none}
 # soak report: rx_mem_bytes peak $rx_mem_peak (summed over nodes, sampled), back to 0 and peers reclaimed: $( ((quiesced)) && echo "yes, ${idle}s after the traffic" || echo "NO, see above")
 # soak report: memory kB before -> after teardown: Slab $slab0 -> $slab1 ($((slab1 - slab0))), SUnreclaim $sunr0 -> $sunr1 ($((sunr1 - sunr0))), MemAvailable $avail0 -> $avail1 ($((avail1 - avail0))); bound $MEM_BOUND_KB

@@ -42,7 +42,7 @@ xfer()
 
 sizes_for()
 {
-	local mtu=$1 seg=$(($1 - 40))
+	local mtu=$1 seg=$(($1 - 44))
 
 	echo "0,1,$((mtu - 1)),$mtu,$((mtu + 1)),$((seg - 1)),$seg,$((seg + 1)),$((16 * seg)),65536,1048576,67108864"
 }
@@ -192,7 +192,7 @@ impaired()
 	for n in 0 1; do
 		ip netns exec "$HF_SWITCH" tc qdisc add dev "p$n" root netem $netem
 	done
-	xfer 0 1 7200 1,1460,100000,1048576,4194304 "$rounds"
+	xfer 0 1 7200 1,1456,100000,1048576,4194304 "$rounds"
 	check_eq "$(hf_stat 1 rx_msgs)" $((5 * rounds)) "messages delivered"
 	lost=$(ip netns exec "$HF_SWITCH" tc -s qdisc show dev p1 |
 		sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n 1)
@@ -240,7 +240,7 @@ reordered()
 		ip netns exec "$HF_SWITCH" tc qdisc add dev "p$n" root netem \
 			delay 1ms reorder 10%
 	done
-	HF_XFER_RCVBUF=$((32 << 20)) xfer 0 1 7300 1,1460,100000,1048576,4194304 4
+	HF_XFER_RCVBUF=$((32 << 20)) xfer 0 1 7300 1,1456,100000,1048576,4194304 4
 	check_eq "$(hf_stat 1 rx_msgs)" 20 "messages delivered"
 	check_eq "$(hf_stat 1 drop_rcvbuf)" 0 "segments refused for a full buffer"
 	segs=$(hf_stat 0 tx_segs)
@@ -271,7 +271,7 @@ interleaved()
 			loss 2% delay 1ms reorder 10%
 	done
 	for i in 0 1 2; do
-		xfer 0 1 $((7400 + i)) 4194304,1,100000,1460,1048576 3 &
+		xfer 0 1 $((7400 + i)) 4194304,1,100000,1456,1048576 3 &
 		pids+=($!)
 	done
 	for p in "${pids[@]}"; do

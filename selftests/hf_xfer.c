@@ -154,11 +154,11 @@ static int print_info(int fd, const struct sockaddr_hf *dst, double t0)
 	}
 	if (!(info.hfi_flags & HF_INFO_PEER))
 		return 0;	/* no flow yet, or idle and reclaimed */
-	printf("info %.0f frame_segs=%u frame_bytes=%u pacing_rate=%llu srtt_us=%u min_rtt_us=%u tx_frames=%llu retransmits=%llu\n",
+	printf("info %.0f frame_segs=%u frame_bytes=%u pacing_rate=%llu srtt_us=%u min_rtt_us=%u tx_frames=%llu retransmits=%llu epoch=%u\n",
 	       (now_s() - t0) * 1000, info.hfi_frame_segs, info.hfi_frame_bytes,
 	       (unsigned long long)info.hfi_pacing_rate, info.hfi_srtt_us,
 	       info.hfi_min_rtt_us, (unsigned long long)info.hfi_tx_frames,
-	       (unsigned long long)info.hfi_retransmits);
+	       (unsigned long long)info.hfi_retransmits, info.hfi_epoch);
 	fflush(stdout);
 	return 0;
 }

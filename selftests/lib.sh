@@ -317,3 +317,54 @@ hf_counters_settle()
 	done
 	return 1
 }
+
+# hf_churn_start A B SECS MAX PORT PREFIX: hf_churn on nodes A and B, each
+# sending to the other at PORT for SECS seconds (messages of 1..MAX bytes,
+# two sockets a side), started together once both are bound. Their result
+# lines go to PREFIX-A and PREFIX-B; hf_churn_wait collects them.
+hf_churn_start()
+{
+	local a=$1 b=$2 secs=$3 max=$4 port=$5 prefix=$6 i peer
+
+	HF_CHURN_PIDS=()
+	rm -f "$prefix.go"
+	for i in "$a" "$b"; do
+		peer=$((i == a ? b : a))
+		HF_CHURN_GO=$prefix.go ip netns exec "${HF_NODES[i]}" \
+			timeout $((secs + 300)) "$HF_DIR/hf_churn" eth0 \
+			"$(hf_node_mac "$peer")" "$port" "$secs" "$max" 2 \
+			$((i + 1)) >"$prefix-$i" 2>&1 &
+		HF_CHURN_PIDS+=($!)
+	done
+	busywait 60000 __hf_churn_ready "$prefix-$a" "$prefix-$b"
+	touch "$prefix.go"
+}
+
+# shellcheck disable=SC2317
+__hf_churn_ready()
+{
+	grep -q '^ready' "$1" && grep -q '^ready' "$2"
+}
+
+# hf_churn_wait: wait for the hf_churn_start pair; non-zero when either
+# failed.
+hf_churn_wait()
+{
+	local pid rc=0
+
+	for pid in "${HF_CHURN_PIDS[@]}"; do
+		wait "$pid" || rc=1
+	done
+	return $rc
+}
+
+# hf_churn_field NAME FILE...: the largest NAME= among hf_churn result
+# lines in FILE...
+hf_churn_field()
+{
+	local name=$1
+
+	shift
+	cat "$@" | sed -n "s/^churn .*\<$name=\([0-9.]*\).*/\1/p" |
+		sort -g | tail -n 1
+}

@@ -58,7 +58,7 @@
  * 6. Defaults: min_segs 1 (a frame cannot be smaller; under heavy
  *    congestion the transport degrades to paced segments), initial_segs 4
  *    (a few MTUs: below TCP's initial window of 10 segments, RFC 6928,
- *    since a frame leaves as one burst), max_bytes 1 MiB (718 segments at
+ *    since a frame leaves as one burst), max_bytes 1 MiB (720 segments at
  *    MTU 1500, 117 at MTU 9000), rate_step 1/4 (back from one cut in two
  *    clean rounds, from the floor in four), rate_floor 1/16, delay_pct
  *    100 with delay_min_us 500 (a round trip twice the least and half a

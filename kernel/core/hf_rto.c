@@ -36,15 +36,27 @@
  *      answering is declared dead after 9 expiries: 510 ms from the 2 ms
  *      floor (2 + 4 + ... + 128, then 128 twice), 5.1 s from the initial
  *      20 ms; no single wait in either exceeds 1.28 s.
- * 4. Backoff ends only with a valid sample (Karn's algorithm, RFC 6298
- *    section 5, last note). An ack of a retransmitted segment is progress
- *    but no sample; if it cleared the backoff, a path whose RTT jumped
- *    above the timeout would see every segment time out at the old value
- *    for ever. So hf_rto_ack_progress() clears only the retry count, in
- *    the spirit of RFC 6298 (5.7), which keeps a conservative timeout
- *    after a timed-out SYN: after expiries with no valid sample the
- *    backed-off timeout stays until a sample replaces it. The cost: until
- *    that sample, usually one round trip away, a new loss waits longer.
+ * 4. Backoff, Karn and an answering peer. An ack of a retransmitted
+ *    segment is progress but no sample (Karn's algorithm, RFC 6298
+ *    section 5): it cannot say which copy it answers. RFC 6298 keeps the
+ *    backed-off timeout until a valid sample; if every ack of a
+ *    retransmission cleared the backoff, a path whose RTT jumped above
+ *    the timeout would see every segment time out at the old value for
+ *    ever. But a backoff kept through answered round trips treats a peer
+ *    that answers like a silent one: where recovery resends only what
+ *    timeouts allow, or new data waits behind repairs, no valid sample
+ *    comes for seconds, and each loss in the meantime costs the full
+ *    backed-off timeout (issue 40: flows at 64 times the timeout for tens
+ *    of seconds under 2 % loss). So an ack that takes data ends the
+ *    backoff as far as its own timing allows (hf_rto_answered()): the
+ *    latest copy of what it took left answer_us ago, whichever copy
+ *    arrived, so the path answered within answer_us at most. The backoff
+ *    falls to the fewest doublings of rto_us that cover answer_us: 0
+ *    when the answer came within the timeout, as it does on a path that
+ *    merely lost a segment; on a path whose RTT really jumped above the
+ *    timeout, enough to wait for the next answer, which Karn's concern
+ *    asks. hf_rto_ack_progress(), for acks that take nothing, still
+ *    clears only the retry count.
  * 5. The retry count belongs to the peer and sticks: past retry_limit,
  *    every later expiry reports it too until the peer shows progress, so
  *    messages queued to a dead peer fail at their first expiry instead of
@@ -232,9 +244,10 @@ u32 hf_rto_current_us(const struct hf_rto *rto,
  * @rto: estimator
  *
  * Clears the retry count: the peer is alive, and the next expiry starts a
- * new run towards retry_limit. Leaves the backoff alone; only a valid
- * sample ends it (design note 4). Call it for every ack that advances,
- * whether or not it also gave a sample.
+ * new run towards retry_limit. Leaves the backoff alone: a valid sample
+ * ends it, and an ack that takes data lowers it (hf_rto_answered(),
+ * design note 4). Call it for every valid ack, whether or not it also
+ * gave a sample.
  */
 void hf_rto_ack_progress(struct hf_rto *rto)
 {
@@ -255,4 +268,50 @@ void hf_rto_backoff_end(struct hf_rto *rto)
 {
 	rto->backoff = 0;
 	rto->retries = 0;
+}
+
+/**
+ * hf_rto_answered() - an ack took data (acked or newly SACKed a segment)
+ * without giving a valid sample
+ * @rto: estimator
+ * @params: bounds
+ * @answer_us: time since the latest copy of the segments the ack took was
+ *	       sent: at least the round trip that answered
+ *
+ * Lowers the backoff to the fewest doublings of rto_us that reach
+ * @answer_us (design note 4): none for an answer within the timeout. It
+ * never raises it, and clears the retries: the peer answers.
+ */
+void hf_rto_answered(struct hf_rto *rto, const struct hf_rto_params *params,
+		     u32 answer_us)
+{
+	unsigned int b = 0;
+
+	rto->retries = 0;
+	while (b < rto->backoff && b < RTO_SHIFT_MAX &&
+	       rto_clamp((u64)rto->rto_us << b, params) < answer_us)
+		b++;
+	rto->backoff = (u8)b;
+}
+
+/**
+ * hf_rto_probe_timeout() - account for an expiry of the timer used as a
+ * persist timer
+ * @rto: estimator
+ * @params: retry_limit
+ *
+ * The receiver closed its window (a socket buffer is full): what is in
+ * flight waits for room, not for a repair, and the caller's persist
+ * backoff spaces the probes. The expiry counts towards the retry limit, as
+ * a silent peer must still be given up, but the timeout is not doubled:
+ * the next answer shows the window, not the path.
+ *
+ * Return: true when retries now exceeds retry_limit.
+ */
+bool hf_rto_probe_timeout(struct hf_rto *rto,
+			  const struct hf_rto_params *params)
+{
+	if (rto->retries < RTO_U8_MAX)
+		rto->retries++;
+	return rto->retries > params->retry_limit;
 }

@@ -18,7 +18,11 @@
  *  - on every ack that brings new data call hf_rto_ack_progress(), after
  *    hf_rto_sample() when that ack also gave a valid sample;
  *  - when an ack reports a segment sent once that gives no usable sample
- *    (SACKed late), call hf_rto_backoff_end().
+ *    (SACKed late), call hf_rto_backoff_end();
+ *  - when an ack takes data (acks or newly SACKs a segment) but gives no
+ *    sample (Karn: it answers a retransmission), call hf_rto_answered()
+ *    with how long ago the latest copy of what it took was sent: a peer
+ *    that answers keeps no more backoff than that answer needs.
  * The caller serialises calls on one struct hf_rto (the peer's lock).
  */
 #ifndef _HF_RTO_H
@@ -77,5 +81,9 @@ u32 hf_rto_current_us(const struct hf_rto *rto,
 		      const struct hf_rto_params *params);
 void hf_rto_ack_progress(struct hf_rto *rto);
 void hf_rto_backoff_end(struct hf_rto *rto);
+void hf_rto_answered(struct hf_rto *rto, const struct hf_rto_params *params,
+		     u32 answer_us);
+bool hf_rto_probe_timeout(struct hf_rto *rto,
+			  const struct hf_rto_params *params);
 
 #endif /* _HF_RTO_H */

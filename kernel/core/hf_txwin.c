@@ -43,6 +43,16 @@
  *    (where refusals left a hole every other segment, a run repaired
  *    hundreds of segments the receiver held). The lowest holes come first
  *    anyway, and as they fill the blocks move up over the rest.
+ * 7. Where repairs stop (hf_txwin_repair_end()). Above the highest SACK a
+ *    segment may simply still be on its way, so loss detection repairs
+ *    below it only. After an RTO that the acks confirmed (the first ack
+ *    after it showed only the resent probe, F-RTO; or the receiver, whose
+ *    full buffer refused the flight, has room again), everything the RTO
+ *    made eligible is known lost, above the highest SACK too: it is
+ *    repaired as fast as the acks pay for it, in slow start (two repairs
+ *    per segment delivered). Leaving that tail to later timeouts, a
+ *    budget each, made a refused or lost flight of hundreds of segments
+ *    creep at one budget per backed-off timeout (issue 40).
  */
 #include "hf_txwin.h"
 #include "hf_bitmap.h"
@@ -360,6 +370,8 @@ void hf_txwin_rto_undo(struct hf_txwin *win)
  * @win: the scoreboard; caller serialises access
  * @delivered: hf_txwin_ack_result.delivered of the ACK
  * @recovering: repairs were sent or held back before this ACK
+ * @slow_start: a confirmed RTO is being repaired (note 7): each segment
+ *		delivered pays for two repairs
  *
  * Proportional rate reduction (RFC 6937) in its simplest form: a repair
  * goes out only for a segment that has left the network, so that
@@ -369,17 +381,38 @@ void hf_txwin_rto_undo(struct hf_txwin *win)
  * their turn to be repaired comes, and the ones that do arrive unrepaired
  * show how late they are (hf_reorder_late()). Outside a recovery the
  * allowance is the ACK's own deliveries: what a quiet stretch delivered
- * pays for nothing.
+ * pays for nothing. After a confirmed RTO the flight to repair can be
+ * hundreds of segments and the ack clock starts from the few the timer
+ * resent: doubling per round trip, as TCP's slow start after a timeout,
+ * reaches it in a few round trips. Never more than what is in flight.
  */
 void hf_txwin_repairs_grant(struct hf_txwin *win, u32 delivered,
-			    bool recovering)
+			    bool recovering, bool slow_start)
 {
 	u32 room = win->nxt - win->una;
 	u64 q = delivered;
 
+	if (slow_start)
+		q *= 2;
 	if (recovering)
 		q += win->repairs;
 	win->repairs = q < room ? (u32)q : room;
+}
+
+/**
+ * hf_txwin_repair_end() - how far up repairs may reach now
+ * @win: the scoreboard
+ * @rto_confirmed: the last RTO stands: the acks after it confirmed the
+ *		   loss (note 7)
+ *
+ * Return: one past the highest SACKed segment; with @rto_confirmed, the
+ * RTO's end (nxt when it fired) where that is higher and not yet acked.
+ */
+u32 hf_txwin_repair_end(const struct hf_txwin *win, bool rto_confirmed)
+{
+	if (rto_confirmed && hf_seq_after(win->rto_end, win->high_sacked))
+		return win->rto_end;
+	return win->high_sacked;
 }
 
 /**

@@ -93,7 +93,8 @@ bool hf_txwin_peek_lost(struct hf_txwin *win, u32 *seq);
 u32 hf_txwin_rto(struct hf_txwin *win);
 void hf_txwin_rto_undo(struct hf_txwin *win);
 void hf_txwin_repairs_grant(struct hf_txwin *win, u32 delivered,
-			    bool recovering);
+			    bool recovering, bool slow_start);
+u32 hf_txwin_repair_end(const struct hf_txwin *win, bool rto_confirmed);
 bool hf_txwin_repairs_take(struct hf_txwin *win);
 bool hf_txwin_retransmitted(const struct hf_txwin *win, u32 seq);
 bool hf_txwin_sacked(const struct hf_txwin *win, u32 seq);

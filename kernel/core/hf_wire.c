@@ -113,8 +113,9 @@ int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap)
 		put16(buf + 26, h->data.frame_segs);
 		put32(buf + 28, h->data.frame_seq);
 		put16(buf + 32, h->data.seg_size);
-		put16(buf + 34, h->data.epoch);
-		buf[36] = h->data.pred;
+		buf[34] = h->data.pred;
+		put32(buf + 36, h->data.epoch);
+		put32(buf + 40, h->data.echo);
 		break;
 	case HF_TYPE_ACK:
 		put32(buf + 8, h->ack.cum_seq);
@@ -123,8 +124,8 @@ int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap)
 		put32(buf + 20, h->ack.msg_done);
 		put64(buf + 24, h->ack.msg_status);
 		buf[32] = h->ack.nsack;
-		put16(buf + 34, h->ack.epoch);
-		put16(buf + 36, h->ack.rx_state);
+		put32(buf + 36, h->ack.epoch);
+		put32(buf + 40, h->ack.rx_state);
 		for (i = 0; i < h->ack.nsack; i++) {
 			u8 *b = buf + HF_ACK_HLEN + i * HF_SACK_BLOCK_LEN;
 
@@ -155,9 +156,10 @@ static enum hf_wire_err decode_data(const u8 *buf, size_t len,
 	d->frame_segs = get16(buf + 26);
 	d->frame_seq = get32(buf + 28);
 	d->seg_size = get16(buf + 32);
-	d->epoch = get16(buf + 34);
 	/* Any value names a message; one below msg_done is resolved. */
-	d->pred = buf[36];
+	d->pred = buf[34];
+	d->epoch = get32(buf + 36);
+	d->echo = get32(buf + 40);
 	h->hlen = HF_DATA_HLEN;
 
 	/* Ethernet may pad a short frame; it may never cut one. */
@@ -208,8 +210,8 @@ static enum hf_wire_err decode_ack(const u8 *buf, size_t len,
 	a->msg_done = get32(buf + 20);
 	a->msg_status = get64(buf + 24);
 	a->nsack = buf[32];
-	a->epoch = get16(buf + 34);
-	a->rx_state = get16(buf + 36);
+	a->epoch = get32(buf + 36);
+	a->rx_state = get32(buf + 40);
 	/* Two set bits are HF_STATUS_RESERVED. */
 	if (a->msg_status & (a->msg_status >> 1) & 0x5555555555555555ULL)
 		return HF_WERR_STATUS;

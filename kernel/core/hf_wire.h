@@ -13,7 +13,7 @@
 
 #include "hf_core.h"
 
-#define HF_WIRE_VERSION		4
+#define HF_WIRE_VERSION		5
 
 /* Frame types (low nibble of byte 0). Others are malformed. */
 enum hf_type {
@@ -23,8 +23,8 @@ enum hf_type {
 
 /* Header lengths; an ACK adds 8 bytes per SACK block. */
 #define HF_COMMON_LEN		8
-#define HF_DATA_HLEN		40
-#define HF_ACK_HLEN		40
+#define HF_DATA_HLEN		44
+#define HF_ACK_HLEN		44
 #define HF_SACK_BLOCK_LEN	8
 #define HF_SACK_MAX		16
 #define HF_HLEN_MAX		(HF_ACK_HLEN + HF_SACK_MAX * HF_SACK_BLOCK_LEN)
@@ -42,7 +42,9 @@ enum hf_type {
 #define HF_AF_WINDOW		0x02	/* room again: resend what was refused */
 #define HF_AF_DUP		0x04	/* answers a segment that arrived twice */
 #define HF_AF_CLOSED		0x08	/* window closed: send nothing new */
-#define HF_AF_ALL		0x0f
+#define HF_AF_CHALLENGE		0x10	/* prove this epoch: echo rx_state */
+#define HF_AF_LOST		0x20	/* no state for this epoch (cum_seq names the segment) */
+#define HF_AF_ALL		0x3f
 
 /*
  * Outcome of a message at the receiver, two bits each in an ACK's
@@ -91,8 +93,9 @@ struct hf_data_hdr {
 	u16 frame_segs;		/* segments in this hyperframe */
 	u32 frame_seq;		/* sequence number of the frame's first segment */
 	u16 seg_size;		/* the message's segment stride */
-	u16 epoch;		/* incarnation of the sender's peer flow */
 	u8 pred;		/* back to the message it follows (same ports) */
+	u32 epoch;		/* incarnation of the sender's peer flow */
+	u32 echo;		/* the receiver's rx_state as the sender knows it */
 };
 
 struct hf_ack_hdr {
@@ -101,8 +104,8 @@ struct hf_ack_hdr {
 	u32 rate_kbps;		/* receiver's rate hint, 0 = none */
 	u32 msg_done;		/* every message before this one is resolved */
 	u64 msg_status;		/* 2 bits per message msg_done - 1 - i */
-	u16 epoch;		/* the flow incarnation this ack is about */
-	u16 rx_state;		/* the receiver's state for it: changes = lost */
+	u32 epoch;		/* the flow incarnation this ack is about */
+	u32 rx_state;		/* the receiver's state for it, echoed in DATA */
 	u8 nsack;
 	struct hf_sack_block sack[HF_SACK_MAX];
 };

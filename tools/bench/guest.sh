@@ -12,6 +12,10 @@
 #    LINK_RATE with a finite FIFO (tbf), as a switch port; hyperframe's
 #    nodes put hfq at that rate on their own port (their link share, and
 #    the rate their ACKs hint), TCP's keep the veth default;
+#  - under loss and reordering (two nodes on a veth pair, netem on both
+#    ends: loss 0.5 %, loss 2 %, delay 1ms reorder 25% 50% with no loss):
+#    1 MiB bulk per transport (hyperframe, TCP), goodput and message
+#    latency p50/p99/p999, and the segments sent again;
 #  - the software limit: an AF_UNIX stream with large writes (two copies
 #    per byte);
 #  - CPU time per byte for every run (hfperf's, from /proc/stat);
@@ -41,13 +45,16 @@ if ((quick)); then
 	ROUNDS=4
 	MIXED=2s
 	INCAST_BYTES=4m
+	LOSSY_DURATION=4s
 else
 	SIZES=(4k 64k 256k 1m 4m 16m 64m)
 	DURATION=2s
 	ROUNDS=10
 	MIXED=3s
 	INCAST_BYTES=16m
+	LOSSY_DURATION=10s
 fi
+LOSSY_NETEM=("loss 0.5%" "loss 2%" "delay 1ms reorder 25% 50%")
 mkdir -p "$OUT/raw"
 
 # regime NAME MTU: one regime's runs for every transport.
@@ -81,6 +88,28 @@ regime()
 		profile "$mtu" hf
 		profile "$mtu" tcp
 	fi
+	defer_run
+}
+
+# lossy: every LOSSY_NETEM setting on a veth pair, both ends, and a
+# lossy_pair run per transport under each.
+lossy()
+{
+	local netem tag t i
+
+	hf_topo_create 2 1500 || { fail "topology lossy"; return; }
+	for netem in "${LOSSY_NETEM[@]}"; do
+		tag=${netem//[^a-z0-9.]/_}
+		for i in 0 1; do
+			# shellcheck disable=SC2086
+			tc -n "${HF_NODES[i]}" qdisc replace dev eth0 root netem $netem ||
+				fail "netem '$netem' on node $i"
+		done
+		for t in hf tcp; do
+			say "lossy, netem '$netem', $t: 1 MiB bulk for $LOSSY_DURATION"
+			lossy_pair "$netem" "$tag" "$t"
+		done
+	done
 	defer_run
 }
 
@@ -156,6 +185,7 @@ two_copy
 regime cpu 1500
 ((quick)) || regime cpu 9000
 regime link 1500
+lossy
 ((quick)) || roce
 say "done, $failures runs failed"
 exit $((failures > 0))

@@ -57,6 +57,19 @@ queued_skbs()
 	esac
 }
 
+# retransmits T NODE: data segments NODE's namespace has sent again so far
+# for T (hf, tcp).
+retransmits()
+{
+	case $1 in
+	hf) ip netns exec "${HF_NODES[$2]}" awk '$1 == "tx_retransmits" { print $2 }' \
+		/proc/net/hyperframe ;;
+	tcp) ip netns exec "${HF_NODES[$2]}" awk '$1 == "Tcp:" && $2 ~ /^[0-9]/ { print $13 }' \
+		/proc/net/snmp ;;
+	*) echo 0 ;;
+	esac
+}
+
 # server T NODE PORT CLIENTS NAME: an hfperf server in the background.
 server()
 {
@@ -245,4 +258,26 @@ profile()
 			fail "profile $t: perf report --sort $sort failed"
 	done
 	rm -f "$data" "$data.old"
+}
+
+# lossy_pair NETEM TAG T: bulk of 1 MiB messages from node 0 to node 1 for
+# LOSSY_DURATION, with NETEM already on both nodes' eth0 (TAG names it in
+# the file names): goodput and each message's latency, send to
+# acknowledgement, p50/p99/p999 (issue 40: under light loss a flow must
+# not wait like one whose peer went silent).
+lossy_pair()
+{
+	local netem=$1 tag=$2 t=$3 name r0
+	local port=$((7000 + RANDOM % 2000))
+
+	name=lossy-1500-pair-$t-$tag
+	server "$t" 1 "$port" 1 "$name"
+	r0=$(retransmits "$t" 0)
+	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" pair -t "$t" -d eth0 \
+		--port "$port" --peer "$(addr "$t" 1)" --sizes 1m --duration "$LOSSY_DURATION" \
+		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
+		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
+	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
+	meta "$name" regime=lossy mtu=1500 kind=pair transport="$t" size=1m \
+		netem="$netem" retransmits=$(($(retransmits "$t" 0) - r0))
 }

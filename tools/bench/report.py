@@ -62,7 +62,8 @@ def pair_run(raw, name, meta, two_copy_bps):
     run = {
         "goodput_bps": s["goodput_bps"],
         "msg_rate": s["msg_rate"],
-        "latency_us": {k: s["latency_us"][k] for k in ("p50", "p99")},
+        "latency_us": {k: s["latency_us"][k] for k in ("p50", "p99", "p999")
+                       if k in s["latency_us"]},
         "cpu_self_ns_per_byte": s["cpu_self_ns_per_byte"],
         "cpu_system_ns_per_byte": s["cpu_system_ns_per_byte"],
         "skbs_per_mib": s.get("tx_packets_per_mib"),
@@ -139,6 +140,10 @@ def collect(raw):
         run = {k: meta[k] for k in ("regime", "mtu", "kind", "transport")}
         if kind == "pair":
             run["size"] = size_bytes(meta["size"])
+        if "netem" in meta:
+            run["netem"] = meta["netem"]
+        if meta.get("retransmits", "").isdigit():
+            run["retransmits"] = int(meta["retransmits"])
         run.update(figures)
         runs.append(run)
     return two_copy_bps, runs, missing
@@ -285,6 +290,35 @@ def human_size(n):
     return "%d B" % n
 
 
+def lossy_markdown(runs):
+    """The table of the runs under netem loss and reordering, by setting."""
+    lossy = [r for r in runs if r["regime"] == "lossy"]
+    if not lossy:
+        return []
+    lines = ["## Under loss and reordering (veth pair, netem on both ends, MTU 1500)", "",
+             "1 MiB bulk, node 0 to node 1; message latency from the send to the"
+             " receiver's acknowledgement (ms); retransmits: segments sent again.", "",
+             "| netem | transport | Gbit/s | hf/TCP | p50 ms | p99 ms | p999 ms | retransmits |",
+             "|---|---|---|---|---|---|---|---|"]
+    for netem in sorted({r.get("netem", "") for r in lossy},
+                        key=lambda n: [r.get("netem") for r in lossy].index(n)):
+        row = {t: find(lossy, transport=t, netem=netem) for t in ("hf", "tcp")}
+        for t in ("hf", "tcp"):
+            r = row[t]
+            if not r:
+                continue
+            lat = r["latency_us"]
+            lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                netem, NAMES[t], gbit(r["goodput_bps"]),
+                num(ratio(r["goodput_bps"], row["tcp"] and row["tcp"]["goodput_bps"]), "%.2f")
+                if t == "hf" else "",
+                num(lat.get("p50") and lat["p50"] / 1e3), num(lat.get("p99") and lat["p99"] / 1e3),
+                num(lat.get("p999") and lat["p999"] / 1e3),
+                r.get("retransmits", "-")))
+    lines.append("")
+    return lines
+
+
 def markdown(result):
     runs = result["runs"]
     lines = ["# hyperframe benchmark", "",
@@ -303,7 +337,7 @@ def markdown(result):
         lines.append("| %s | %s | %s | %s |" % (t["target"], t["want"],
                                              num(t["measured"], "%.2f"), met))
     lines.append("")
-    for regime, mtu in sorted({(r["regime"], r["mtu"]) for r in runs},
+    for regime, mtu in sorted({(r["regime"], r["mtu"]) for r in runs if r["regime"] != "lossy"},
                               key=lambda k: (k[0] != "cpu", k[1])):
         title = {"cpu": "CPU-bound (unshaped veth)",
                  "link": "Link-bound (%s per switch port, 256 KB FIFO)" % result["link_rate"],
@@ -362,6 +396,7 @@ def markdown(result):
                     ", ".join(gbit(f) for f in r["flows_bps"]), num(r["jain"], "%.3f"),
                     r["switch_drops"]))
             lines.append("")
+    lines += lossy_markdown(runs)
     profiles = result.get("profile") or {}
     if profiles:
         lines += ["## Profile: 4 MiB bulk, CPU-bound, MTU 1500 (perf in the guest)", "",

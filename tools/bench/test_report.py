@@ -65,6 +65,25 @@ class ReportTest(unittest.TestCase):
         return rc.returncode, json.loads((dest / "results.json").read_text()), \
             (dest / "results.md").read_text()
 
+    def test_lossy_rows_side_by_side_per_setting(self):
+        for netem, tag in (("loss 2%", "loss_2"), ("delay 1ms reorder 25% 50%", "reorder")):
+            for t, goodput, rexmit in (("hf", 3e9, 40), ("tcp", 2e9, 55)):
+                data = pair_json(goodput, 1.0)
+                data["sizes"][0]["latency_us"].update(p50=2000, p99=9000, p999=40000)
+                self.write("lossy-1500-pair-%s-%s" % (t, tag),
+                           {"regime": "lossy", "mtu": 1500, "kind": "pair", "transport": t,
+                            "size": "1m", "netem": netem, "retransmits": rexmit}, data)
+        rc, result, md = self.run_report()
+        self.assertEqual(rc, 0)
+        hf = report.find(result["runs"], regime="lossy", transport="hf", netem="loss 2%")
+        self.assertEqual(hf["retransmits"], 40)
+        self.assertEqual(hf["latency_us"]["p999"], 40000)
+        self.assertIn("## Under loss and reordering", md)
+        self.assertIn("| loss 2% | hyperframe | 3.00 | 1.50 | 2.0 | 9.0 | 40.0 | 40 |", md)
+        self.assertIn("| delay 1ms reorder 25% 50% | TCP | 2.00 |  | 2.0 | 9.0 | 40.0 | 55 |", md)
+        # Not among the regimes' bulk tables.
+        self.assertNotIn("## Lossy", md)
+
     def test_figures_and_targets(self):
         # 716 wire segments per MiB, 18 trains, 1 carrier through the qdisc.
         self.pair("hf", 6e9, 18.0, 64 * 716, 64)

@@ -1,14 +1,15 @@
 -- SPDX-License-Identifier: GPL-2.0
 --
 -- hyperframe.lua - Wireshark/tshark dissector for the hyperframe wire
--- format, version 4 (docs/wire-format.md; reference code
+-- format, version 5 (docs/wire-format.md; reference code
 -- kernel/core/hf_wire.c). Frames of any other version, versions 1 (the
 -- 36-byte ACK before rx_state), 2 (credit as a sequence number, the
--- layout unchanged) and 3 (the 36-byte DATA header before pred)
--- included, are shown as malformed ("version") with only their common
--- header decoded, as the kernel drops them. The ACK's credit is shown as
--- it travels, the low 32 bits of a byte limit: its 64-bit value depends
--- on the sender's count of bytes sent, which no frame carries.
+-- layout unchanged), 3 (the 36-byte DATA header before pred) and 4 (the
+-- 40-byte headers: 16-bit epoch and rx_state, no echo) included, are
+-- shown as malformed ("version") with only their common header decoded,
+-- as the kernel drops them. The ACK's credit is shown as it travels, the
+-- low 32 bits of a byte limit: its 64-bit value depends on the sender's
+-- count of bytes sent, which no frame carries.
 --
 -- Usage:
 --   tshark -X lua_script:tools/wireshark/hyperframe.lua -r capture.pcap
@@ -21,8 +22,8 @@
 --    /proc/net/hyperframe, or drop_csum). Each reason has an expert info
 --    "hyperframe.malformed.<reason>", named as in the validation table of
 --    wire-format.md.
--- 2. The checksum covers header + payload (DATA: 40 + seg_len bytes;
---    ACK: 40 + 8 * nsack) from offset 0 of the hyperframe header, never
+-- 2. The checksum covers header + payload (DATA: 44 + seg_len bytes;
+--    ACK: 44 + 8 * nsack) from offset 0 of the hyperframe header, never
 --    the Ethernet padding, exactly the bytes the kernel sums in
 --    hf_input_rcv(). It is verified whenever those bytes are known and
 --    captured, even on a frame that is malformed for another reason (the
@@ -42,7 +43,7 @@
 -- 5. A capture on a receiver may hold a train in one frame: segments back
 --    to back after one Ethernet header, as GRO or generic XDP put them
 --    together (docs/design.md, "GRO"). After a well-formed DATA segment
---    whose checksum verifies, bytes that start with a version-4 DATA
+--    whose checksum verifies, bytes that start with a version-5 DATA
 --    header are dissected as the next segment, each its own tree; the
 --    Info column shows the first and "[train of N segments]".
 -- 6. A packed train (flag PACKED, docs/wire-format.md "Packed trains")
@@ -52,40 +53,63 @@
 --    it is padding or another segment. A valid one also lists the
 --    segments it stands for (hyperframe.train_seg), each with the seq,
 --    offset, seg_len, flags and pred that hf_train_seg() gives its header:
---    pred is the train's for every one of them.
--- 7. DATA byte 36, pred, names the message this one follows between the
+--    pred is the train's for every one of them, as are epoch and echo.
+-- 7. DATA byte 34, pred, names the message this one follows between the
 --    same two ports (msg_id - pred; 0: none was unresolved). Any value is
 --    valid (one reaching below the receiver's msg_done names a resolved
---    message), so nothing about it is malformed; bytes 37..39 are
---    reserved, shown as hyperframe.reserved3 and never checked. The Info
---    column leaves pred out, as it leaves out epoch and the other fields
---    that do not place the segment.
+--    message), so nothing about it is malformed; byte 35 is reserved,
+--    shown as hyperframe.reserved and never checked, as are the ACK's
+--    bytes 33..35 (hyperframe.reserved3). The Info column leaves pred
+--    out, as it leaves out epoch, echo and the other fields that do not
+--    place the segment.
 -- 8. A capture on a virtual link may hold a carrier in one frame: the
 --    packed trains of one hyperframe back to back (docs/design.md,
 --    "Carriers"), whose bounds no header records. A packed train that is
 --    malformed as the whole frame, but well-formed up to a stride
---    boundary where a DATA header of its message with the sequence
---    number and offset of that boundary starts, ends there, and the
---    next train is dissected as note 5 dissects a train's next segment.
---    Read as one train, a carrier is always malformed: its later
---    headers make the payload 40 bytes longer than whole segments.
+--    boundary where a DATA header of its epoch and message with the
+--    sequence number and offset of that boundary starts, ends there, and
+--    the next train is dissected as note 5 dissects a train's next
+--    segment. Read as one train, a carrier is malformed: its later
+--    headers, 44 bytes each, make the payload longer than whole segments,
+--    or run it past its message or hyperframe. (Only where those bytes
+--    happen to make up whole strides, or exactly the message's short
+--    last segment in a hyperframe that goes on, is it not, and it is then
+--    shown as one train.)
+-- 9. Epochs (DATA byte 36, ACK byte 36), the DATA header's echo (byte 40)
+--    and the ACK's rx_state (byte 40) are 32 random bits that no check of
+--    the decoder looks at; what a receiver or sender does with them
+--    depends on the state it holds (core/hf_epoch.h), which a capture
+--    does not show. What can be told from the frame alone, and only of a
+--    well-formed one, is raised as expert infos that are not malformations:
+--    a CHALLENGE ACK (hyperframe.challenge, a note: its rx_state is the
+--    cookie the new epoch must echo), a LOST ACK (hyperframe.lost, a
+--    warning: cum_seq names the segment that echoed a state the receiver
+--    does not hold; LOST wins when both flags are set, as in the sender),
+--    epoch 0 (hyperframe.epoch_zero: no sender uses it, so the receiver
+--    drops such DATA as forged and the sender such an ACK), and rx_state
+--    0 in an ACK that is not LOST (hyperframe.rx_state_zero: the sender
+--    drops it). The Info column of a CHALLENGE or LOST ACK shows the epoch
+--    and the cookie or the segment instead of the acknowledgement fields,
+--    which such an answer leaves 0.
 
 local hf = Proto("hyperframe", "Hyperframe Transport")
 
 -- Wire constants (hf_wire.h).
-local VERSION = 4
+local VERSION = 5
 local TYPE_DATA, TYPE_ACK = 1, 2
-local COMMON_LEN, DATA_HLEN, ACK_HLEN = 8, 40, 40
+local COMMON_LEN, DATA_HLEN, ACK_HLEN = 8, 44, 44
 local SACK_BLOCK_LEN, SACK_MAX = 8, 16
 local STATUS_WINDOW = 32
 local WIRE_MSG_MAX = 2 ^ 30
 local DF_FRAME_START, DF_FRAME_END, DF_RETRANSMIT, DF_ACK_NOW, DF_PACKED = 1, 2, 4, 8, 16
-local DF_ALL, AF_ALL = 0x1f, 0x0f
+local DF_ALL, AF_ALL = 0x1f, 0x3f
 local TRAIN_MIN_SEG_SIZE = 64
 local AF_ECHO = 1
 local AF_WINDOW = 2
 local AF_DUP = 4
 local AF_CLOSED = 8
+local AF_CHALLENGE = 0x10
+local AF_LOST = 0x20
 local DEFAULT_ETHERTYPE = 0x88B5
 local TWO32, TWO31 = 2 ^ 32, 2 ^ 31
 
@@ -126,6 +150,8 @@ local f = {
 	fl_window  = ProtoField.bool("hyperframe.flags.window", "WINDOW (room again: resend what was refused)", 8, nil, AF_WINDOW),
 	fl_dup     = ProtoField.bool("hyperframe.flags.dup", "DUP (answers a segment that had already arrived: spurious retransmission)", 8, nil, AF_DUP),
 	fl_closed  = ProtoField.bool("hyperframe.flags.closed", "CLOSED (window closed: send nothing new)", 8, nil, AF_CLOSED),
+	fl_chall   = ProtoField.bool("hyperframe.flags.challenge", "CHALLENGE (prove this new epoch: echo rx_state, the cookie)", 8, nil, AF_CHALLENGE),
+	fl_lost    = ProtoField.bool("hyperframe.flags.lost", "LOST (no state for this epoch: cum_seq names the segment that echoed one)", 8, nil, AF_LOST),
 	fl_undef   = ProtoField.uint8("hyperframe.flags.undefined", "Undefined flag bits", base.HEX),
 	sport      = ProtoField.uint16("hyperframe.sport", "Source port", base.DEC),
 	dport      = ProtoField.uint16("hyperframe.dport", "Destination port", base.DEC),
@@ -152,9 +178,10 @@ local f = {
 	ts_seg_len = ProtoField.uint16("hyperframe.train_seg.seg_len", "Segment length", base.DEC),
 	ts_flags   = ProtoField.uint8("hyperframe.train_seg.flags", "Flags", base.HEX),
 	ts_pred    = ProtoField.uint8("hyperframe.train_seg.pred", "Predecessor (messages back)", base.DEC),
-	epoch      = ProtoField.uint16("hyperframe.epoch", "Epoch", base.DEC),
+	epoch      = ProtoField.uint32("hyperframe.epoch", "Epoch", base.HEX),
+	echo       = ProtoField.uint32("hyperframe.echo", "Echoed receiver state", base.HEX),
 	pred       = ProtoField.uint8("hyperframe.pred", "Predecessor (messages back)", base.DEC),
-	reserved3  = ProtoField.uint24("hyperframe.reserved3", "Reserved", base.HEX),
+	reserved   = ProtoField.uint8("hyperframe.reserved", "Reserved", base.HEX),
 	-- ACK
 	cum_seq    = ProtoField.uint32("hyperframe.cum_seq", "Cumulative ack", base.DEC),
 	credit     = ProtoField.uint32("hyperframe.credit", "Credit limit (bytes of the epoch, low 32 bits)", base.DEC),
@@ -165,9 +192,8 @@ local f = {
 	out_msg    = ProtoField.uint32("hyperframe.outcome.msg_id", "Message id", base.DEC),
 	out_status = ProtoField.uint8("hyperframe.outcome.status", "Outcome", base.DEC, outcome_names),
 	nsack      = ProtoField.uint8("hyperframe.nsack", "SACK blocks", base.DEC),
-	reserved   = ProtoField.uint8("hyperframe.reserved", "Reserved", base.HEX),
-	rx_state   = ProtoField.uint16("hyperframe.rx_state", "Receiver state", base.HEX),
-	reserved2  = ProtoField.uint16("hyperframe.reserved2", "Reserved", base.HEX),
+	reserved3  = ProtoField.uint24("hyperframe.reserved3", "Reserved", base.HEX),
+	rx_state   = ProtoField.uint32("hyperframe.rx_state", "Receiver state", base.HEX),
 	sack       = ProtoField.none("hyperframe.sack", "SACK block"),
 	sack_start = ProtoField.uint32("hyperframe.sack.start", "Start", base.DEC),
 	sack_end   = ProtoField.uint32("hyperframe.sack.end", "End", base.DEC),
@@ -188,6 +214,22 @@ for _, r in ipairs(reason_order) do
 				"Malformed (" .. r .. "): " .. reasons[r],
 				group, expert.severity.ERROR)
 	expert_list[#expert_list + 1] = ex[r]
+end
+-- What a well-formed frame says of the flow's state, no malformation
+-- (design note 9); the message of each starts with its name.
+local notes = {
+	{ "challenge", expert.group.SEQUENCE, expert.severity.NOTE,
+	  "CHALLENGE ACK: the receiver holds another flow from this sender: the new epoch must echo the cookie (rx_state)" },
+	{ "lost", expert.group.SEQUENCE, expert.severity.WARN,
+	  "LOST ACK: the receiver holds no state for this epoch: the sender restarts if the segment named is in flight" },
+	{ "epoch_zero", expert.group.PROTOCOL, expert.severity.WARN,
+	  "epoch 0, which no sender uses: the frame is dropped" },
+	{ "rx_state_zero", expert.group.PROTOCOL, expert.severity.WARN,
+	  "an ACK that is not LOST without a receiver state: the sender drops it" },
+}
+for _, n in ipairs(notes) do
+	ex[n[1]] = ProtoExpert.new("hyperframe." .. n[1], n[4], n[2], n[3])
+	expert_list[#expert_list + 1] = ex[n[1]]
 end
 hf.experts = expert_list
 
@@ -258,6 +300,8 @@ local function flag_names(ftype, flags)
 		if has_flag(flags, AF_WINDOW) then names[#names + 1] = "WINDOW" end
 		if has_flag(flags, AF_DUP) then names[#names + 1] = "DUP" end
 		if has_flag(flags, AF_CLOSED) then names[#names + 1] = "CLOSED" end
+		if has_flag(flags, AF_CHALLENGE) then names[#names + 1] = "CHALLENGE" end
+		if has_flag(flags, AF_LOST) then names[#names + 1] = "LOST" end
 	end
 	if type_names[ftype] and undefined_bits(ftype, flags) ~= 0 then
 		names[#names + 1] = string.format("undefined 0x%02x", undefined_bits(ftype, flags))
@@ -298,8 +342,8 @@ end
 
 -- Where the next train of a carrier starts (design note 8): the first
 -- stride boundary past two segments where a DATA header of the same
--- message carries the sequence number and offset that boundary stands
--- for; nil when there is none.
+-- epoch and message carries the sequence number and offset that boundary
+-- stands for; nil when there is none.
 local function carrier_cut(tvb, v, flen, cap)
 	local avail = math.min(flen, cap)
 	if v.seg_size < TRAIN_MIN_SEG_SIZE then
@@ -311,7 +355,8 @@ local function carrier_cut(tvb, v, flen, cap)
 		if tvb(at, 1):uint() == VERSION * 16 + TYPE_DATA and
 		   tvb(at + 8, 4):uint() == (v.seq + k) % TWO32 and
 		   tvb(at + 12, 4):uint() == v.msg_id and
-		   tvb(at + 20, 4):uint() == v.offset + k * v.seg_size then
+		   tvb(at + 20, 4):uint() == v.offset + k * v.seg_size and
+		   tvb(at + 36, 4):uint() == v.epoch then
 			return at
 		end
 		k = k + 1
@@ -334,7 +379,8 @@ local function dissect_data(tvb, root, flags, flen, cap, items)
 		msg_len = tvb(16, 4):uint(), offset = tvb(20, 4):uint(),
 		seg_len = tvb(24, 2):uint(), frame_segs = tvb(26, 2):uint(),
 		frame_seq = tvb(28, 4):uint(), seg_size = tvb(32, 2):uint(),
-		epoch = tvb(34, 2):uint(), pred = tvb(36, 1):uint(),
+		pred = tvb(34, 1):uint(), epoch = tvb(36, 4):uint(),
+		echo = tvb(40, 4):uint(),
 	}
 	items.seq = root:add(f.seq, tvb(8, 4))
 	items.msg_id = root:add(f.msg_id, tvb(12, 4))
@@ -344,16 +390,23 @@ local function dissect_data(tvb, root, flags, flen, cap, items)
 	items.frame_segs = root:add(f.frame_segs, tvb(26, 2))
 	items.frame_seq = root:add(f.frame_seq, tvb(28, 4))
 	items.seg_size = root:add(f.seg_size, tvb(32, 2))
-	items.epoch = root:add(f.epoch, tvb(34, 2))
 	-- Never malformed, reserved bytes never checked (design note 7).
-	local pi = root:add(f.pred, tvb(36, 1))
+	local pi = root:add(f.pred, tvb(34, 1))
 	if v.pred == 0 then
 		pi:append_text(" (none unresolved: deliverable once complete)")
 	else
 		pi:append_text(string.format(" (follows message %d)", (v.msg_id - v.pred) % TWO32))
 	end
 	items.pred = pi
-	items.reserved3 = root:add(f.reserved3, tvb(37, 3))
+	items.reserved = root:add(f.reserved, tvb(35, 1))
+	items.epoch = root:add(f.epoch, tvb(36, 4))
+	local ei = root:add(f.echo, tvb(40, 4))
+	if v.echo == 0 then
+		ei:append_text(" (none: sent before its sender learned the receiver's state)")
+	else
+		ei:append_text(" (the receiver's state, as its sender learned it from an ACK)")
+	end
+	items.echo = ei
 	local index = (v.seq - v.frame_seq) % TWO32
 	root:add(f.frame_idx, tvb(28, 4), index):set_generated()
 	if v.seg_size > 0 and v.offset % v.seg_size == 0 then
@@ -485,11 +538,13 @@ local function dissect_ack(tvb, root, flags, flen, cap, items)
 		cum_seq = tvb(8, 4):uint(), credit = tvb(12, 4):uint(),
 		rate_kbps = tvb(16, 4):uint(), msg_done = tvb(20, 4):uint(),
 		status_hi = tvb(24, 4):uint(), status_lo = tvb(28, 4):uint(),
-		nsack = tvb(32, 1):uint(), reserved = tvb(33, 1):uint(),
-		epoch = tvb(34, 2):uint(), rx_state = tvb(36, 2):uint(),
-		reserved2 = tvb(38, 2):uint(),
+		nsack = tvb(32, 1):uint(), epoch = tvb(36, 4):uint(),
+		rx_state = tvb(40, 4):uint(),
 	}
 	items.cum_seq = root:add(f.cum_seq, tvb(8, 4))
+	if has_flag(flags, AF_LOST) then
+		items.cum_seq:append_text(" (LOST: the segment that echoed a state the receiver does not hold)")
+	end
 	items.credit = root:add(f.credit, tvb(12, 4))
 	items.rate_kbps = root:add(f.rate_kbps, tvb(16, 4))
 	items.msg_done = root:add(f.msg_done, tvb(20, 4))
@@ -521,10 +576,14 @@ local function dissect_ack(tvb, root, flags, flen, cap, items)
 		end
 	end
 	items.nsack = root:add(f.nsack, tvb(32, 1))
-	items.reserved = root:add(f.reserved, tvb(33, 1))
-	items.epoch = root:add(f.epoch, tvb(34, 2))
-	items.rx_state = root:add(f.rx_state, tvb(36, 2))
-	items.reserved2 = root:add(f.reserved2, tvb(38, 2))
+	items.reserved3 = root:add(f.reserved3, tvb(33, 3))
+	items.epoch = root:add(f.epoch, tvb(36, 4))
+	items.rx_state = root:add(f.rx_state, tvb(40, 4))
+	if has_flag(flags, AF_LOST) then
+		items.rx_state:append_text(" (ignored in a LOST answer)")
+	elseif has_flag(flags, AF_CHALLENGE) then
+		items.rx_state:append_text(" (the challenge cookie: the new epoch's DATA must echo it)")
+	end
 	items.v = v
 	v.refused = refused
 
@@ -592,6 +651,33 @@ local function dissect_one(tvb, pinfo, tree)
 	local items = {}
 	local reason, detail, key, csum_len, cover, ftype, flags
 
+	-- At most one expert info of what the frame's receiver makes of its
+	-- state fields, checked in the receiver's order (design note 9).
+	local function state_note()
+		local v = items.v
+		if not v then
+			return
+		end
+		if v.epoch == 0 then
+			items.epoch:add_proto_expert_info(ex.epoch_zero, ftype == TYPE_DATA and
+				"epoch_zero: no sender uses epoch 0, so the receiver drops this DATA as forged (drop_forged)" or
+				"epoch_zero: no sender uses epoch 0, so the sender drops this ACK (drop_epoch)")
+		elseif ftype ~= TYPE_ACK then
+			return
+		elseif has_flag(flags, AF_LOST) then
+			items.cum_seq:add_proto_expert_info(ex.lost, string.format(
+				"lost: the receiver holds no state for epoch 0x%08x, so its sender restarts if seq %d is in flight",
+				v.epoch, v.cum_seq))
+		elseif v.rx_state == 0 then
+			items.rx_state:add_proto_expert_info(ex.rx_state_zero,
+				"rx_state_zero: an ACK without the receiver's state, which the sender drops (drop_ack_invalid)")
+		elseif has_flag(flags, AF_CHALLENGE) then
+			items.rx_state:add_proto_expert_info(ex.challenge, string.format(
+				"challenge: the receiver holds another flow from this sender, so epoch 0x%08x must echo cookie 0x%08x",
+				v.epoch, v.rx_state))
+		end
+	end
+
 	local function finish()
 		local info
 		local v = items.v
@@ -601,6 +687,10 @@ local function dissect_one(tvb, pinfo, tree)
 			if items.train_segs then
 				info = info .. string.format(" [packed train of %d segments]", items.train_segs)
 			end
+		elseif ftype == TYPE_ACK and v and has_flag(flags, AF_LOST) then
+			info = string.format("ACK epoch=0x%08x seq=%d", v.epoch, v.cum_seq)
+		elseif ftype == TYPE_ACK and v and has_flag(flags, AF_CHALLENGE) then
+			info = string.format("ACK epoch=0x%08x cookie=0x%08x", v.epoch, v.rx_state)
 		elseif ftype == TYPE_ACK and v then
 			info = string.format("ACK cum=%d sack=%d done=%d", v.cum_seq, v.nsack, v.msg_done)
 			if v.refused > 0 then info = info .. string.format(" refused=%d", v.refused) end
@@ -658,6 +748,8 @@ local function dissect_one(tvb, pinfo, tree)
 			root:append_text(" [Malformed: " .. reason .. "]")
 		elseif csum_bad then
 			info = info .. " [Malformed: csum]"
+		else
+			state_note()
 		end
 		pinfo.cols.info:set(info)
 
@@ -731,6 +823,8 @@ local function dissect_one(tvb, pinfo, tree)
 		fi:add(f.fl_window, tvb(1, 1))
 		fi:add(f.fl_dup, tvb(1, 1))
 		fi:add(f.fl_closed, tvb(1, 1))
+		fi:add(f.fl_chall, tvb(1, 1))
+		fi:add(f.fl_lost, tvb(1, 1))
 	end
 	if type_names[ftype] and undefined_bits(ftype, flags) ~= 0 then
 		fi:add(f.fl_undef, tvb(1, 1), undefined_bits(ftype, flags))

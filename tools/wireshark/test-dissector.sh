@@ -5,11 +5,13 @@
 # built by hand from docs/wire-format.md.
 #
 # An embedded Python script (standard library only) writes a pcap of
-# DATA and ACK frames covering every type, every flag and every reason of
-# the validation table, and the exact tshark output each frame must give.
-# tshark decodes the pcap with the dissector; every field of every frame
-# is compared, then each malformed reason is looked up by display filter,
-# then the EtherType preference is exercised. Output is KTAP; the exit
+# DATA and ACK frames covering every type, every flag, every reason of
+# the validation table and every note of what a frame says of its flow's
+# state (CHALLENGE, LOST, epoch 0, no rx_state), and the exact tshark
+# output each frame must give. tshark decodes the pcap with the
+# dissector; every field of every frame is compared, then each malformed
+# reason and each note is looked up by display filter, then the EtherType
+# preference is exercised. Output is KTAP; the exit
 # status is non-zero on any failure.
 #
 # Usage: test-dissector.sh [-v]     (-v: show tshark's tree of failures)
@@ -88,32 +90,38 @@ FIELDS = [
     "hyperframe.flags.retransmit", "hyperframe.flags.ack_now",
     "hyperframe.flags.packed",
     "hyperframe.flags.echo", "hyperframe.flags.window", "hyperframe.flags.dup",
-    "hyperframe.flags.closed", "hyperframe.flags.undefined",
+    "hyperframe.flags.closed", "hyperframe.flags.challenge",
+    "hyperframe.flags.lost", "hyperframe.flags.undefined",
     "hyperframe.sport", "hyperframe.dport", "hyperframe.port",
     "hyperframe.csum", "hyperframe.csum.status", "hyperframe.csum.calculated",
     "hyperframe.hlen",
     "hyperframe.seq", "hyperframe.msg_id", "hyperframe.msg_len",
     "hyperframe.offset", "hyperframe.seg_len", "hyperframe.frame_segs",
     "hyperframe.frame_seq", "hyperframe.seg_size", "hyperframe.frame_index",
-    "hyperframe.seg_index", "hyperframe.epoch", "hyperframe.pred",
-    "hyperframe.reserved3", "hyperframe.train_segs",
+    "hyperframe.seg_index", "hyperframe.pred", "hyperframe.reserved",
+    "hyperframe.epoch", "hyperframe.echo", "hyperframe.train_segs",
     "hyperframe.train_seg.seq", "hyperframe.train_seg.offset",
     "hyperframe.train_seg.seg_len", "hyperframe.train_seg.flags",
     "hyperframe.train_seg.pred",
     "hyperframe.cum_seq", "hyperframe.credit", "hyperframe.rate_kbps",
     "hyperframe.msg_done", "hyperframe.msg_status",
     "hyperframe.outcome.msg_id", "hyperframe.outcome.status",
-    "hyperframe.nsack", "hyperframe.reserved", "hyperframe.rx_state",
-    "hyperframe.reserved2",
+    "hyperframe.nsack", "hyperframe.reserved3", "hyperframe.rx_state",
     "hyperframe.sack.start", "hyperframe.sack.end", "hyperframe.sack.len",
     "hyperframe.padding", "hyperframe.malformed", "_ws.expert.message",
     "_ws.col.Info",
     "data.len", "data.data",
 ]
-VERSION = 4                 # HF_WIRE_VERSION; any other version is malformed
-DATA_HLEN = 40              # HF_DATA_HLEN: pred at 36, reserved 37..39
+VERSION = 5                 # HF_WIRE_VERSION; any other version is malformed
+DATA_HLEN = 44              # HF_DATA_HLEN: pred 34, reserved 35, epoch 36, echo 40
+ACK_HLEN = 44               # HF_ACK_HLEN: reserved 33..35, epoch 36, rx_state 40
+EPOCH = 0x1234ABCD          # a sender's epoch (32 random bits, never 0)
+STATE = 0x5A17C0DE          # its receiver's rx_state, which DATA echoes
 REASONS = ["short", "version", "type", "flags", "length", "offset", "frame",
            "sack", "status", "csum"]
+# What a well-formed frame says of the flow's state (design note 9 of the
+# dissector): expert infos that are no malformation.
+NOTES = ["challenge", "lost", "epoch_zero", "rx_state_zero"]
 OUTCOME_NAMES = {1: "no_port", 2: "too_big", 3: "reserved"}
 
 def rfc1071(b):
@@ -141,7 +149,7 @@ def payload(n, seed=0):
 
 def packed(seq=0, msg_id=0, msg_len=None, offset=0, seg_size=200, nbytes=600,
            frame_segs=3, frame_seq=None, flags=0x03, seg_len=None, csum=None,
-           bad_csum=False, epoch=0x1234, pred=0, reserved=b"\0\0\0"):
+           bad_csum=False, epoch=EPOCH, echo=0, pred=0, reserved=0):
     """A packed train: one header (PACKED set), then @nbytes of payload,
     the segments it stands for back to back; checksum over all of it."""
     if msg_len is None:
@@ -150,18 +158,20 @@ def packed(seq=0, msg_id=0, msg_len=None, offset=0, seg_size=200, nbytes=600,
         frame_seq = seq
     if seg_len is None:
         seg_len = seg_size
-    h = struct.pack("!BBHHHIIIIHHIHHB", VERSION << 4 | 1, flags | 0x10, 5001,
+    h = struct.pack("!BBHHHIIIIHHIHBBII", VERSION << 4 | 1, flags | 0x10, 5001,
                     7000, 0, seq, msg_id, msg_len, offset, seg_len, frame_segs,
-                    frame_seq, seg_size, epoch, pred) + reserved
+                    frame_seq, seg_size, pred, reserved, epoch, echo)
     body = h + payload(nbytes, seq)
     return put_csum(body, len(body), bad_csum, csum)
 
 def data(seq=0, msg_id=0, msg_len=None, offset=0, seg_len=None, frame_segs=1,
-         frame_seq=None, seg_size=1460, epoch=0x1234, flags=0, sport=5001,
+         frame_seq=None, seg_size=1456, epoch=EPOCH, echo=0, flags=0, sport=5001,
          dport=7000, present=None, vt=VERSION << 4 | 1, bad_csum=False, csum=None,
-         trunc=None, pred=0, reserved=b"\0\0\0", hlen=DATA_HLEN, poke=None):
-    """A DATA frame; present = payload bytes actually included. hlen=36:
-    the layout of versions 1 to 3, before pred. poke = (offset, bytes)
+         trunc=None, pred=0, reserved=0, layout=5, poke=None):
+    """A DATA frame; present = payload bytes actually included. layout 5:
+    the 44-byte header; 4: the 40-byte one of version 4 (16-bit epoch at
+    34, pred at 36, three reserved bytes, no echo); 3: the 36-byte one of
+    versions 1 to 3 (16-bit epoch at 34, no pred). poke = (offset, bytes)
     written after the checksum, so that it no longer covers them as sent."""
     if seg_len is None:
         seg_len = min(seg_size, (msg_len or 0) - offset)
@@ -171,12 +181,17 @@ def data(seq=0, msg_id=0, msg_len=None, offset=0, seg_len=None, frame_segs=1,
         frame_seq = seq
     if present is None:
         present = seg_len
-    h = struct.pack("!BBHHHIIIIHHIHH", vt, flags, sport, dport, 0,
+    h = struct.pack("!BBHHHIIIIHHIH", vt, flags, sport, dport, 0,
                     seq & 0xFFFFFFFF, msg_id, msg_len, offset, seg_len,
-                    frame_segs, frame_seq & 0xFFFFFFFF, seg_size, epoch)
-    if hlen == DATA_HLEN:
-        h += struct.pack("!B", pred) + reserved
-    assert len(h) == hlen
+                    frame_segs, frame_seq & 0xFFFFFFFF, seg_size)
+    if layout == 5:
+        h += struct.pack("!BBII", pred, reserved, epoch, echo)
+    elif layout == 4:
+        h += struct.pack("!HB3s", epoch & 0xFFFF, pred, b"\0\0\0")
+    else:
+        h += struct.pack("!H", epoch & 0xFFFF)
+    hlen = len(h)
+    assert hlen == {5: 44, 4: 40, 3: 36}[layout]
     body = h + payload(present, seq)
     body = put_csum(body, hlen + min(seg_len, present), bad_csum, csum)
     if poke is not None:
@@ -187,19 +202,29 @@ def data(seq=0, msg_id=0, msg_len=None, offset=0, seg_len=None, frame_segs=1,
 def old_data(vt=3 << 4 | 1, **kw):
     """A DATA frame in the 36-byte layout of versions 1 to 3 (no pred), as
     a peer running such a module sends it."""
-    return data(vt=vt, hlen=36, **kw)
+    return data(vt=vt, layout=3, **kw)
+
+def v4_data(vt=4 << 4 | 1, **kw):
+    """A DATA frame in the 40-byte layout of version 4 (16-bit epoch, pred
+    at 36, no echo), as a peer running such a module sends it."""
+    return data(vt=vt, layout=4, **kw)
 
 def ack(cum=0, credit=0, rate=0, done=0, status=0, blocks=(), nsack=None,
-        reserved=0, epoch=0x1234, rx_state=0x5A17, reserved2=0, flags=0,
+        reserved=b"\0\0\0", epoch=EPOCH, rx_state=STATE, flags=0,
         sport=0, dport=7000, vt=VERSION << 4 | 2, bad_csum=False, trunc=None,
-        poke=None):
-    """An ACK (40-byte header); poke = (offset, bytes) written after the
-    checksum, so that the checksum no longer covers them as sent."""
+        poke=None, layout=5):
+    """An ACK (layout 5: the 44-byte header; 4: the 40-byte one of versions
+    2 to 4, 16-bit epoch at 34 and rx_state at 36, two reserved bytes);
+    poke = (offset, bytes) written after the checksum, so that the
+    checksum no longer covers them as sent."""
     if nsack is None:
         nsack = len(blocks)
-    body = struct.pack("!BBHHHIIIIQBBHHH", vt, flags, sport, dport, 0,
-                       cum & 0xFFFFFFFF, credit, rate, done, status, nsack,
-                       reserved, epoch, rx_state, reserved2)
+    body = struct.pack("!BBHHHIIIIQB", vt, flags, sport, dport, 0,
+                       cum & 0xFFFFFFFF, credit, rate, done, status, nsack)
+    if layout == 5:
+        body += reserved + struct.pack("!II", epoch, rx_state)
+    else:
+        body += struct.pack("!BHHH", 0, epoch & 0xFFFF, rx_state & 0xFFFF, 0)
     for s, e in blocks:
         body += struct.pack("!II", s & 0xFFFFFFFF, e & 0xFFFFFFFF)
     body = put_csum(body, len(body), bad_csum)
@@ -232,23 +257,28 @@ def status_bits(**outcomes):
 W = 2 ** 32
 FRAMES = [
     # ---- well-formed, every type and flag
-    ("data_example", data(seq=12, msg_id=3, msg_len=100000, offset=17520,
-                          frame_segs=4, frame_seq=10, pred=2), None, b""),
+    # echo: 0 in a sender's first window, sent before it learned the
+    # receiver's state from an ACK; that state in everything after it,
+    # repairs included.
+    ("data_example", data(seq=12, msg_id=3, msg_len=100000, offset=17472,
+                          frame_segs=4, frame_seq=10, pred=2, echo=STATE),
+     None, b""),
     ("data_single_start_end", data(msg_len=100, flags=0x03), None, b""),
     ("data_frame_start", data(seq=100, msg_len=4000, seg_size=1000,
                               frame_segs=3, flags=0x01, msg_id=7), None, b""),
     ("data_end_rtx_acknow", data(seq=102, frame_seq=100, frame_segs=3,
                                  msg_len=3500, offset=3000, seg_size=1000,
-                                 flags=0x0E, msg_id=7), None, b""),
+                                 flags=0x0E, msg_id=7, echo=STATE), None, b""),
     ("data_empty_msg_nonzero_padding", data(msg_len=0, seg_len=0, seg_size=1,
                                             flags=0x03, msg_id=9, epoch=1),
      None, b"\xaa" * 10),
     ("data_seq_wrap_msg_max", data(seq=1, frame_seq=-2, frame_segs=4,
                                    msg_len=2 ** 30, offset=2 ** 30 - 1024,
                                    seg_size=1024, flags=0x02, msg_id=0xFFFFFFFF,
-                                   epoch=0xFFFF, sport=65535, dport=1), None, b""),
+                                   epoch=0xFFFFFFFF, echo=0xFFFFFFFF,
+                                   sport=65535, dport=1), None, b""),
     ("data_csum_stored_ffff", None, None, b""),          # filled in below
-    # pred (byte 36): 0, none unresolved before it between its ports; any
+    # pred (byte 34): 0, none unresolved before it between its ports; any
     # other value names msg_id - pred, and none is malformed, not even one
     # a correct sender never writes (above 31, or reaching below msg_id 0).
     ("data_pred_0", data(seq=20, msg_id=8, msg_len=100, flags=0x03, pred=0),
@@ -257,9 +287,29 @@ FRAMES = [
      None, b""),
     ("data_pred_255_before_msg_0", data(seq=22, msg_id=3, msg_len=100,
                                         flags=0x03, pred=255), None, b""),
-    # Bytes 37..39 are written as zero and ignored on receive.
+    # Byte 35 is written as zero and ignored on receive.
     ("data_reserved_nonzero", data(seq=23, msg_id=10, msg_len=100, flags=0x03,
-                                   pred=1, reserved=b"\xff\x01\x80"), None, b""),
+                                   pred=1, reserved=0xFF), None, b""),
+    # Past the first window (seq 4096 and msg_id 32 on), with the echo; a
+    # repair carries the echo its sender has when it resends. The decoder
+    # checks neither: whether a segment may start a flow, or belongs to
+    # the current one, is the receiver's state's to say (hf_epoch.c).
+    ("data_echo_beyond_first_window", data(seq=70000, msg_id=40, msg_len=5000,
+                                           offset=4368, frame_segs=4,
+                                           frame_seq=69997, flags=0x02,
+                                           echo=STATE), None, b""),
+    ("data_echo_repair", data(seq=3, msg_id=0, msg_len=3000, offset=1456,
+                              frame_segs=3, frame_seq=2, flags=0x04,
+                              echo=STATE), None, b""),
+    ("data_echo_top_bit", data(seq=9, msg_len=100, flags=0x03,
+                               echo=0x80000000), None, b""),
+    ("data_no_echo_beyond_first_window", data(seq=5000, msg_id=33, msg_len=100,
+                                              flags=0x03), None, b""),
+    # Epoch 0 is no sender's: well formed, dropped as forged by a receiver.
+    ("data_epoch_0", data(seq=24, msg_id=11, msg_len=100, flags=0x03, epoch=0),
+     None, b""),
+    ("data_epoch_0_echo", data(seq=25, msg_id=12, msg_len=100, flags=0x03,
+                               epoch=0, echo=STATE), None, b""),
     # credit is the low 32 bits of a byte limit, unrelated to cum_seq: the
     # initial window, a limit below cum_seq, one that wrapped, 0.
     ("ack_example", ack(cum=75, credit=65536, done=6,
@@ -268,55 +318,80 @@ FRAMES = [
                               status=status_bits(i0=1, i2=2, i17=1, i31=2),
                               flags=0x01), None, b""),
     ("ack_16_sacks_wrap_reserved", ack(
-        cum=W - 20, credit=0x0000A000, rate=1, done=3, reserved=0x5A, epoch=0xFFFF,
-        rx_state=0xFFFF, reserved2=0xA5C3,
+        cum=W - 20, credit=0x0000A000, rate=1, done=3, reserved=b"\x5a\x00\xa5",
+        epoch=0xFFFFFFFF, rx_state=0xFFFFFFFF,
         blocks=[(W - 19 + 3 * i, W - 17 + 3 * i) for i in range(16)]),
      None, b""),
     ("ack_low_done_padded", ack(cum=0, done=2, status=status_bits(i1=2)),
      None, b"\0" * 10),
-    ("ack_dup", ack(cum=300, credit=W - 1, done=9, rx_state=0x0001, flags=0x04,
+    ("ack_dup", ack(cum=300, credit=W - 1, done=9, rx_state=0x00000001, flags=0x04,
                     blocks=[(302, 303)]), None, b""),
-    ("ack_echo_window_dup_reserved2", ack(cum=7, credit=70000, rx_state=0x8000,
-                                          reserved2=0x0001, flags=0x07),
+    ("ack_echo_window_dup_reserved", ack(cum=7, credit=70000, rx_state=0x80000000,
+                                         reserved=b"\0\0\x01", flags=0x07),
      None, b""),
     # CLOSED replaces version 2's zero window (credit == cum_seq): credit
     # keeps its limit, which never goes back.
     ("ack_closed", ack(cum=40, credit=131072, done=4, flags=0x08,
                        blocks=[(42, 45)]), None, b""),
     ("ack_closed_credit_eq_cum", ack(cum=40, credit=40, flags=0x08), None, b""),
-    ("ack_all_flags", ack(cum=9, credit=0, rx_state=0x0002, flags=0x0F),
+    ("ack_old_flags", ack(cum=9, credit=0, rx_state=0x00000002, flags=0x0F),
+     None, b""),
+    # CHALLENGE: the receiver holds another flow from this sender, whose new
+    # epoch must echo the cookie in rx_state; nothing else is set.
+    ("ack_challenge", ack(epoch=0x0BADCAFE, rx_state=0x9E3779B9, flags=0x10),
+     None, b""),
+    # LOST: no state for this epoch; cum_seq names the segment that echoed
+    # one, rx_state is 0. It wins over CHALLENGE, as in the sender.
+    ("ack_lost", ack(cum=1234, rx_state=0, flags=0x20), None, b""),
+    ("ack_challenge_and_lost", ack(cum=77, rx_state=0x9E3779B9, flags=0x30),
+     None, b""),
+    ("ack_all_flags", ack(cum=9, credit=0, rx_state=0x00000002, flags=0x3F),
      None, b""),
     # rx_state is chosen non-zero, but the decoder does not check it: 0 is
-    # well-formed.
+    # well-formed, and the sender drops such an ACK unless it says LOST.
     ("ack_rx_state_0", ack(cum=5, rx_state=0), None, b""),
-    # A current ACK in the 36-byte layout of version 1, padded by
-    # Ethernet: the zero padding reads as rx_state 0 and reserved 0, and
-    # adds nothing to the checksum, so it decodes as a well-formed ACK.
+    ("ack_challenge_rx_state_0", ack(rx_state=0, flags=0x10), None, b""),
+    ("ack_epoch_0", ack(cum=5, epoch=0), None, b""),
+    ("ack_lost_epoch_0", ack(cum=5, epoch=0, rx_state=0, flags=0x20), None, b""),
+    # Current ACKs cut to the 36-byte layout of version 1 and the 40-byte
+    # one of version 4, padded by Ethernet: the zero padding adds nothing
+    # to the checksum, so they decode as well-formed ACKs, the first of
+    # epoch 0 (the padding), the second without a state (its epoch is the
+    # old rx_state and reserved bytes, its rx_state the padding).
     ("ack_v1_layout_padded", old_ack(cum=40, credit=90, done=4,
                                      version=VERSION), None, b"\0" * 10),
+    ("ack_v4_layout_padded", ack(cum=40, credit=90, done=4, layout=4),
+     None, b"\0" * 10),
     # ---- short
     ("short_common", raw(VERSION << 4 | 1, n=8)[:5], "short", b""),
     ("short_data", data(msg_len=100, flags=0x03)[:20], "short", b""),
-    # An empty message's segment in the 36-byte layout of version 3 but
-    # stamped version 4, and one cut inside the reserved bytes.
+    # An empty message's segment in the 36-byte layout of version 3 and in
+    # the 40-byte one of version 4 but stamped version 5, and one cut
+    # inside the echo.
     ("short_data_36_v3_layout", old_data(msg_len=0, seg_len=0, seg_size=1,
                                          flags=0x03, vt=VERSION << 4 | 1),
      "short", b""),
-    ("short_data_39", data(msg_len=0, seg_len=0, seg_size=1, flags=0x03,
-                           trunc=39), "short", b""),
+    ("short_data_40_v4_layout", v4_data(msg_len=0, seg_len=0, seg_size=1,
+                                        flags=0x03, vt=VERSION << 4 | 1),
+     "short", b""),
+    ("short_data_43", data(msg_len=0, seg_len=0, seg_size=1, flags=0x03,
+                           trunc=43), "short", b""),
     ("short_ack", ack(cum=5)[:30], "short", b""),
     ("short_ack_36_v1_layout", old_ack(cum=5, version=VERSION), "short", b""),
-    ("short_ack_37", ack(cum=5, trunc=37), "short", b""),
-    ("short_ack_38_no_reserved2", ack(cum=5, trunc=38), "short", b""),
-    ("short_ack_39", ack(cum=5, rx_state=0x1234, trunc=39), "short", b""),
+    ("short_ack_40_v4_layout", ack(cum=5, layout=4), "short", b""),
+    ("short_ack_41", ack(cum=5, trunc=41), "short", b""),
+    ("short_ack_43", ack(cum=5, trunc=43), "short", b""),
     ("short_ack_blocks", ack(cum=5, nsack=2, blocks=[(7, 9)]), "short", b""),
     ("short_ack_v1_layout_1_block", old_ack(cum=5, blocks=[(7, 9)],
                                             version=VERSION), "short", b""),
+    ("short_ack_v4_layout_1_block", ack(cum=5, blocks=[(7, 9)], layout=4),
+     "short", b""),
     # ---- version: version 1 frames, as a peer running the module before
     # rx_state sends them, are dropped before their layout is looked at,
     # whatever their length; so are version 2 frames (credit a sequence
     # number), version 3 frames (the 36-byte DATA header before pred; the
-    # ACK as now), and versions never defined.
+    # ACK of 40 bytes), version 4 frames (40-byte headers: 16-bit epochs,
+    # no echo), and versions never defined.
     ("version_1_data", old_data(msg_len=100, flags=0x03, vt=0x11), "version", b""),
     ("version_1_data_example", old_data(seq=12, msg_id=3, msg_len=100000,
                                         offset=17568, seg_size=1464,
@@ -327,30 +402,45 @@ FRAMES = [
     ("version_1_ack_padded", old_ack(cum=40, credit=90, done=4), "version",
      b"\0" * 10),
     ("version_1_ack_in_v2_layout", ack(cum=75, credit=200, done=6,
-                                       blocks=[(80, 90)], vt=0x12),
+                                       blocks=[(80, 90)], vt=0x12, layout=4),
      "version", b""),
     ("version_1_short", raw(0x12, n=8), "version", b""),
     ("version_2_data", old_data(msg_len=100, flags=0x03, vt=0x21), "version", b""),
     ("version_2_ack", ack(cum=75, credit=4171, done=6, blocks=[(80, 90)],
-                          vt=0x22), "version", b""),
-    ("version_2_zero_window", ack(cum=40, credit=40, flags=0x02, vt=0x22),
-     "version", b""),
+                          vt=0x22, layout=4), "version", b""),
+    ("version_2_zero_window", ack(cum=40, credit=40, flags=0x02, vt=0x22,
+                                  layout=4), "version", b""),
     ("version_2_short", raw(0x22, n=8), "version", b""),
     ("version_3_data", old_data(seq=12, msg_id=3, msg_len=100000,
                                 offset=17568, seg_size=1464, frame_segs=4,
                                 frame_seq=10), "version", b""),
     ("version_3_data_single", old_data(msg_len=100, flags=0x03), "version", b""),
-    # A version 3 empty segment, padded by Ethernet to the 40 bytes of a
-    # version 4 header: still its version, not its length, decides.
+    # A version 3 empty segment, padded by Ethernet past the 44 bytes of a
+    # version 5 header: still its version, not its length, decides.
     ("version_3_data_padded", old_data(msg_len=0, seg_len=0, seg_size=1,
                                        flags=0x03), "version", b"\0" * 10),
     ("version_3_packed", old_data(seq=40, msg_len=600, seg_len=200,
                                   seg_size=200, frame_segs=3, flags=0x13,
                                   present=600), "version", b""),
     ("version_3_ack", ack(cum=75, credit=65536, done=6, blocks=[(80, 90)],
-                          vt=0x32), "version", b""),
+                          vt=0x32, layout=4), "version", b""),
+    ("version_4_data", v4_data(seq=12, msg_id=3, msg_len=100000, offset=17520,
+                               seg_size=1460, frame_segs=4, frame_seq=10,
+                               pred=2), "version", b""),
+    ("version_4_data_single", v4_data(msg_len=100, flags=0x03), "version", b""),
+    ("version_4_data_padded", v4_data(msg_len=0, seg_len=0, seg_size=1,
+                                      flags=0x03), "version", b"\0" * 10),
+    ("version_4_packed", v4_data(seq=40, msg_len=600, seg_len=200,
+                                 seg_size=200, frame_segs=3, flags=0x13,
+                                 present=600), "version", b""),
+    ("version_4_ack", ack(cum=75, credit=65536, done=6, blocks=[(80, 90)],
+                          vt=0x42, layout=4), "version", b""),
+    ("version_4_ack_closed_padded", ack(cum=40, credit=40, flags=0x08, vt=0x42,
+                                        layout=4), "version", b"\0" * 10),
+    ("version_4_short", raw(0x41, n=8), "version", b""),
     ("version_0", raw(0x02, n=40), "version", b""),
-    ("version_5", data(msg_len=100, vt=0x51), "version", b""),
+    ("version_6", data(msg_len=100, vt=0x61), "version", b""),
+    ("version_15_ack", ack(cum=5, vt=0xF2), "version", b""),
     # ---- type
     ("type_0", raw(VERSION << 4 | 0), "type", b""),
     ("type_3", raw(VERSION << 4 | 3, flags=0x01), "type", b""),
@@ -358,24 +448,25 @@ FRAMES = [
     # ---- flags
     ("flags_data_0x20", data(msg_len=100, flags=0x23), "flags", b""),
     ("flags_data_0x80", data(msg_len=100, flags=0x80), "flags", b""),
-    ("flags_ack_0x10", ack(cum=5, flags=0x1F), "flags", b""),
-    ("flags_ack_0x10_alone", ack(cum=5, flags=0x10), "flags", b""),
+    ("flags_ack_0x40", ack(cum=5, flags=0x7F), "flags", b""),
+    ("flags_ack_0x40_alone", ack(cum=5, flags=0x40), "flags", b""),
     ("flags_ack_0x40_closed", ack(cum=5, flags=0x48), "flags", b""),
     ("flags_ack_0x80_dup", ack(cum=5, flags=0x84), "flags", b""),
+    ("flags_ack_0x80_lost", ack(cum=5, rx_state=0, flags=0xA0), "flags", b""),
     # ---- length
     ("length_beyond_frame", data(msg_len=100, present=50), "length", b""),
     ("length_seg_size_0", data(msg_len=100, seg_len=100, seg_size=0), "length", b""),
     ("length_above_seg_size", data(msg_len=2000, seg_len=1000, seg_size=512),
      "length", b""),
     ("length_empty_in_message", data(msg_len=100, seg_len=0), "length", b""),
-    ("length_short_not_last", data(msg_len=3000, seg_len=1000, seg_size=1460),
+    ("length_short_not_last", data(msg_len=3000, seg_len=1000, seg_size=1456),
      "length", b""),
     # ---- offset
     ("offset_msg_len_above_2^30", data(msg_len=2 ** 30 + 1, offset=0,
-                                       seg_len=1460), "offset", b""),
-    ("offset_beyond_message", data(msg_len=2000, offset=1460, seg_len=1000),
+                                       seg_len=1456), "offset", b""),
+    ("offset_beyond_message", data(msg_len=2000, offset=1456, seg_len=1000),
      "offset", b""),
-    ("offset_not_stride_multiple", data(msg_len=5000, offset=1000, seg_len=1460),
+    ("offset_not_stride_multiple", data(msg_len=5000, offset=1000, seg_len=1456),
      "offset", b""),
     ("offset_checked_before_last_length", data(msg_len=5000, offset=1000,
                                                seg_len=100), "offset", b""),
@@ -399,6 +490,8 @@ FRAMES = [
     ("sack_adjacent", ack(cum=50, blocks=[(52, 55), (55, 58)]), "sack", b""),
     ("sack_overlapping", ack(cum=50, blocks=[(52, 57), (55, 58)]), "sack", b""),
     ("sack_half_space", ack(cum=0, blocks=[(1, 2 ** 31 + 1)]), "sack", b""),
+    # A malformed CHALLENGE is no challenge: no note.
+    ("sack_in_a_challenge", ack(cum=50, blocks=[(50, 60)], flags=0x10), "sack", b""),
     # ---- status
     ("status_reserved_newest", ack(cum=5, done=10, status=status_bits(i0=3)),
      "status", b""),
@@ -409,38 +502,53 @@ FRAMES = [
     # ---- csum
     ("csum_data", data(msg_len=100, flags=0x03, bad_csum=True), "csum", b""),
     ("csum_ack", ack(cum=75, done=6, bad_csum=True, flags=0x01), "csum", b""),
-    ("csum_covers_rx_state", ack(cum=75, rx_state=0x1111, poke=(36, b"\x11\x12")),
+    # Neither a LOST answer nor epoch 0 is noted when the checksum fails.
+    ("csum_lost", ack(cum=75, rx_state=0, flags=0x20, bad_csum=True), "csum", b""),
+    ("csum_data_epoch_0", data(msg_len=100, flags=0x03, epoch=0, bad_csum=True),
      "csum", b""),
-    ("csum_covers_reserved2", ack(cum=75, poke=(39, b"\x01")), "csum", b""),
-    ("csum_covers_ack_blocks", ack(cum=75, blocks=[(80, 90)], poke=(47, b"\x5b")),
+    # The checksum covers all 44 bytes of both headers: epoch, rx_state,
+    # echo, pred and the reserved bytes too, though nothing else checks them.
+    ("csum_covers_rx_state", ack(cum=75, rx_state=0x11111111,
+                                 poke=(40, b"\x11\x12")), "csum", b""),
+    ("csum_covers_ack_epoch", ack(cum=75, poke=(39, b"\xce")), "csum", b""),
+    ("csum_covers_ack_reserved", ack(cum=75, poke=(35, b"\x01")), "csum", b""),
+    ("csum_covers_ack_blocks", ack(cum=75, blocks=[(80, 90)], poke=(51, b"\x5b")),
      "csum", b""),
     ("csum_and_flags", data(msg_len=100, flags=0x20, bad_csum=True), "flags", b""),
-    # The checksum covers all 40 bytes of the DATA header: pred and the
-    # reserved bytes too, though nothing else checks them.
-    ("csum_covers_pred", data(msg_len=100, flags=0x03, pred=3, poke=(36, b"\x04")),
+    ("csum_covers_pred", data(msg_len=100, flags=0x03, pred=3, poke=(34, b"\x04")),
      "csum", b""),
-    ("csum_covers_data_reserved", data(msg_len=100, flags=0x03, poke=(39, b"\x01")),
+    ("csum_covers_data_reserved", data(msg_len=100, flags=0x03, poke=(35, b"\x01")),
      "csum", b""),
+    ("csum_covers_data_epoch", data(msg_len=100, flags=0x03, poke=(36, b"\x13")),
+     "csum", b""),
+    ("csum_covers_echo", data(msg_len=100, flags=0x03, echo=STATE,
+                              poke=(43, b"\xdf")), "csum", b""),
 ]
 
 # Not trains (design note 5): what follows a DATA segment is padding unless
-# the segment is well formed, its checksum verifies, and a DATA header
-# starts the rest.
+# the segment is well formed, its checksum verifies, and a DATA header of
+# this version starts the rest.
 FRAMES += [
-    ("data_then_zeros_not_a_train", data(seq=4, msg_len=100), None, bytes(40)),
+    ("data_then_zeros_not_a_train", data(seq=4, msg_len=100), None, bytes(44)),
     # Left 0 for the device to fill (checksum offload): not malformed.
     ("data_csum_unfilled", data(seq=12, msg_len=300, csum=0), None, b""),
     ("data_bad_csum_then_data_not_a_train", data(seq=4, msg_len=100, bad_csum=True),
      "csum", data(seq=5, msg_len=100)),
     ("data_then_ack_not_a_train", data(seq=4, msg_len=100), None, ack(cum=3)),
+    ("data_then_v4_data_not_a_train", data(seq=4, msg_len=100), None,
+     v4_data(seq=5, msg_len=100)),
     # ---- packed trains (wire-format.md, "Packed trains")
     ("packed_whole_frame", packed(seq=40, msg_id=2), None, b""),
-    # Every segment a packed train stands for has the train's pred.
+    # Every segment a packed train stands for has the train's pred (and
+    # epoch and echo).
     ("packed_pred_7", packed(seq=45, msg_id=12, pred=7, flags=0x0B), None, b""),
     ("packed_pred_reserved_nonzero", packed(seq=48, msg_id=13, pred=31, nbytes=1000,
                                             seg_size=400, frame_segs=3, flags=0x01,
-                                            reserved=b"\x00\x5a\x00"),
+                                            reserved=0x5A),
      None, b""),
+    ("packed_echo", packed(seq=7000, msg_id=50, nbytes=800, frame_segs=4,
+                           flags=0x03, echo=STATE), None, b""),
+    ("packed_epoch_0", packed(seq=70, epoch=0), None, b""),
     ("packed_middle_ack_now", packed(seq=41, offset=200, msg_len=2000, nbytes=400,
                                      frame_segs=5, frame_seq=40, flags=0x08), None, b""),
     ("packed_ragged_end_of_message", packed(seq=50, msg_len=550, nbytes=550), None, b""),
@@ -456,6 +564,15 @@ FRAMES += [
                                    ), "offset", b""),
     ("packed_past_frame", packed(seq=68, frame_segs=2, flags=0x01), "frame", b""),
     ("packed_early_end", packed(seq=69, frame_segs=4), "frame", b""),
+    # Two packed trains of one message back to back, the second of another
+    # epoch: no carrier (its trains are one flow's), so one train, whose
+    # second header runs its payload past the message.
+    ("carrier_of_two_epochs_not_cut",
+     packed(seq=40, msg_id=2, msg_len=1200, nbytes=600, frame_segs=6,
+            flags=0x01, csum=0) +
+     packed(seq=43, msg_id=2, msg_len=1200, offset=600, nbytes=600,
+            frame_segs=6, frame_seq=40, flags=0x02, csum=0, epoch=EPOCH + 1),
+     "offset", b""),
 ]
 
 # Trains: segments back to back in one frame, as GRO or generic XDP put
@@ -463,6 +580,7 @@ FRAMES += [
 TRAINS = [
     ("train_of_3", [data(seq=200 + o, msg_id=9, msg_len=3000, offset=o * 1000,
                          seg_size=1000, frame_segs=3, frame_seq=200, pred=4,
+                         echo=STATE,
                          flags=(1 if o == 0 else 0) | (2 if o == 2 else 0))
                     for o in range(3)]),
     # A capture on veth: a whole train, no checksum filled in.
@@ -478,20 +596,21 @@ TRAINS = [
                       packed(seq=43, msg_id=2, msg_len=1200, offset=600,
                              nbytes=600, frame_segs=6, frame_seq=40, flags=0x02,
                              csum=0)]),
-    ("carrier_lone_last", [packed(seq=50, msg_id=3, msg_len=500, nbytes=400,
-                                  frame_segs=3, flags=0x01, csum=0),
-                           data(seq=52, msg_id=3, msg_len=500, offset=400,
-                                seg_size=200, frame_segs=3, frame_seq=50,
-                                flags=0x02, csum=0)]),
+    ("carrier_echo_lone_last", [packed(seq=50, msg_id=3, msg_len=500, nbytes=400,
+                                       frame_segs=3, flags=0x01, csum=0,
+                                       echo=STATE),
+                                data(seq=52, msg_id=3, msg_len=500, offset=400,
+                                     seg_size=200, frame_segs=3, frame_seq=50,
+                                     flags=0x02, csum=0, echo=STATE)]),
     ("train_across_messages", [data(seq=7, msg_id=1, msg_len=50, frame_segs=2,
                                     frame_seq=7, flags=1),
-                               data(seq=8, msg_id=2, msg_len=1460 * 2, frame_segs=2,
+                               data(seq=8, msg_id=2, msg_len=1456 * 2, frame_segs=2,
                                     frame_seq=7, flags=2, dport=7001, pred=1)]),
 ]
 
 # A DATA whose correct checksum is 0, stored as 0xffff: one's complement has
 # two zeros, and the receiver (csum_fold of the whole sum) accepts both.
-for epoch in range(0x10000):
+for epoch in range(1, 0x10000):
     b = data(seq=3, msg_len=10, epoch=epoch)
     if struct.unpack("!H", b[6:8])[0] == 0:
         FRAMES[6] = ("data_csum_stored_ffff",
@@ -537,9 +656,9 @@ def verdict(frame):
             return "short"
         if flags & ~0x1F:
             return "flags"
-        # pred and the reserved bytes: anything is well formed.
-        (seq, _, msg_len, off, seg_len, fsegs, fseq, seg_size,
-         _) = struct.unpack("!IIIIHHIHH", frame[8:36])
+        # pred, the reserved byte, epoch and echo: anything is well formed.
+        (seq, _, msg_len, off, seg_len, fsegs, fseq,
+         seg_size) = struct.unpack("!IIIIHHIH", frame[8:34])
         is_packed = flags & 0x10
         if seg_len > fl - DATA_HLEN or not seg_size or seg_len > seg_size:
             return "length"
@@ -559,25 +678,44 @@ def verdict(frame):
                                  seg_size, idx, fsegs)
         return None
     if t == 2:
-        if fl < 40:
+        if fl < ACK_HLEN:
             return "short"
-        if flags & ~0x0F:
+        if flags & ~0x3F:
             return "flags"
         cum, status, nsack = struct.unpack("!I12xQB", frame[8:33])
         if any((status >> 2 * i) & 3 == 3 for i in range(32)):
             return "status"
         if nsack > 16:
             return "sack"
-        if fl < 40 + 8 * nsack:
+        if fl < ACK_HLEN + 8 * nsack:
             return "short"
         floor = cum
         for i in range(nsack):
-            s, e = struct.unpack("!II", frame[40 + 8 * i:48 + 8 * i])
+            at = ACK_HLEN + 8 * i
+            s, e = struct.unpack("!II", frame[at:at + 8])
             if not before(floor, s) or not before(s, e) or before(e, floor):
                 return "sack"
             floor = e
         return None
     return "type"
+
+def state_note(frame):
+    """For a well-formed frame, the note of what its receiver makes of its
+    state fields, in the receiver's order (hf_epoch.c for DATA,
+    hf_output_ack() for an ACK); None when there is nothing to say."""
+    t, flags = frame[0] & 15, frame[1]
+    epoch, state = struct.unpack("!II", frame[36:44])
+    if not epoch:
+        return "epoch_zero"
+    if t == 1:
+        return None
+    if flags & 0x20:
+        return "lost"
+    if not state:
+        return "rx_state_zero"
+    if flags & 0x10:
+        return "challenge"
+    return None
 
 def expect(body, pad):
     """The tshark fields this frame must decode to, and its expert reasons."""
@@ -614,17 +752,15 @@ def expect(body, pad):
         e["hyperframe.flags.window"] = int(bool(flags & 2))
         e["hyperframe.flags.dup"] = int(bool(flags & 4))
         e["hyperframe.flags.closed"] = int(bool(flags & 8))
-        if flags & 1:
-            names.append("ECHO")
-        if flags & 2:
-            names.append("WINDOW")
-        if flags & 4:
-            names.append("DUP")
-        if flags & 8:
-            names.append("CLOSED")
-        if flags & 0xF0:
-            e["hyperframe.flags.undefined"] = "0x%02x" % (flags & 0xF0)
-            names.append("undefined 0x%02x" % (flags & 0xF0))
+        e["hyperframe.flags.challenge"] = int(bool(flags & 0x10))
+        e["hyperframe.flags.lost"] = int(bool(flags & 0x20))
+        for bit, name in ((1, "ECHO"), (2, "WINDOW"), (4, "DUP"), (8, "CLOSED"),
+                          (0x10, "CHALLENGE"), (0x20, "LOST")):
+            if flags & bit:
+                names.append(name)
+        if flags & 0xC0:
+            e["hyperframe.flags.undefined"] = "0x%02x" % (flags & 0xC0)
+            names.append("undefined 0x%02x" % (flags & 0xC0))
     else:
         reason, info, data_from = "type", "version %d type %d" % (VERSION, t), 8
 
@@ -632,15 +768,16 @@ def expect(body, pad):
         reason, info, data_from = "short", "DATA", 8
     elif v == VERSION and t == 1:
         (seq, msg_id, msg_len, off, seg_len, fsegs, fseq, seg_size,
-         epoch, pred, res3) = struct.unpack("!IIIIHHIHHB3s", frame[8:DATA_HLEN])
+         pred, res, epoch, echo) = struct.unpack("!IIIIHHIHBBII", frame[8:DATA_HLEN])
         idx = (seq - fseq) % W
         e.update({"hyperframe.hlen": DATA_HLEN, "hyperframe.seq": seq,
                   "hyperframe.msg_id": msg_id, "hyperframe.msg_len": msg_len,
                   "hyperframe.offset": off, "hyperframe.seg_len": seg_len,
                   "hyperframe.frame_segs": fsegs, "hyperframe.frame_seq": fseq,
                   "hyperframe.seg_size": seg_size, "hyperframe.frame_index": idx,
-                  "hyperframe.epoch": epoch, "hyperframe.pred": pred,
-                  "hyperframe.reserved3": "0x" + res3.hex()})
+                  "hyperframe.pred": pred, "hyperframe.reserved": "0x%02x" % res,
+                  "hyperframe.epoch": "0x%08x" % epoch,
+                  "hyperframe.echo": "0x%08x" % echo})
         if seg_size and off % seg_size == 0:
             e["hyperframe.seg_index"] = off // seg_size
         present = fl - DATA_HLEN
@@ -657,7 +794,8 @@ def expect(body, pad):
             sport, dport, seq, msg_id, off, seg_len, msg_len)
         if flags & 0x10 and verdict(frame) is None:
             # The segments it stands for (hf_train_seg()): the train's
-            # header but for seq, offset, seg_len and flags; pred is its.
+            # header but for seq, offset, seg_len and flags; pred (and
+            # epoch and echo) is its.
             k = train_segs(present, seg_size)
             segs = [(i, min(seg_size, present - i * seg_size)) for i in range(k)]
             sflags = [(flags & 1 if i == 0 else 0) | (flags & 0x0A if i == k - 1 else 0)
@@ -670,27 +808,28 @@ def expect(body, pad):
             e["hyperframe.train_seg.flags"] = ";".join("0x%02x" % x for x in sflags)
             e["hyperframe.train_seg.pred"] = ";".join(str(pred) for _ in segs)
             info += " [packed train of %d segments]" % k
-    elif v == VERSION and t == 2 and fl < 40:
+    elif v == VERSION and t == 2 and fl < ACK_HLEN:
         reason, info, data_from = "short", "ACK", 8
     elif v == VERSION and t == 2:
-        (cum, credit, rate, done, status, nsack, res, epoch, rx_state,
-         res2) = struct.unpack("!IIIIQBBHHH", frame[8:40])
-        hlen = 40 + 8 * nsack
+        (cum, credit, rate, done, status, nsack, res3, epoch,
+         rx_state) = struct.unpack("!IIIIQB3sII", frame[8:ACK_HLEN])
+        hlen = ACK_HLEN + 8 * nsack
         e.update({"hyperframe.hlen": hlen, "hyperframe.cum_seq": cum,
                   "hyperframe.credit": credit, "hyperframe.rate_kbps": rate,
                   "hyperframe.msg_done": done,
                   "hyperframe.msg_status": "0x%016x" % status,
-                  "hyperframe.nsack": nsack, "hyperframe.reserved": "0x%02x" % res,
-                  "hyperframe.epoch": epoch,
-                  "hyperframe.rx_state": "0x%04x" % rx_state,
-                  "hyperframe.reserved2": "0x%04x" % res2})
+                  "hyperframe.nsack": nsack,
+                  "hyperframe.reserved3": "0x" + res3.hex(),
+                  "hyperframe.epoch": "0x%08x" % epoch,
+                  "hyperframe.rx_state": "0x%08x" % rx_state})
         outs = [((done - 1 - i) % W, (status >> 2 * i) & 3) for i in range(32)
                 if (status >> 2 * i) & 3]
         if outs:
             e["hyperframe.outcome.msg_id"] = ";".join(str(m) for m, o in outs)
             e["hyperframe.outcome.status"] = ";".join(str(o) for m, o in outs)
-        shown = min(nsack, (fl - 40) // 8)
-        blocks = [struct.unpack("!II", frame[40 + 8 * i:48 + 8 * i]) for i in range(shown)]
+        shown = min(nsack, (fl - ACK_HLEN) // 8)
+        blocks = [struct.unpack("!II", frame[ACK_HLEN + 8 * i:ACK_HLEN + 8 + 8 * i])
+                  for i in range(shown)]
         if blocks:
             e["hyperframe.sack.start"] = ";".join(str(s) for s, _ in blocks)
             e["hyperframe.sack.end"] = ";".join(str(x) for _, x in blocks)
@@ -698,9 +837,16 @@ def expect(body, pad):
         if nsack <= 16 and fl >= hlen:
             verify = hlen
         refused = sum(1 for m, o in outs if o != 3)
-        info = "ACK cum=%d sack=%d done=%d" % (cum, nsack, done)
-        if refused:
-            info += " refused=%d" % refused
+        # A LOST or CHALLENGE answer names its epoch and the segment or
+        # the cookie; it carries no acknowledgement.
+        if flags & 0x20:
+            info = "ACK epoch=0x%08x seq=%d" % (epoch, cum)
+        elif flags & 0x10:
+            info = "ACK epoch=0x%08x cookie=0x%08x" % (epoch, rx_state)
+        else:
+            info = "ACK cum=%d sack=%d done=%d" % (cum, nsack, done)
+            if refused:
+                info += " refused=%d" % refused
     if verify is not None and fl > verify:
         e["hyperframe.padding"] = frame[verify:].hex()
     if data_from is not None and fl > data_from:
@@ -727,6 +873,7 @@ with open(out + "/fields", "w") as f:
 
 eth = bytes.fromhex("020000000002" "020000000001")
 rows, by_expert, by_field = [], {r: [] for r in REASONS}, {r: [] for r in REASONS}
+by_note = {r: [] for r in NOTES}
 with open(out + "/hf.pcap", "wb") as pcap, open(out + "/expect", "w") as ex:
     pcap.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
     for n, (name, body, want, pad) in enumerate(FRAMES, 1):
@@ -740,12 +887,18 @@ with open(out + "/hf.pcap", "wb") as pcap, open(out + "/expect", "w") as ex:
             sys.exit("%s: the model says %s, the frame list %s" % (name, reason, want))
         experts = sorted(set(([reason] if reason and reason != "csum" else []) +
                              (["csum"] if csum_bad else [])))
+        # Only a well-formed frame says anything of the flow's state.
+        note = state_note(body + pad) if reason is None else None
+        if note:
+            by_note[note].append(n)
+            experts = sorted(experts + [note])
         if reason:
             info += " [Malformed: %s]" % reason
             e["hyperframe.malformed"] = reason
             by_field[reason].append(n)
         for r in experts:
-            by_expert[r].append(n)
+            if r in by_expert:
+                by_expert[r].append(n)
         e["_ws.expert.message"] = ",".join(experts)
         e["_ws.col.Info"] = info
         ex.write("%d|%s|%s\n" % (n, name, "|".join(str(e.get(k, "")) for k in FIELDS)))
@@ -756,8 +909,8 @@ with open(out + "/hf.pcap", "wb") as pcap, open(out + "/expect", "w") as ex:
         merged, infos = {}, []
         for seg in segs:
             e, info, reason, csum_bad = expect(seg, b"")
-            if verdict(seg) or reason or csum_bad:
-                sys.exit("%s: a segment of the train is malformed" % name)
+            if verdict(seg) or reason or csum_bad or state_note(seg):
+                sys.exit("%s: a segment of the train is malformed or noted" % name)
             for k, val in e.items():
                 merged.setdefault(k, []).append(str(val))
             infos.append(info)
@@ -769,13 +922,18 @@ with open(out + "/reasons", "w") as f:
     for r in REASONS:
         f.write("%s %s %s\n" % (r, ",".join(map(str, by_expert[r])) or "-",
                                 ",".join(map(str, by_field[r])) or "-"))
+with open(out + "/notes", "w") as f:
+    for r in NOTES:
+        if not by_note[r]:
+            sys.exit("no frame raises the note %s" % r)
+        f.write("%s %s\n" % (r, ",".join(map(str, by_note[r]))))
 
 # The well-formed frames again, cut by a snap length: truncated, not malformed.
 with open(out + "/snaplen.pcap", "wb") as pcap:
     pcap.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
     for name, body, want, pad in FRAMES:
         fr = eth + b"\x88\xb5" + body + pad
-        for cut in (4, 20, 36, 38, 40, 44):
+        for cut in (4, 20, 36, 40, 43, 44, 48):
             if want is None and cut < len(body) + len(pad):
                 pcap.write(struct.pack("<IIII", 1700000000, 0, 14 + cut, len(fr)) + fr[:14 + cut])
 
@@ -794,8 +952,10 @@ fi
 mapfile -t fields <"$work/fields"
 mapfile -t expected <"$work/expect"
 mapfile -t reasons <"$work/reasons"
-# tests: lua loads, one per frame, one per reason, ethertype, snaplen, no Lua errors
-echo "1..$((1 + ${#expected[@]} + ${#reasons[@]} + 3))"
+mapfile -t notes <"$work/notes"
+# tests: lua loads, one per frame, one per reason, one per note, ethertype,
+# snaplen, no Lua errors
+echo "1..$((1 + ${#expected[@]} + ${#reasons[@]} + ${#notes[@]} + 3))"
 
 t=0
 fail=0
@@ -840,7 +1000,8 @@ while IFS= read -r line; do
 	actual[${line%%|*}]=${line#*|}
 done <"$work/actual"
 
-# The expert column holds whole messages; keep the reason each starts with.
+# The expert column holds whole messages; keep the reason or note each
+# starts with.
 expert_col=-1
 info_col=-1
 for i in "${!fields[@]}"; do
@@ -864,7 +1025,7 @@ for line in "${expected[@]}"; do
 			g=${g//False/0}
 		fi
 		if ((i == expert_col)); then
-			g=$(tr ';' '\n' <<<"$g" | sed -n 's/^\([a-z]*\): .*/\1/p' | sort -u | paste -sd, -)
+			g=$(tr ';' '\n' <<<"$g" | sed -n 's/^\([a-z_]*\): .*/\1/p' | sort -u | paste -sd, -)
 		fi
 		[[ $g == "$w" ]] || diffs+=("${fields[$i]}='$g' want '$w'")
 	done
@@ -889,6 +1050,17 @@ for line in "${reasons[@]}"; do
 		ok "reason $r: frames $by_field"
 	else
 		not_ok "reason $r" "expert frames $got_e want $by_expert, field frames $got_f want $by_field"
+	fi
+done
+
+# ---- one test per note: the expert filter of what a frame says of its flow ---
+for line in "${notes[@]}"; do
+	read -r r by_note <<<"$line"
+	noted=$(tshark_hf -r "$work/hf.pcap" -Y "hyperframe.$r" -T fields -e frame.number | paste -sd, -)
+	if [[ $noted == "$by_note" ]]; then
+		ok "note $r: frames $by_note"
+	else
+		not_ok "note $r" "frames ${noted:--} want $by_note"
 	fi
 done
 

@@ -63,21 +63,30 @@ struct sockaddr_hf {
  * struct hf_info, like TCP_INFO: the kernel writes min(len, its size)
  * bytes and sets len to that; fields are only ever added at the end, so
  * old programs keep working and hfi_size says what the kernel filled.
+ * HF_INFO takes no input: the peer fields are those of the connected peer.
+ * (For programs written before HF_PEER_INFO, a buffer whose hfi_peer
+ * holds a complete address of the family, with shf_family the family, a
+ * non-zero shf_ifindex and zero shf_zero, still names the peer; anything
+ * else there, an uninitialised buffer included, is ignored.) Errors:
+ * EINVAL (len too short for hfi_size).
  *
- * A socket talks to many peers. To read one, set hfi_peer (family,
- * ifindex, address; port ignored) before the call and pass a len that
- * covers it; with hfi_peer.shf_family 0 the connected peer is reported.
+ * HF_PEER_INFO: the same, about one peer. A socket talks to many: set
+ * hfi_peer (family, ifindex, address; port ignored) before the call and
+ * pass a len that covers it; with hfi_peer.shf_family 0 the connected peer
+ * is reported. Errors: EINVAL (len too short for hfi_peer, non-zero
+ * padding or a bad address in hfi_peer), EAFNOSUPPORT (another family in
+ * hfi_peer), ENODEV (no such interface).
+ *
  * HF_INFO_PEER in hfi_flags says the peer fields are valid: it is clear
  * when no peer was named and the socket is not connected, or when this
  * namespace holds no state for that peer (nothing sent or received yet,
- * or reclaimed when idle). Errors: EINVAL (len too short for hfi_size, or
- * non-zero padding in hfi_peer), EAFNOSUPPORT (another family in
- * hfi_peer), ENODEV (no such interface).
+ * or reclaimed when idle).
  */
 #define HF_INFO			2
 #define HF_INFO_VERSION		1
 
 #define HF_INFO_PEER		0x1	/* the peer fields are valid */
+#define HF_PEER_INFO		3
 
 /**
  * struct hf_info - the state of a socket and of one of its peers
@@ -92,7 +101,7 @@ struct sockaddr_hf {
  * @hfi_rx_reassembly: bytes held for messages still being reassembled
  * @hfi_tx_msgs: messages sent by this socket
  * @hfi_errqueue: entries waiting on the error queue
- * @hfi_peer: the peer (input and output; port unused)
+ * @hfi_peer: the peer (input of HF_PEER_INFO, output of both; port unused)
  * @hfi_epoch: incarnation of the flow towards the peer; 0 when idle
  * @hfi_seg_size: payload bytes per wire segment towards the peer
  * @hfi_frame_segs: segments per hyperframe now
@@ -139,6 +148,14 @@ struct sockaddr_hf {
  * @hfi_link_share: the flow's share of the device it leaves by, bytes per
  *		    second (0: none): the device's hfq rate divided among
  *		    its peers with data to send; it caps @hfi_pacing_rate
+ * @hfi_tx_msgs_done: messages sent by this socket whose outcome is known
+ *		      (confirmed delivered or reported failed); a peer
+ *		      resolves its messages in the order they were queued
+ * @hfi_backoff_answered_us: time the flow spent at its maximum timeout
+ *			     backoff after an ACK from the peer had taken
+ *			     data (acked or newly SACKed), the current
+ *			     stretch included: a peer that answers is no
+ *			     silent peer, so this stays 0
  *
  * The four credit fields count within a flow's epoch: a new epoch starts
  * them at 0 (the initial window for @hfi_credit_bytes).
@@ -192,13 +209,19 @@ struct hf_info {
 	__u64			hfi_rx_unread;
 	__u64			hfi_rate_hint;
 	__u64			hfi_link_share;
+	__u64			hfi_tx_msgs_done;
+	__u64			hfi_backoff_answered_us;
 };
 
 /*
  * The generic netlink family "hyperframe" (docs/design.md, "Control
- * plane"). Every command works on the caller's network namespace except
- * the configuration, which is module-wide for now. HF_CMD_CONFIG_SET needs
- * CAP_NET_ADMIN in the initial user namespace; the rest is open to all.
+ * plane"). Every command works on the caller's network namespace, whose
+ * configuration is its own (a new namespace starts with a copy of the
+ * initial namespace's). HF_CMD_CONFIG_SET and HF_CMD_QDISC_SET need
+ * CAP_NET_ADMIN over that namespace (in the user namespace owning it);
+ * raising the limits that bound kernel memory (max_msg, max_peers,
+ * mem_limit, credit_budget, max_inflight) above the initial namespace's
+ * needs it in the initial user namespace. The rest is open to all.
  * Attributes are only ever added, each command has its own attribute space
  * and every attribute is validated by a policy: a value out of range is
  * refused (EINVAL with the range in the extended ack), never clamped.
@@ -428,8 +451,9 @@ enum hf_dev_attr {
  * and SET answer ENODEV for an unknown device and ENOENT when the root
  * qdisc of the device is not hfq. SET needs CAP_NET_ADMIN in the user
  * namespace owning the caller's network namespace; a value out of range
- * is refused with the range in the extended ack. A lower limit applies to
- * new packets: what is queued drains.
+ * is refused with the range in the extended ack (RATE: 0, unpaced, or
+ * 62500..1250000000000 bytes/s, 500 kbit/s to 10 Tbit/s). A lower limit
+ * applies to new packets: what is queued drains.
  */
 enum hf_qdisc_attr {
 	HF_QDISC_A_UNSPEC,
@@ -449,6 +473,8 @@ enum hf_qdisc_attr {
 	HF_QDISC_A_QLEN_OTHER,		/* u32, read-only */
 	HF_QDISC_A_BACKLOG,		/* u32, read-only: bytes queued */
 	HF_QDISC_A_COUNTER,		/* read-only, repeated: nest of HF_COUNTER_A_* */
+	HF_QDISC_A_MEMORY_LIMIT,	/* u32, bytes (skb truesize) queued in all bands */
+	HF_QDISC_A_MEMORY,		/* u32, read-only: truesize of what is queued */
 
 	__HF_QDISC_A_MAX,
 	HF_QDISC_A_MAX = __HF_QDISC_A_MAX - 1
@@ -534,12 +560,17 @@ enum hf_event_type {
  * @HF_EVENT_REASON_DEVICE: its interface went down, went away or left
  *			    the namespace
  * @HF_EVENT_REASON_NETNS: the namespace is being deleted
+ * @HF_EVENT_REASON_EVICTED: the peer table was full and this peer, one
+ *			     that never answered or had nothing in flight,
+ *			     made room for a new one (its messages fail
+ *			     with EHOSTUNREACH)
  */
 enum hf_event_reason {
 	HF_EVENT_REASON_UNSPEC,
 	HF_EVENT_REASON_IDLE,
 	HF_EVENT_REASON_DEVICE,
 	HF_EVENT_REASON_NETNS,
+	HF_EVENT_REASON_EVICTED,
 
 	__HF_EVENT_REASON_MAX,
 	HF_EVENT_REASON_MAX = __HF_EVENT_REASON_MAX - 1
@@ -585,6 +616,17 @@ enum hf_event_sign {
  * @flow_alloc_failed: flows that shared the fallback queue for want of memory
  * @throttled: times a data flow waited for its head's departure time
  * @rate_delayed: times the device rate held a packet back
+ * @drop_memory_limit: dropped: the qdisc held its memory_limit of bytes
+ *	(truesize); at either limit the longest queue loses its oldest
+ *	packet, unless the packet's own queue is the longest (both drops
+ *	counted here and in @drop_limit)
+ * @control_foreign: frames of the hyperframe EtherType and a type other
+ *	than DATA that this host's transport did not send (forwarded,
+ *	bridged, from a packet socket of another namespace or below
+ *	TC_PRIO_CONTROL), queued as data of a flow of their own instead of
+ *	in the control band
+ * @control_over_share: times the control band, its share of the link
+ *	used up, let another band's packet go first
  */
 struct tc_hfq_xstats {
 	__u64	packets_control;
@@ -597,6 +639,9 @@ struct tc_hfq_xstats {
 	__u64	flow_alloc_failed;
 	__u64	throttled;
 	__u64	rate_delayed;
+	__u64	drop_memory_limit;
+	__u64	control_foreign;
+	__u64	control_over_share;
 };
 
 #endif /* _UAPI_LINUX_HYPERFRAME_H */

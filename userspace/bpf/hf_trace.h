@@ -35,7 +35,7 @@ struct hf_tp_frame_xmit {
 	__u32 netns;
 	__s32 ifindex;
 	__u8 addr[HF_TP_ADDR_LEN];
-	__u16 epoch;
+	__u32 epoch;
 	__u32 msg_id;
 	__u32 seq;
 	__u32 segs;
@@ -56,7 +56,7 @@ struct hf_tp_retransmit {
 	__u32 netns;
 	__s32 ifindex;
 	__u8 addr[HF_TP_ADDR_LEN];
-	__u16 epoch;
+	__u32 epoch;
 	__u32 seq;
 	__u32 msg_id;
 	__u32 index;
@@ -67,7 +67,7 @@ struct hf_tp_credit_grant {
 	__u32 netns;
 	__s32 ifindex;
 	__u8 addr[HF_TP_ADDR_LEN];
-	__u16 epoch;
+	__u32 epoch;
 	__u32 cum_seq;
 	__u32 window;
 	__u8 flags;
@@ -79,7 +79,7 @@ struct hf_tp_credit_stall {
 	__u32 netns;
 	__s32 ifindex;
 	__u8 addr[HF_TP_ADDR_LEN];
-	__u16 epoch;
+	__u32 epoch;
 	__u32 inflight;
 	__u8 zero_window;
 };
@@ -89,7 +89,7 @@ struct hf_tp_frame_size {
 	__u32 netns;
 	__s32 ifindex;
 	__u8 addr[HF_TP_ADDR_LEN];
-	__u16 epoch;
+	__u32 epoch;
 	__u32 old_segs;
 	__u32 new_segs;
 	__u16 old_rate;
@@ -102,7 +102,7 @@ struct hf_tp_rate_hint {
 	__u32 netns;
 	__s32 ifindex;
 	__u8 addr[HF_TP_ADDR_LEN];
-	__u16 epoch;
+	__u32 epoch;
 	__u64 old_rate;
 	__u64 new_rate;
 };
@@ -130,7 +130,7 @@ struct hf_tp_msg_deliver {
 	__u32 netns;
 	__s32 ifindex;
 	__u8 addr[HF_TP_ADDR_LEN];
-	__u16 epoch;
+	__u32 epoch;
 	__u32 msg_id;
 	__u16 sport;
 	__u16 dport;
@@ -152,19 +152,20 @@ struct hf_tp_msg_deliver {
 	HF_TP_STATIC_ASSERT(__builtin_offsetof(struct type, field) == (offset), #type "." #field)
 HF_TP_ASSERT(hf_tp_frame_xmit, netns, 8);
 HF_TP_ASSERT(hf_tp_frame_xmit, addr, 16);
-HF_TP_ASSERT(hf_tp_frame_xmit, bytes, 36);
+HF_TP_ASSERT(hf_tp_frame_xmit, epoch, 24);
+HF_TP_ASSERT(hf_tp_frame_xmit, bytes, 40);
 HF_TP_ASSERT(hf_tp_frame_recv, segs, 24);
-HF_TP_ASSERT(hf_tp_retransmit, index, 32);
-HF_TP_ASSERT(hf_tp_credit_grant, flags, 32);
-HF_TP_ASSERT(hf_tp_credit_grant, ahead, 36);
-HF_TP_ASSERT(hf_tp_credit_stall, zero_window, 28);
-HF_TP_ASSERT(hf_tp_frame_size, new_rate, 34);
-HF_TP_ASSERT(hf_tp_frame_size, reason, 36);
-HF_TP_ASSERT(hf_tp_rate_hint, old_rate, 24);
-HF_TP_ASSERT(hf_tp_rate_hint, new_rate, 32);
+HF_TP_ASSERT(hf_tp_retransmit, index, 36);
+HF_TP_ASSERT(hf_tp_credit_grant, flags, 36);
+HF_TP_ASSERT(hf_tp_credit_grant, ahead, 40);
+HF_TP_ASSERT(hf_tp_credit_stall, zero_window, 32);
+HF_TP_ASSERT(hf_tp_frame_size, new_rate, 38);
+HF_TP_ASSERT(hf_tp_frame_size, reason, 40);
+HF_TP_ASSERT(hf_tp_rate_hint, old_rate, 32);
+HF_TP_ASSERT(hf_tp_rate_hint, new_rate, 40);
 HF_TP_ASSERT(hf_tp_hfq_enqueue, qlen, 24);
 HF_TP_ASSERT(hf_tp_hfq_dequeue, sojourn_ns, 24);
-HF_TP_ASSERT(hf_tp_msg_deliver, len, 32);
+HF_TP_ASSERT(hf_tp_msg_deliver, len, 36);
 HF_TP_ASSERT(hf_tp_msg_deliver, latency_ns, 40);
 
 /* The events, as indexes of hf_trace_stats.events. */

@@ -14,7 +14,7 @@
 //
 // Checked:
 // - decoding: a decoded header re-encodes to the same header bytes but the
-//   ACK's reserved ones (33, 38, 39), which it writes as zero, and those
+//   reserved ones (DATA 35, ACK 33..35), which it writes as zero, and those
 //   bytes decode to the same header again; a checksum patched
 //   into a copy of the frame verifies. Frames need no valid checksum: the
 //   fuzzer would seldom get past it.
@@ -62,9 +62,9 @@ constexpr u16 kCtlDrain = 0x4000;
 // A header's reserved bytes: zero on send, ignored on receive.
 bool reserved(u8 type, size_t i) {
   if (type == HF_TYPE_ACK) {
-    return i == 33 || i == 38 || i == 39;
+    return i >= 33 && i <= 35;  // after nsack
   }
-  return type == HF_TYPE_DATA && i >= 37 && i < HF_DATA_HLEN;  // after pred
+  return type == HF_TYPE_DATA && i == 35;  // after pred
 }
 
 [[noreturn]] void fail(const char* what, int line) {

@@ -3,10 +3,11 @@
 #
 # make_seeds.py - writes the whole seed corpus of hf_frame_fuzz
 # (corpus/hf_frame/), DATA and ACK frames alike, from the layout of
-# docs/wire-format.md: the version in the high nibble of byte 0, a 40-byte
-# DATA header (pred at 36, reserved at 37..39) followed by its payload, a 40-byte ACK header (rx_state at
-# 36, reserved at 33 and 38..39) followed by its SACK blocks, and a valid
-# checksum in every frame. Run it again when the wire version or a layout
+# docs/wire-format.md: the version in the high nibble of byte 0, a 44-byte
+# DATA header (pred at 34, reserved at 35, epoch at 36, echo at 40)
+# followed by its payload, a 44-byte ACK header (nsack at 32, reserved at
+# 33..35, epoch at 36, rx_state at 40) followed by its SACK blocks, and a
+# valid checksum in every frame. Run it again when the wire version or a layout
 # changes (and update VERSION, data() or ack() first).
 #
 # Input format of hf_frame_fuzz (hf_frame_fuzz.cc): a 4-byte big-endian
@@ -19,9 +20,9 @@ import os
 import struct
 import sys
 
-VERSION = 4                 # HF_WIRE_VERSION in kernel/core/hf_wire.h
+VERSION = 5                 # HF_WIRE_VERSION in kernel/core/hf_wire.h
 TYPE_DATA, TYPE_ACK = 1, 2
-DATA_HLEN, ACK_HLEN = 40, 40
+DATA_HLEN, ACK_HLEN = 44, 44
 FRAME_START, FRAME_END, RETRANSMIT, ACK_NOW, PACKED = 0x01, 0x02, 0x04, 0x08, 0x10
 RTO, DRAIN = 0x8000, 0x4000
 W = 2 ** 32
@@ -42,26 +43,26 @@ def with_csum(body):
 
 
 def data(seq, msg_id, msg_len, offset, seg_len, seg_size, frame_segs=1,
-         frame_seq=None, flags=0, epoch=0x1234, sport=7, dport=9, pred=0,
-         rsvd=b"\0\0\0"):
-    """A DATA frame; payload byte i is (offset + i) & 0xff. rsvd: bytes
-    37..39, which a receiver ignores."""
+         frame_seq=None, flags=0, epoch=0x12345678, sport=7, dport=9, pred=0,
+         rsvd=b"\0", echo=0x5A17C0DE):
+    """A DATA frame; payload byte i is (offset + i) & 0xff. rsvd: byte 35,
+    which a receiver ignores."""
     if frame_seq is None:
         frame_seq = seq
-    body = struct.pack("!BBHHHIIIIHHIHHB3s", VERSION << 4 | TYPE_DATA, flags,
+    body = struct.pack("!BBHHHIIIIHHIHB1sII", VERSION << 4 | TYPE_DATA, flags,
                        sport, dport, 0, seq % W, msg_id, msg_len, offset,
-                       seg_len, frame_segs, frame_seq % W, seg_size, epoch,
-                       pred, rsvd)
+                       seg_len, frame_segs, frame_seq % W, seg_size, pred,
+                       rsvd, epoch, echo)
     assert len(body) == DATA_HLEN
     body += bytes((offset + i) & 0xFF for i in range(seg_len))
     return with_csum(body)
 
 
-def ack(cum, credit, blocks=(), done=0, status=0, rate=1000000, epoch=0x1234,
-        rx_state=0x5A17, flags=0, dport=9):
-    body = struct.pack("!BBHHHIIIIQBBHHH", VERSION << 4 | TYPE_ACK, flags, 0,
+def ack(cum, credit, blocks=(), done=0, status=0, rate=1000000,
+        epoch=0x12345678, rx_state=0x5A17C0DE, flags=0, dport=9):
+    body = struct.pack("!BBHHHIIIIQB3sII", VERSION << 4 | TYPE_ACK, flags, 0,
                        dport, 0, cum, credit, rate, done, status, len(blocks),
-                       0, epoch, rx_state, 0)
+                       b"\0\0\0", epoch, rx_state)
     assert len(body) == ACK_HLEN
     for s, e in blocks:
         body += struct.pack("!II", s, e)
@@ -145,13 +146,13 @@ SEEDS = {
         (DRAIN, packed(27, 0, 950, 700, 3, 100, 10, 20, FRAME_END | ACK_NOW)),
     ]),
     # A message whose segments carry what a later sender may put in the
-    # reserved bytes after pred: the receiver ignores them.
+    # reserved byte after pred: the receiver ignores it.
     "data_reserved_bytes": seed(50, [
         (0, data(50, 0, 48, 0, 16, 16, 3, 50, FRAME_START, pred=0,
-                 rsvd=b"\x01\x80\xff")),
-        (0, data(51, 0, 48, 16, 16, 16, 3, 50, rsvd=b"\xff\xff\xff")),
+                 rsvd=b"\x01")),
+        (0, data(51, 0, 48, 16, 16, 16, 3, 50, rsvd=b"\xff")),
         (DRAIN, data(52, 0, 48, 32, 16, 16, 3, 50, FRAME_END | ACK_NOW,
-                     rsvd=b"\x00\x00\x01")),
+                     rsvd=b"\x80")),
     ]),
     # One ACK with the most blocks an ACK may carry, then the retransmissions
     # it leaves due (the sender starts with 64 segments in flight from 0).
@@ -161,12 +162,12 @@ SEEDS = {
     # ACKs of one receiver state: blocks that grow and merge, the timer,
     # outcomes in msg_status, and a last cumulative ack beyond every block.
     "ack_sacks_and_timer": seed(1000, [
-        (0, ack(1000, 5096, [(1002, 1005), (1010, 1011)], rx_state=0x2F1C)),
+        (0, ack(1000, 5096, [(1002, 1005), (1010, 1011)], rx_state=0x2F1C0FFE)),
         (DRAIN, ack(1001, 5097, [(1002, 1008), (1010, 1020), (1030, 1040)],
-                    rx_state=0x2F1C)),
+                    rx_state=0x2F1C0FFE)),
         (RTO | DRAIN, ack(1001, 5097, [(1002, 1008), (1010, 1020), (1030, 1050)],
-                          done=2, status=6, rx_state=0x2F1C)),
-        (0, ack(1064, 5160, done=1, status=1, rx_state=0x2F1C)),
+                          done=2, status=6, rx_state=0x2F1C0FFE)),
+        (0, ack(1064, 5160, done=1, status=1, rx_state=0x2F1C0FFE)),
     ]),
 }
 

@@ -157,6 +157,28 @@ ParseResult check_headers(ParseResult result, const std::vector<std::string_view
 
 }  // namespace
 
+std::size_t HeadScanner::scan(std::string_view bytes) noexcept {
+  while (end_ == 0 && scanned_ < bytes.size()) {
+    const std::size_t newline = bytes.find('\n', scanned_);
+    if (newline == std::string_view::npos) {
+      scanned_ = bytes.size();
+      break;
+    }
+    std::size_t length = newline - line_start_;
+    if (length > 0 && bytes[newline - 1] == '\r') {
+      --length;
+    }
+    if (length > 0) {
+      started_ = true;
+    } else if (started_) {
+      end_ = newline + 1;
+    }
+    scanned_ = newline + 1;
+    line_start_ = scanned_;
+  }
+  return end_;
+}
+
 ParseResult parse_http_request(std::string_view bytes, std::size_t max_size) {
   // Lines of the head, without their CRLF or LF, up to the empty line.
   std::vector<std::string_view> lines;
@@ -213,6 +235,8 @@ std::string_view reason_phrase(int status) noexcept {
       return "Request Header Fields Too Large";
     case 500:
       return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
     case 505:
       return "HTTP Version Not Supported";
     default:
@@ -243,26 +267,40 @@ HttpResponse error_response(const ParseResult& result) {
   return error_response(400, result.error);
 }
 
-HttpResponse respond(const HttpRequest& request, const MetricsSource& metrics) {
+Route route(const HttpRequest& request) {
   if (request.path != "/" && request.path != kMetricsPath) {
-    return error_response(404, request.path);
+    return {.metrics = false, .response = error_response(404, request.path)};
   }
   if (request.method != "GET" && request.method != "HEAD") {
     HttpResponse response = error_response(405, request.method);
     response.headers.emplace_back("Allow", kAllowedMethods);
-    return response;
+    return {.metrics = false, .response = std::move(response)};
   }
   if (request.path == "/") {
-    return {.status = 200,
-            .content_type = std::string(kHtmlType),
-            .headers = {},
-            .body = std::string(kIndexPage)};
+    return {.metrics = false,
+            .response = {.status = 200,
+                         .content_type = std::string(kHtmlType),
+                         .headers = {},
+                         .body = std::string(kIndexPage)}};
+  }
+  return {.metrics = true, .response = metrics_response()};
+}
+
+HttpResponse metrics_response() {
+  return {.status = 200,
+          .content_type = std::string(kPrometheusContentType),
+          .headers = {},
+          .body = {}};
+}
+
+HttpResponse respond(const HttpRequest& request, const MetricsSource& metrics) {
+  Route routed = route(request);
+  if (!routed.metrics) {
+    return std::move(routed.response);
   }
   try {
-    return {.status = 200,
-            .content_type = std::string(kPrometheusContentType),
-            .headers = {},
-            .body = metrics()};
+    routed.response.body = metrics();
+    return std::move(routed.response);
   } catch (const std::exception& error) {
     return error_response(500, error.what());
   }
@@ -287,19 +325,25 @@ std::string http_date(std::chrono::system_clock::time_point when) {
   return length > 0 ? std::string(text.data(), static_cast<std::size_t>(length)) : std::string();
 }
 
-std::string serialize(const HttpResponse& response, bool head_only, std::string_view date) {
+std::string serialize_head(const HttpResponse& response, std::size_t content_length,
+                           std::string_view date) {
   std::string text = "HTTP/1.1 " + std::to_string(response.status) + ' ' +
                      std::string(reason_phrase(response.status)) + "\r\n";
   if (!date.empty()) {
     text += "Date: " + std::string(date) + "\r\n";
   }
   text += "Content-Type: " + response.content_type + "\r\n";
-  text += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
+  text += "Content-Length: " + std::to_string(content_length) + "\r\n";
   text += "Connection: close\r\n";
   for (const auto& [name, value] : response.headers) {
     text.append(name).append(": ").append(value).append("\r\n");
   }
   text += "\r\n";
+  return text;
+}
+
+std::string serialize(const HttpResponse& response, bool head_only, std::string_view date) {
+  std::string text = serialize_head(response, response.body.size(), date);
   if (!head_only) {
     text += response.body;
   }

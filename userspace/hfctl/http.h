@@ -1,7 +1,8 @@
 // hfctl/http.h - the part of HTTP/1.0 and 1.1 the exporter speaks, without
-// sockets: parsing a request head, choosing the response, and writing the
-// response out. Pure functions (the metrics come from a callback), so all
-// of it is unit-tested without a connection.
+// sockets: finding the end of a request head as its bytes arrive, parsing
+// it, choosing the response, and writing the response out. Pure functions
+// (the metrics come from a callback or a finished rendering), so all of
+// it is unit-tested without a connection.
 //
 // The server answers one request per connection and closes it
 // ("Connection: close"); request bodies are never read.
@@ -41,6 +42,25 @@ struct ParseResult {
   std::string error;
 };
 
+// Finds the end of a request head in bytes fed as they arrive, looking at
+// each byte once: a head sent a byte at a time costs no more than one sent
+// whole (parse_http_request() reads everything it is given). Lines end as
+// parse_http_request() ends them, and empty lines before the request line
+// are skipped as it skips them, so the head it finds parses whole.
+class HeadScanner {
+ public:
+  // Scans what `bytes` (everything received so far: each call's a
+  // continuation of the last's) adds since the last call. Returns the size
+  // of the head, through its empty line, once there is one; 0 before.
+  [[nodiscard]] std::size_t scan(std::string_view bytes) noexcept;
+
+ private:
+  std::size_t scanned_ = 0;     // bytes looked at
+  std::size_t line_start_ = 0;  // where the line being scanned began
+  bool started_ = false;        // a non-empty line was seen
+  std::size_t end_ = 0;         // the head's size, once found
+};
+
 // Parses the head of a request from `bytes`, everything received so far.
 // Lines end in CRLF or a bare LF; empty lines before the request line are
 // skipped. Refuses a malformed request line, header line or version, a
@@ -59,14 +79,30 @@ struct HttpResponse {
 // Makes the body of GET /metrics (the exposition text).
 using MetricsSource = std::function<std::string()>;
 
-// The answer to a parsed request: GET and HEAD of "/" (a page linking
-// /metrics) and "/metrics"; 404 for any other path; 405 with "Allow: GET,
-// HEAD" for another method on those paths. A source that throws makes a
-// 500.
+// What a parsed request asks for: the metrics, or `response` at once.
+struct Route {
+  bool metrics = false;  // GET or HEAD of /metrics: answer with metrics_response()
+  HttpResponse response;
+};
+
+// GET and HEAD of "/" (a page linking /metrics) and "/metrics"; 404 for
+// any other path; 405 with "Allow: GET, HEAD" for another method on those
+// paths.
+[[nodiscard]] Route route(const HttpRequest& request);
+
+// The answer to GET /metrics but its body: 200 and the exposition format's
+// Content-Type. The server sends the text after serialize_head(), one copy
+// shared by every client of a rendering; metrics that could not be made
+// are error_response(500, why).
+[[nodiscard]] HttpResponse metrics_response();
+
+// route(), with the metrics made by `metrics` when asked for (a source
+// that throws makes a 500).
 [[nodiscard]] HttpResponse respond(const HttpRequest& request, const MetricsSource& metrics);
 
-// The answer to a request that did not parse (400, 431 or 505), or to a
-// client too slow to send one (408).
+// The answer to a request that did not parse (400, 431 or 505), to a
+// client too slow to send one (408), or to one whose metrics were not
+// ready in time (503).
 [[nodiscard]] HttpResponse error_response(int status, std::string_view detail = "");
 [[nodiscard]] HttpResponse error_response(const ParseResult& result);
 
@@ -81,5 +117,10 @@ using MetricsSource = std::function<std::string()>;
 // unless `head_only` (the answer to HEAD keeps Content-Length).
 [[nodiscard]] std::string serialize(const HttpResponse& response, bool head_only,
                                     std::string_view date);
+
+// The status line and headers of `response` alone, with Content-Length
+// `content_length` (the body goes out separately).
+[[nodiscard]] std::string serialize_head(const HttpResponse& response, std::size_t content_length,
+                                         std::string_view date);
 
 }  // namespace hfctl

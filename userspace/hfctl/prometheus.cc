@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <iomanip>
 #include <map>
 #include <optional>
 #include <utility>
@@ -25,6 +26,9 @@ struct KnownCounter {
   std::string_view name;  // as the kernel names it
   MetricType type;
   std::string_view help;
+  // Prometheus wants base units: a kernel count of microseconds goes out as
+  // seconds, under this name (without the prefix and "_total").
+  std::string_view seconds_name = {};
 };
 
 // What each counter of kernel/hf_stats.h (and the gauges after them)
@@ -45,6 +49,9 @@ constexpr std::array kKnownCounters{
     KnownCounter{"tx_msgs_delivered", MetricType::counter, "Messages the receiver confirmed."},
     KnownCounter{"tx_resets", MetricType::counter,
                  "Flows restarted because the receiver lost its state."},
+    KnownCounter{"tx_challenges", MetricType::counter,
+                 "Challenges of a new flow incarnation answered: the receiver held another "
+                 "flow from this node and asked for proof."},
     KnownCounter{"tx_epochs", MetricType::counter, "Flow incarnations started."},
     KnownCounter{"tx_spurious_retransmits", MetricType::counter,
                  "Retransmissions the receiver already had."},
@@ -83,6 +90,15 @@ constexpr std::array kKnownCounters{
                  "Changes of a receiver's rate hint, which caps the flow's pacing rate."},
     KnownCounter{"tx_push_deferrals", MetricType::counter,
                  "Sends that waited for more acks to open the window for a full train."},
+    KnownCounter{"tx_mem_waits", MetricType::counter,
+                 "Sends that waited for, or were refused by, the module-wide memory limit."},
+    KnownCounter{"tx_msgs_orphaned", MetricType::counter,
+                 "Messages of closed sockets given up after a few timeouts because their peer "
+                 "never answered."},
+    KnownCounter{"tx_backoff_answered_us", MetricType::counter,
+                 "Seconds flows spent at their maximum timeout backoff while the peer's acks "
+                 "took data; 0 unless a peer that answers is waited for like a silent one.",
+                 "tx_backoff_answered_seconds"},
     KnownCounter{"rx_segs", MetricType::counter, "DATA segments accepted."},
     KnownCounter{"rx_data_skbs", MetricType::counter,
                  "Socket buffers of DATA that arrived; a train of segments counts once."},
@@ -104,6 +120,10 @@ constexpr std::array kKnownCounters{
     KnownCounter{"rx_gro_segs", MetricType::counter,
                  "DATA segments that arrived one by one and went up in a GRO train."},
     KnownCounter{"rx_epochs", MetricType::counter, "Flow incarnations adopted."},
+    KnownCounter{"rx_challenges", MetricType::counter,
+                 "New flow incarnations challenged while a flow from the same peer existed."},
+    KnownCounter{"rx_lost_replies", MetricType::counter,
+                 "LOST answers sent: DATA named a receiver state this node does not hold."},
     KnownCounter{"rx_acks", MetricType::counter, "ACKs accepted."},
     KnownCounter{"rx_msgs", MetricType::counter, "Messages delivered to sockets."},
     KnownCounter{"rx_bytes", MetricType::counter, "Bytes of the messages delivered to sockets."},
@@ -123,12 +143,22 @@ constexpr std::array kKnownCounters{
     KnownCounter{"rx_credit_over", MetricType::counter,
                  "Payload bytes received beyond the credit granted (persist probes, or a "
                  "sender that broke its credit)."},
+    KnownCounter{"rx_msgs_expired", MetricType::counter,
+                 "Messages dropped in reassembly: no progress for peer_idle_ms, or their "
+                 "socket closed."},
+    KnownCounter{"peers_evicted", MetricType::counter,
+                 "Peers evicted from a full table (max_peers) to make room for a new one: "
+                 "ones that never answered, or had nothing in flight."},
     KnownCounter{"events_dropped", MetricType::counter,
                  "Events (hfctl monitor) lost for want of memory to build them."},
     KnownCounter{"peers", MetricType::gauge, "Peers the network namespace holds state for."},
     KnownCounter{"rx_mem_bytes", MetricType::gauge, "Reassembly memory held, in bytes."},
     KnownCounter{"rx_mem_reserved_bytes", MetricType::gauge,
-                 "Reassembly memory reserved by admitted messages, in bytes."},
+                 "Receive memory reserved by admitted messages, in reassembly or delivered and "
+                 "not read yet, in bytes."},
+    KnownCounter{"mem_bytes", MetricType::gauge,
+                 "Message data the module holds in all namespaces together (the module-wide "
+                 "limit, parameter mem), in bytes."},
 };
 
 constexpr std::string_view kDropsHelp =
@@ -143,6 +173,8 @@ struct Family {
   std::string generic_help;  // when `help` is empty
   // By the value of the "reason" label; nullopt: no such label.
   std::map<std::optional<std::string>, std::uint64_t> samples;
+  // The samples count microseconds, exported as seconds.
+  bool micros = false;
 };
 
 // Characters a metric name may not hold become '_' (the kernel's names
@@ -172,7 +204,9 @@ void add_counter(std::map<std::string, Family>& families, const hf::Counter& cou
   } else if (const KnownCounter* known = find_known(name); known != nullptr) {
     shape.type = known->type;
     shape.help = known->help;
-    family_name = std::string(kPrefix) + std::string(name) +
+    shape.micros = !known->seconds_name.empty();
+    family_name = std::string(kPrefix) +
+                  std::string(shape.micros ? known->seconds_name : name) +
                   (known->type == MetricType::counter ? "_total" : "");
   } else {
     family_name = std::string(kPrefix) + metric_name(name) + "_total";
@@ -315,8 +349,50 @@ void render_prometheus(std::ostream& out, std::span<const hf::Counter> counters,
   for (const auto& [name, family] : families) {
     render_header(out, name, family.help.empty() ? family.generic_help : family.help, family.type);
     for (const auto& [reason, value] : family.samples) {
-      out << name << label_set(labels, reason) << ' ' << value << '\n';
+      out << name << label_set(labels, reason) << ' ';
+      if (family.micros) {
+        // Whole seconds, then six digits: exact, whatever the count.
+        out << value / 1000000 << '.' << std::setw(6) << std::setfill('0') << value % 1000000
+            << std::setfill(' ');
+      } else {
+        out << value;
+      }
+      out << '\n';
     }
+  }
+}
+
+void render_prometheus_exporter(std::ostream& out, const ExporterSample& sample,
+                                std::span<const PrometheusLabel> labels) {
+  struct ExporterFamily {
+    std::string_view name;
+    std::string_view help;
+    std::uint64_t value;
+  };
+  const std::array families{
+      ExporterFamily{"connections_total", "Connections the exporter accepted.", sample.connections},
+      ExporterFamily{"requests_total", "Request heads the exporter received whole.",
+                     sample.requests},
+      ExporterFamily{"evicted_connections_total",
+                     "Connections closed unanswered to make room for a newer one, every slot "
+                     "being taken.",
+                     sample.evicted},
+      ExporterFamily{"timed_out_connections_total",
+                     "Connections closed, or answered 408 or 503, at a deadline.",
+                     sample.timed_out},
+      ExporterFamily{"renders_total",
+                     "Renderings of the metrics; scrapes at the same time share one.",
+                     sample.renders},
+      ExporterFamily{"qdisc_dumps_total",
+                     "Dumps of the hfq qdiscs (each takes RTNL); within --cache-ms of one, "
+                     "scrapes reuse it.",
+                     sample.qdisc_dumps},
+  };
+  const std::string label_text = label_set(labels, std::nullopt);
+  for (const ExporterFamily& family : families) {
+    const std::string name = std::string(kPrefix) + "exporter_" + std::string(family.name);
+    render_header(out, name, family.help, MetricType::counter);
+    out << name << label_text << ' ' << family.value << '\n';
   }
 }
 

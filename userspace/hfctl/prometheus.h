@@ -13,9 +13,11 @@
 // hyperframe_up, samples in order of label value. The hfq qdiscs of the
 // namespace follow as hyperframe_qdisc_* families, labelled by device,
 // then the hyperframe_tx_frame_size_bytes histogram and the per-device
-// hyperframe_dev_* families, labelled dev="DEV" (never by peer).
+// hyperframe_dev_* families, labelled dev="DEV" (never by peer). The
+// exporter adds its own hyperframe_exporter_* families last, up or down.
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <span>
 #include <string>
@@ -80,6 +82,22 @@ void render_prometheus_devices(std::ostream& out, std::span<const DeviceSample> 
 // Nothing when `histogram` has no bucket.
 void render_prometheus_frame_size(std::ostream& out, const hf::Histogram& histogram,
                                   std::span<const PrometheusLabel> labels = {});
+
+// What the exporter counts of its own work.
+struct ExporterSample {
+  std::uint64_t connections = 0;  // accepted
+  std::uint64_t requests = 0;     // request heads received whole
+  std::uint64_t evicted = 0;      // closed to make room for a newer one
+  std::uint64_t timed_out = 0;    // closed (or answered 408 or 503) at a deadline
+  std::uint64_t renders = 0;      // renderings of the metrics
+  std::uint64_t qdisc_dumps = 0;  // dumps of the hfq qdiscs (each takes RTNL)
+};
+
+// The exporter's own counter families: hyperframe_exporter_connections_total,
+// _requests_total, _evicted_connections_total, _timed_out_connections_total,
+// _renders_total and _qdisc_dumps_total.
+void render_prometheus_exporter(std::ostream& out, const ExporterSample& sample,
+                                std::span<const PrometheusLabel> labels = {});
 
 // A label value as the format quotes it: \ " and line feed escaped.
 [[nodiscard]] std::string escape_label_value(std::string_view value);

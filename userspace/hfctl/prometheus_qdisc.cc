@@ -39,6 +39,7 @@ constexpr std::array kLabelledCounters{
     LabelledCounter{"drop_flow_limit", "drops_total", "reason", "flow_limit"},
     LabelledCounter{"drop_control_limit", "drops_total", "reason", "control_limit"},
     LabelledCounter{"drop_horizon", "drops_total", "reason", "horizon"},
+    LabelledCounter{"drop_memory_limit", "drops_total", "reason", "memory_limit"},
 };
 
 struct FamilyHelp {
@@ -55,6 +56,12 @@ constexpr std::array kFamilyHelp{
     FamilyHelp{"rate_delayed_total", "Times the device rate held a packet back."},
     FamilyHelp{"queued_packets", "Packets queued in hfq, by band."},
     FamilyHelp{"backlog_bytes", "Bytes queued in hfq."},
+    FamilyHelp{"memory_bytes", "Memory (skb truesize) of what is queued in hfq."},
+    FamilyHelp{"control_foreign_total",
+               "Hyperframe frames other than DATA that this host's transport did not send, "
+               "queued as data instead of control."},
+    FamilyHelp{"control_over_share_total",
+               "Times hfq's control band, its share used up, let another band go first."},
     FamilyHelp{"flows", "Data flows with packets queued in hfq."},
     FamilyHelp{"rate_bytes_per_second",
                "Rate hfq paces the whole device to, in bytes per second; 0: unpaced."},
@@ -111,6 +118,7 @@ void render_prometheus_qdiscs(std::ostream& out, std::span<const QdiscSample> qd
     add(families, "queued_packets", "gauge", "", with("band", "data"), qdisc.info.qlen_data);
     add(families, "queued_packets", "gauge", "", with("band", "other"), qdisc.info.qlen_other);
     add(families, "backlog_bytes", "gauge", "", base, qdisc.info.backlog);
+    add(families, "memory_bytes", "gauge", "", base, qdisc.info.memory);
     add(families, "flows", "gauge", "", base, qdisc.info.flows);
     if (qdisc.info.config.rate) {
       add(families, "rate_bytes_per_second", "gauge", "", base, *qdisc.info.config.rate);

@@ -551,7 +551,7 @@ void render_qdisc_text(std::ostream& out, const QdiscRow& row, const Options& op
   }
   out << " flows " << qdisc.flows << " qlen_control " << qdisc.qlen_control << "p qlen_data "
       << qdisc.qlen_data << "p qlen_other " << qdisc.qlen_other << "p backlog " << qdisc.backlog
-      << "b\n";
+      << "b memory " << qdisc.memory << "b\n";
   if (!qdisc.counters.empty()) {
     for (const hf::Counter& counter : qdisc.counters) {
       out << ' ' << counter.name << ' ' << counter.value;
@@ -577,6 +577,7 @@ void render_qdisc_json(hf::JsonWriter& json, const QdiscRow& row) {
       .member("qlen_data", qdisc.qlen_data)
       .member("qlen_other", qdisc.qlen_other)
       .member("backlog", qdisc.backlog)
+      .member("memory", qdisc.memory)
       .key("counters")
       .begin_object();
   for (const hf::Counter& counter : qdisc.counters) {
@@ -606,10 +607,10 @@ void render_qdisc_show(std::ostream& out, std::span<const QdiscRow> qdiscs,
 
 namespace {
 
-// An epoch as the wire carries it: "0x1234" (at least four hex digits).
+// An epoch as the wire carries it: "0x0012abcd" (eight hex digits, 32 bits).
 std::string hex_epoch(std::uint32_t epoch) {
   std::ostringstream text;
-  text << "0x" << std::hex << std::setw(4) << std::setfill('0') << epoch;
+  text << "0x" << std::hex << std::setw(8) << std::setfill('0') << epoch;
   return text.str();
 }
 

@@ -235,7 +235,9 @@ std::string describe_qdisc_error(const hf::ControlError& error, std::string_view
   for (const hf::QdiscParam& param : hf::qdisc_params()) {
     const std::optional<std::uint64_t>& value = changes.*param.member;
     if (param.attribute == *error.attribute() && value) {
-      return bad_value(param.name, param.unit, *value, error);
+      // A rate's range has a hole below it: 0, unpaced.
+      const bool unpaced = param.unit == hf::Unit::bytes_per_s && error.range();
+      return bad_value(param.name, param.unit, *value, error) + (unpaced ? " (or 0: unpaced)" : "");
     }
   }
   return error.what();

@@ -81,6 +81,8 @@ std::string_view peer_down_reason_name(PeerDownReason reason) noexcept {
       return "device";
     case PeerDownReason::netns:
       return "netns";
+    case PeerDownReason::evicted:
+      return "evicted";
   }
   return "";
 }

@@ -48,6 +48,8 @@ constexpr std::array kQdiscParams{
                &QdiscConfig::other_share, "share of the link owed to traffic other than hyperframe"},
     QdiscParam{"horizon", "horizon_ms", HF_QDISC_A_HORIZON_MS, Unit::msecs, kU32Max,
                &QdiscConfig::horizon_ms, "data due to leave further ahead than this is dropped"},
+    QdiscParam{"memory_limit", "memory_limit", HF_QDISC_A_MEMORY_LIMIT, Unit::bytes, kU32Max,
+               &QdiscConfig::memory_limit, "bytes (skb truesize) queued in all bands"},
 };
 // clang-format on
 
@@ -63,6 +65,7 @@ QdiscInfo parse_qdisc(nlmsghdr* nlh, const std::string& context) {
                  .qlen_data = detail::get_u32(tb, HF_QDISC_A_QLEN_DATA),
                  .qlen_other = detail::get_u32(tb, HF_QDISC_A_QLEN_OTHER),
                  .backlog = detail::get_u32(tb, HF_QDISC_A_BACKLOG),
+                 .memory = detail::get_u32(tb, HF_QDISC_A_MEMORY),
                  .counters = detail::parse_counters(nlh, HF_QDISC_A_COUNTER, context)};
   for (const QdiscParam& param : kQdiscParams) {
     if (nlattr* nla = v.at(static_cast<std::size_t>(param.attribute)); nla != nullptr) {

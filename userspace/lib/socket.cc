@@ -263,6 +263,49 @@ Address Socket::local_address() const {
   return local;
 }
 
+hf_info Socket::info(std::error_code& error) const noexcept {
+  hf_info info{};
+  socklen_t len = sizeof(info);
+  error.clear();
+  if (::getsockopt(fd_.get(), SOL_HYPERFRAME, HF_INFO, &info, &len) != 0) {
+    error = last_error();
+    return {};
+  }
+  return info;
+}
+
+hf_info Socket::info() const {
+  std::error_code error;
+  const hf_info result = info(error);
+  if (error) {
+    throw std::system_error(error, "getsockopt(AF_HYPERFRAME, HF_INFO)");
+  }
+  return result;
+}
+
+hf_info Socket::peer_info(const Address& peer, std::error_code& error) const noexcept {
+  hf_info info{};
+  socklen_t len = sizeof(info);
+  info.hfi_peer = peer.to_sockaddr(family_);
+  info.hfi_peer.shf_port = 0;
+  error.clear();
+  if (::getsockopt(fd_.get(), SOL_HYPERFRAME, HF_PEER_INFO, &info, &len) != 0) {
+    error = last_error();
+    return {};
+  }
+  return info;
+}
+
+hf_info Socket::peer_info(const Address& peer) const {
+  std::error_code error;
+  const hf_info result = peer_info(peer, error);
+  if (error) {
+    throw std::system_error(error,
+                            "getsockopt(AF_HYPERFRAME, HF_PEER_INFO, " + to_string(peer) + ")");
+  }
+  return result;
+}
+
 std::size_t Socket::send_to(const Address& to, std::span<const std::byte> message, int flags,
                             std::error_code& error) noexcept {
   sockaddr_hf addr = to.to_sockaddr(family_);

@@ -200,7 +200,7 @@ hf::Received transfer(hf::Socket& from, const hf::Address& to, hf::Socket& at,
 }
 
 void exchange(Pair& pair) {
-  const std::array<std::size_t, 9> sizes{0,      1,           1000,         1460,    1461,
+  const std::array<std::size_t, 9> sizes{0,      1,           1000,         1456,    1457,
                                          100000, kMiB + 4099, 2 * kMiB + 1, 3 * kMiB};
   std::vector<std::byte> buffer(4 * kMiB);
   std::uint64_t seq = 0;

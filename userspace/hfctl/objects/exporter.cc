@@ -4,17 +4,21 @@
 //
 // With -n NETNS, hfctl enters NETNS before anything else, so both the
 // listening socket and every query are in NETNS: --listen names an
-// address of that namespace.
+// address of that namespace. Once listening, it gives up its privileges
+// (privileges.h) before it serves anyone.
 #include "exporter.h"
 
 #include <array>
+#include <chrono>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli.h"
 #include "listener.h"
 #include "objects.h"
+#include "privileges.h"
 #include "scrape.h"
 #include "stop_signals.h"
 
@@ -28,11 +32,33 @@ void serve(const Command& command, Env& env) {
   if (const std::optional<std::string> max = command.option("max-connections")) {
     limits.max_connections = parse_max_connections(*max);
   }
+  std::chrono::milliseconds cache = kDefaultQdiscCache;
+  if (const std::optional<std::string> text = command.option("cache-ms")) {
+    cache = parse_cache_ms(*text);
+  }
+  const std::optional<RunAs> run_as = choose_run_as(command.option("user"));
   const std::vector<PrometheusLabel> labels = target_labels(command.options);
 
   const StopSignals stop("exporter");
-  Exporter exporter(
-      address, [&labels] { return scrape_prometheus(labels); }, limits);
+  ExporterCounters counters;
+  QdiscCache qdiscs(cache);
+  const auto metrics = [&labels, &counters, &qdiscs] {
+    std::ostringstream out;
+    out << scrape_prometheus(labels, &qdiscs);
+    render_prometheus_exporter(out,
+                               {.connections = counters.connections.load(),
+                                .requests = counters.requests.load(),
+                                .evicted = counters.evicted.load(),
+                                .timed_out = counters.timed_out.load(),
+                                .renders = counters.renders.load(),
+                                .qdisc_dumps = qdiscs.dumps()},
+                               labels);
+    return out.str();
+  };
+  Exporter exporter(address, metrics, limits, &counters);
+  if (run_as) {
+    drop_privileges(*run_as);
+  }
   env.out << "serving http://" << to_string(exporter.address()) << "/metrics\n" << std::flush;
   exporter.serve(stop.fd());
 }
@@ -42,6 +68,11 @@ constexpr std::array kServeOptions{
                "listen on a literal IPv4 or [IPv6] address (default 127.0.0.1:9477)"},
     OptionSpec{'\0', "max-connections", "N",
                "serve at most N clients at once (default 16; 1 to 1024)"},
+    OptionSpec{'\0', "cache-ms", "MS",
+               "dump the hfq qdiscs (under RTNL) at most once per MS milliseconds "
+               "(default 1000; 0 to 600000)"},
+    OptionSpec{'\0', "user", "USER[:GROUP]",
+               "serve as USER (default: nobody when started as root; root to stay root)"},
 };
 
 constexpr std::array kCommands{

@@ -126,9 +126,10 @@ constexpr std::array kCommands{
     CommandSpec{.name = "set",
                 .synopsis = "dev DEV PARAM VALUE [ PARAM VALUE ]...",
                 .summary = "change the hfq at the root of DEV, all or none (needs "
-                           "CAP_NET_ADMIN); PARAMs: rate (100mbit, 1gbps; 0: unpaced), limit, "
-                           "flow_limit, control_limit (packets), quantum (bytes, 64k), "
-                           "other_share (percent), horizon (10s, 500ms)",
+                           "CAP_NET_ADMIN); PARAMs: rate (100mbit, 1gbps; 0: unpaced; else "
+                           "500kbit..10tbit), limit, flow_limit, control_limit (packets), "
+                           "quantum (bytes, 64k), other_share (percent), horizon (10s, 500ms), "
+                           "memory_limit (bytes, 32m)",
                 .max_args = kAnyNumber,
                 .run = &set,
                 .options = {}},

@@ -159,6 +159,7 @@ struct QdiscConfig {
   std::optional<std::uint64_t> quantum;        // bytes a data flow sends per round
   std::optional<std::uint64_t> other_share;    // percent of the link owed to other traffic
   std::optional<std::uint64_t> horizon_ms;     // departure times further ahead are dropped
+  std::optional<std::uint64_t> memory_limit;   // bytes (skb truesize) queued in all bands
 
   friend bool operator==(const QdiscConfig&, const QdiscConfig&) = default;
 };
@@ -189,6 +190,7 @@ struct QdiscInfo {
   std::uint32_t qlen_data = 0;
   std::uint32_t qlen_other = 0;
   std::uint32_t backlog = 0;      // bytes queued
+  std::uint32_t memory = 0;       // truesize of what is queued (memory_limit's measure)
   std::vector<Counter> counters;  // in the kernel's order
 
   friend bool operator==(const QdiscInfo&, const QdiscInfo&) = default;

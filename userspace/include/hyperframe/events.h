@@ -37,6 +37,7 @@ enum class PeerDownReason : std::uint32_t {
   idle = HF_EVENT_REASON_IDLE,
   device = HF_EVENT_REASON_DEVICE,
   netns = HF_EVENT_REASON_NETNS,
+  evicted = HF_EVENT_REASON_EVICTED,
 };
 
 // HF_EVENT_A_SIGN of a backoff: the congestion sign the sender answered.
@@ -69,7 +70,8 @@ struct Event {
 // "peer_up", "peer_down", "retry_limit", "flow_reset", "epoch", "backoff";
 // "" for a type this library does not know.
 [[nodiscard]] std::string_view event_type_name(EventType type) noexcept;
-// "idle", "device", "netns"; "" for a reason this library does not know.
+// "idle", "device", "netns", "evicted"; "" for a reason this library does
+// not know.
 [[nodiscard]] std::string_view peer_down_reason_name(PeerDownReason reason) noexcept;
 // "loss", "delay", "notice"; "" for a sign this library does not know.
 [[nodiscard]] std::string_view congestion_sign_name(CongestionSign sign) noexcept;

@@ -109,6 +109,20 @@ class Socket {
   [[nodiscard]] Address local_address() const;
   [[nodiscard]] Address local_address(std::error_code& error) const noexcept;
 
+  // getsockopt(SOL_HYPERFRAME, HF_INFO): the socket's state and its
+  // connected peer's (HF_INFO_PEER in hfi_flags when there is one the
+  // namespace holds state for). Takes no input. A socket of another
+  // family gets its own kernel's refusal (EOPNOTSUPP, ENOPROTOOPT).
+  [[nodiscard]] hf_info info() const;
+  [[nodiscard]] hf_info info(std::error_code& error) const noexcept;
+
+  // getsockopt(SOL_HYPERFRAME, HF_PEER_INFO) about `peer` (its port is
+  // ignored): the socket's state and that peer's; HF_INFO_PEER is clear
+  // when the namespace holds no state for it. errno: ENODEV for no such
+  // interface, EINVAL for a MAC that is not unicast.
+  [[nodiscard]] hf_info peer_info(const Address& peer) const;
+  [[nodiscard]] hf_info peer_info(const Address& peer, std::error_code& error) const noexcept;
+
   // Sends `message` as one message to `to` (sendmsg(2) with `flags`, such
   // as MSG_DONTWAIT) and returns its length: a message goes whole or not at
   // all. An unbound socket takes an ephemeral port first. errno: EMSGSIZE

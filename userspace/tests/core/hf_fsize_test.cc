@@ -2,9 +2,10 @@
 // A Flow drives one controller the way the transport will: frames go out
 // with consecutive sequence numbers, ACKs move the cumulative ack on, and a
 // round is "send, then ack everything sent". Defaults unless a test says
-// otherwise: min 1 segment, initial 4, max 1 MiB, seg_size 1464 (MTU 1500),
-// so max_segs = 1048576 / 1464 = 716; rate cut 717/1024, step 256, floor
-// 64; delay threshold max(100 % of min_rtt, 500 us); idle after 4 RTOs.
+// otherwise: min 1 segment, initial 4, max 1 MiB, seg_size 1464 (MTU 1500
+// under wire version 3; any stride will do), so max_segs = 1048576 / 1464 =
+// 716; rate cut 717/1024, step 256, floor 64; delay threshold max(100 % of
+// min_rtt, 500 us); idle after 4 RTOs.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -145,7 +146,7 @@ TEST(hf_fsize_init, starts_at_initial) {
 TEST(hf_fsize_init, bounds_from_seg_size) {
   const hf_fsize_params p = defaults();
   hf_fsize fs{};
-  hf_fsize_init(&fs, &p, 8964);  // MTU 9000: 1048576 / 8964 = 116
+  hf_fsize_init(&fs, &p, 8964);  // MTU 9000 under v3: 1048576 / 8964 = 116
   EXPECT_EQ(116U, fs.max_segs);
   hf_fsize_init(&fs, &p, 0);  // taken as 1 byte: capped at the u16 count
   EXPECT_EQ(HF_FSIZE_MAX_SEGS, fs.max_segs);

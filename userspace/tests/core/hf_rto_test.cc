@@ -446,3 +446,70 @@ TEST(hf_rto_ack_progress, clears_retries_keeps_backoff) {
   hf_rto_sample(&r, &p, 1000);  // a valid sample ends the backoff
   EXPECT_EQ(3000U, hf_rto_current_us(&r, &p));
 }
+
+// Issue 40: a peer that answers is no silent peer. An ack that takes data
+// but gives no sample (it answers a repair) lowers the backoff to what its
+// own timing needs: nothing when it came within the timeout.
+TEST(hf_rto_answered, an_answer_within_the_timeout_ends_the_backoff) {
+  const hf_rto_params p = defaults();
+  hf_rto r = started(p);
+  hf_rto_sample(&r, &p, 1000);  // rto_us 3000
+  for (int i = 0; i < 8; i++) {
+    hf_rto_timeout(&r, &p);
+  }
+  ASSERT_EQ(6, r.backoff);
+  ASSERT_EQ(192000U, hf_rto_current_us(&r, &p));
+  const u32 srtt = r.srtt_us;
+  hf_rto_answered(&r, &p, 1500);  // the repair was answered in 1.5 ms
+  EXPECT_EQ(0, r.backoff);
+  EXPECT_EQ(0, r.retries);
+  EXPECT_EQ(3000U, hf_rto_current_us(&r, &p));
+  EXPECT_EQ(srtt, r.srtt_us);  // no sample: the estimator is untouched
+  EXPECT_EQ(1U, r.samples);
+}
+
+TEST(hf_rto_answered, keeps_the_backoff_a_slow_answer_needs_never_more) {
+  const hf_rto_params p = defaults();
+  hf_rto r = started(p);
+  hf_rto_sample(&r, &p, 1000);  // rto_us 3000
+  for (int i = 0; i < 6; i++) {
+    hf_rto_timeout(&r, &p);
+  }
+  // An answer 10 ms after the latest copy: the RTT may really have grown
+  // (Karn's concern), so keep 3000 << 2 = 12000 >= 10000.
+  hf_rto_answered(&r, &p, 10000);
+  EXPECT_EQ(2, r.backoff);
+  EXPECT_EQ(12000U, hf_rto_current_us(&r, &p));
+  // Exactly the timeout: covered without doubling.
+  hf_rto_answered(&r, &p, 3000);
+  EXPECT_EQ(0, r.backoff);
+  // Never raised by an answer, however slow.
+  hf_rto_timeout(&r, &p);
+  hf_rto_answered(&r, &p, kU32Max);
+  EXPECT_EQ(1, r.backoff);
+  // The doublings count as hf_rto_current_us() does, clamped to max_us:
+  // an answer beyond max_us keeps the whole backoff.
+  for (int i = 0; i < 8; i++) {
+    hf_rto_timeout(&r, &p);
+  }
+  hf_rto_answered(&r, &p, p.max_us + 1);
+  EXPECT_EQ(6, r.backoff);
+  hf_rto_answered(&r, &p, 0);
+  EXPECT_EQ(0, r.backoff);
+}
+
+// A closed window is flow control: expiries of the persist timer count
+// towards the retry limit (a receiver may still go silent) without
+// doubling the timeout.
+TEST(hf_rto_probe_timeout, counts_retries_not_backoff) {
+  const hf_rto_params p = defaults();
+  hf_rto r = started(p);
+  for (int i = 0; i < 8; i++) {
+    EXPECT_FALSE(hf_rto_probe_timeout(&r, &p));
+  }
+  EXPECT_TRUE(hf_rto_probe_timeout(&r, &p));
+  EXPECT_EQ(0, r.backoff);
+  EXPECT_EQ(p.initial_us, hf_rto_current_us(&r, &p));
+  hf_rto_ack_progress(&r);  // the receiver answers: a new run
+  EXPECT_FALSE(hf_rto_probe_timeout(&r, &p));
+}

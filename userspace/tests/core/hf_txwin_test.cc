@@ -415,27 +415,108 @@ TEST(hf_txwin_repairs, deliveries_pay_for_repairs) {
   w.send(40);
   hf_txwin* win = w.get();
   EXPECT_FALSE(hf_txwin_repairs_take(win));  // nothing delivered yet
-  hf_txwin_repairs_grant(win, 3, false);
+  hf_txwin_repairs_grant(win, 3, false, false);
   EXPECT_TRUE(hf_txwin_repairs_take(win));
   // Outside a recovery an ACK's own deliveries are the whole allowance.
-  hf_txwin_repairs_grant(win, 2, false);
+  hf_txwin_repairs_grant(win, 2, false, false);
   EXPECT_EQ(2U, win->repairs);
   // In one, they add up.
-  hf_txwin_repairs_grant(win, 5, true);
+  hf_txwin_repairs_grant(win, 5, true, false);
   EXPECT_EQ(7U, win->repairs);
   for (int i = 0; i < 7; i++) {
     EXPECT_TRUE(hf_txwin_repairs_take(win));
   }
   EXPECT_FALSE(hf_txwin_repairs_take(win));
   // Never more than is in flight to repair.
-  hf_txwin_repairs_grant(win, 30, true);
-  hf_txwin_repairs_grant(win, 30, true);
+  hf_txwin_repairs_grant(win, 30, true, false);
+  hf_txwin_repairs_grant(win, 30, true, false);
   EXPECT_EQ(40U, win->repairs);
   w.ack(35, {});
-  hf_txwin_repairs_grant(win, 0, true);
+  hf_txwin_repairs_grant(win, 0, true, false);
   EXPECT_EQ(5U, win->repairs);
-  hf_txwin_repairs_grant(win, ~0U, true);  // no wrap
+  hf_txwin_repairs_grant(win, ~0U, true, false);  // no wrap
   EXPECT_EQ(5U, win->repairs);
+}
+
+TEST(hf_txwin_repairs, slow_start_after_a_confirmed_rto) {
+  TxWin w(128, 0);
+  w.send(40);
+  hf_txwin* win = w.get();
+  hf_txwin_repairs_grant(win, 3, false, true);
+  EXPECT_EQ(6U, win->repairs);  // two repairs per segment delivered
+  hf_txwin_repairs_grant(win, 4, true, true);
+  EXPECT_EQ(14U, win->repairs);
+  hf_txwin_repairs_grant(win, ~0U, true, true);  // no wrap, capped
+  EXPECT_EQ(40U, win->repairs);
+}
+
+TEST(hf_txwin_repair_end, highest_sack_unless_a_confirmed_rto) {
+  TxWin w(256, kWrapStart + 0xf0);
+  const u32 b = w.una();
+  w.send(100);
+  w.ack(b + 10, {{b + 20, b + 30}});
+  // Loss detection stops at the highest SACK: above, segments may still
+  // be on their way.
+  EXPECT_EQ(b + 30, hf_txwin_repair_end(w.get(), false));
+  // No RTO yet: a confirmation changes nothing.
+  EXPECT_EQ(b + 30, hf_txwin_repair_end(w.get(), true));
+  w.rto();
+  EXPECT_EQ(b + 30, hf_txwin_repair_end(w.get(), false));
+  EXPECT_EQ(b + 100, hf_txwin_repair_end(w.get(), true));
+  // Undone (F-RTO found it spurious): back to the highest SACK.
+  hf_txwin_rto_undo(w.get());
+  EXPECT_EQ(b + 30, hf_txwin_repair_end(w.get(), true));
+  // Data sent after the RTO is not its business.
+  w.rto();
+  w.ack(b + 100, {});
+  w.send(20);
+  w.ack(b + 100, {{b + 105, b + 106}});
+  EXPECT_EQ(b + 106, hf_txwin_repair_end(w.get(), true));
+}
+
+// Issue 40: a flight the receiver refused whole (or lost whole) after a
+// timeout. The timer resends a budget; from then on the acks of those
+// repairs pay for the rest, above the highest SACK too, doubling per
+// round trip. Before, only the next timeout resent the next budget:
+// 400 segments took 25 backed-off timeouts.
+TEST(hf_txwin_end_to_end, confirmed_rto_repairs_a_whole_flight_in_a_few_round_trips) {
+  constexpr u32 kFlight = 400;
+  constexpr u32 kRtoBudget = 16;
+  TxWin w(1024, kWrapStart + 0x80);
+  const u32 b = w.una();
+  w.send(kFlight);
+  // Nothing arrived; the timer resends its budget, and the first ack
+  // (which the caller takes as the F-RTO verdict: only resent data
+  // arrived) confirms the RTO.
+  w.rto();
+  std::vector<u32> flight;
+  u32 seq = 0;
+  for (u32 i = 0; i < kRtoBudget && hf_txwin_next_lost(w.get(), &seq); i++) {
+    flight.push_back(seq);
+  }
+  int rounds = 0;
+  while (w.una() != w.nxt() && rounds < 100) {
+    rounds++;
+    // A round trip: everything resent arrives, in order, and is acked.
+    std::sort(flight.begin(), flight.end(), [b](u32 x, u32 y) { return x - b < y - b; });
+    u32 cum = w.una();
+    while (!flight.empty() && flight.front() == cum) {
+      cum++;
+      flight.erase(flight.begin());
+    }
+    const hf_txwin_ack_result r = w.ack(cum, {});
+    hf_txwin_repairs_grant(w.get(), r.delivered, true, true);
+    const u32 end = hf_txwin_repair_end(w.get(), true);
+    while (hf_txwin_peek_lost(w.get(), &seq) && seq - b < end - b &&
+           hf_txwin_repairs_take(w.get())) {
+      ASSERT_TRUE(hf_txwin_next_lost(w.get(), &seq));
+      flight.push_back(seq);
+    }
+  }
+  EXPECT_EQ(w.nxt(), w.una());
+  // 16, 32, 64, 128, 256: every segment resent within 5 round trips,
+  // acked at the 6th.
+  EXPECT_LE(rounds, 6);
 }
 
 TEST(hf_txwin_ack, stale_ack_is_ignored) {

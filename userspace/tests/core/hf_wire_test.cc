@@ -27,7 +27,8 @@ hf_hdr data_hdr() {
   h.data.frame_segs = 4;
   h.data.frame_seq = 1000;
   h.data.seg_size = 1468;
-  h.data.epoch = 0x1234;
+  h.data.epoch = 0x12345678;
+  h.data.echo = 0x9abcdef0;
   h.data.pred = 3;
   return h;
 }
@@ -38,8 +39,8 @@ hf_hdr ack_hdr(unsigned int nsack) {
   h.ack.cum_seq = 0xfffffff0U;  // blocks below wrap through zero
   h.ack.credit = 0x12345678;
   h.ack.rate_kbps = 10000000;
-  h.ack.epoch = 0xbeef;
-  h.ack.rx_state = 0x5eed;
+  h.ack.epoch = 0xbeef1234;
+  h.ack.rx_state = 0x5eed5678;
   h.ack.nsack = static_cast<u8>(nsack);
   u32 s = h.ack.cum_seq + 2;
   for (unsigned int i = 0; i < nsack && i < HF_SACK_MAX; i++) {
@@ -92,14 +93,15 @@ TEST(hf_hdr_encode, data_layout_is_big_endian) {
   buf.fill(0xee);  // the encoder writes every byte, reserved ones as zero
   ASSERT_EQ(HF_DATA_HLEN, hf_hdr_encode(&h, buf.data(), buf.size()));
   const std::array<u8, HF_DATA_HLEN> want = {
-      0x41, 0x01, 0x0f, 0xa0, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
+      0x51, 0x01, 0x0f, 0xa0, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
       0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0x00, 0x07,  // seq msg_id
       0x00, 0x00, 0x27, 0x10, 0x00, 0x00, 0x05, 0xbc,  // msg_len offset
       0x05, 0xbc, 0x00, 0x04, 0x00, 0x00, 0x03, 0xe8,  // seg_len frame_segs frame_seq
-      0x05, 0xbc, 0x12, 0x34, 0x03, 0x00, 0x00, 0x00,  // seg_size epoch pred rsvd
+      0x05, 0xbc, 0x03, 0x00, 0x12, 0x34, 0x56, 0x78,  // seg_size pred rsvd epoch
+      0x9a, 0xbc, 0xde, 0xf0,                          // echo
   };
   EXPECT_EQ(want, buf);
-  EXPECT_EQ(40, HF_DATA_HLEN);
+  EXPECT_EQ(44, HF_DATA_HLEN);
 }
 
 TEST(hf_hdr_encode, ack_layout_is_big_endian) {
@@ -114,15 +116,16 @@ TEST(hf_hdr_encode, ack_layout_is_big_endian) {
   buf.fill(0xee);  // the encoder writes every byte, reserved ones as zero
   ASSERT_EQ(kLen, hf_hdr_encode(&h, buf.data(), buf.size()));
   const std::array<u8, kLen> want = {
-      0x42, 0x0d, 0x00, 0x00, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
+      0x52, 0x0d, 0x00, 0x00, 0x13, 0x89, 0xbe, 0xef,  // vt flags sport dport csum
       0xff, 0xff, 0xff, 0xf0, 0x12, 0x34, 0x56, 0x78,  // cum_seq credit
       0x00, 0x98, 0x96, 0x80, 0x01, 0x02, 0x03, 0x04,  // rate_kbps msg_done
       0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,  // msg_status
-      0x01, 0x00, 0xbe, 0xef, 0x5e, 0xed, 0x00, 0x00,  // nsack rsvd epoch rx_state rsvd
+      0x01, 0x00, 0x00, 0x00, 0xbe, 0xef, 0x12, 0x34,  // nsack rsvd epoch
+      0x5e, 0xed, 0x56, 0x78,                          // rx_state
       0xff, 0xff, 0xff, 0xf2, 0xff, 0xff, 0xff, 0xf5,  // sack[0] start end
   };
   EXPECT_EQ(want, buf);
-  EXPECT_EQ(40, HF_ACK_HLEN);
+  EXPECT_EQ(44, HF_ACK_HLEN);
 }
 
 TEST(hf_hdr_encode, refuses_small_buffer_and_bad_header) {
@@ -159,21 +162,21 @@ TEST(hf_hdr_decode, data_round_trip) {
   EXPECT_EQ(in.data.frame_seq, out.data.frame_seq);
   EXPECT_EQ(in.data.seg_size, out.data.seg_size);
   EXPECT_EQ(in.data.epoch, out.data.epoch);
+  EXPECT_EQ(in.data.echo, out.data.echo);
   EXPECT_EQ(in.data.pred, out.data.pred);
 }
 
 // pred is a distance back in msg_id: every value names a message (one
 // below the receiver's msg_done a resolved one), so none is malformed.
-// The reserved bytes after it are ignored.
+// The reserved byte after it is ignored.
 TEST(hf_hdr_decode, data_pred_any_value_reserved_ignored) {
   hf_hdr out{};
   for (u8 pred : {0, 1, 31, 32, 255}) {
     hf_hdr h = data_hdr();
     h.data.pred = pred;
     std::vector<u8> f = frame(h, h.data.seg_len);
-    EXPECT_EQ(pred, f[36]);
-    f[37] = 0x5a;
-    f[39] = 0xff;
+    EXPECT_EQ(pred, f[34]);
+    f[35] = 0x5a;
     ASSERT_EQ(HF_WERR_OK, decode(f, &out)) << "pred " << int(pred);
     EXPECT_EQ(pred, out.data.pred);
   }
@@ -207,8 +210,8 @@ TEST(hf_hdr_decode, short_frames) {
     f.resize(len);
     EXPECT_EQ(HF_WERR_SHORT, decode(f, &out)) << "len " << len;
   }
-  // An ACK shorter than its 40-byte header, the 36 bytes of the version 1
-  // layout included.
+  // An ACK shorter than its 44-byte header, the 36 and 40 bytes of the
+  // version 1 and version 4 layouts included.
   for (size_t len = 0; len < HF_ACK_HLEN; len++) {
     std::vector<u8> a = frame(ack_hdr(0), 0);
     a.resize(len);
@@ -217,17 +220,17 @@ TEST(hf_hdr_decode, short_frames) {
   std::vector<u8> a = frame(ack_hdr(4), 0);
   a.resize(a.size() - 1);
   EXPECT_EQ(HF_WERR_SHORT, decode(a, &out));
-  // One block in the version 1 layout is 44 bytes: short of 40 + 8.
+  // One block in the version 4 layout is 48 bytes: short of 44 + 8.
   a = frame(ack_hdr(1), 0);
-  a.resize(36 + HF_SACK_BLOCK_LEN);
+  a.resize(40 + HF_SACK_BLOCK_LEN);
   EXPECT_EQ(HF_WERR_SHORT, decode(a, &out));
 }
 
 TEST(hf_hdr_decode, bad_version_and_type) {
   hf_hdr out{};
   std::vector<u8> f = frame(data_hdr(), 1468);
-  ASSERT_EQ(0x41, f[0]);  // version 4, DATA
-  for (u8 v : {0, 1, 2, 3, 5, 15}) {
+  ASSERT_EQ(0x51, f[0]);  // version 5, DATA
+  for (u8 v : {0, 1, 2, 3, 4, 6, 15}) {
     f[0] = static_cast<u8>(v << 4 | HF_TYPE_DATA);
     EXPECT_EQ(HF_WERR_VERSION, decode(f, &out)) << "version " << int(v);
     EXPECT_EQ(v, out.version);
@@ -238,9 +241,10 @@ TEST(hf_hdr_decode, bad_version_and_type) {
   }
 }
 
-// Versions 1 (the layout before rx_state), 2 (segment credit) and 3 (the
-// 36-byte DATA header, before pred): a peer running an older module sends
-// these, and they are refused on the version before anything else.
+// Versions 1 (the layout before rx_state), 2 (segment credit), 3 (the
+// 36-byte DATA header, before pred) and 4 (16-bit epochs, no echo): a peer
+// running an older module sends these, and they are refused on the
+// version before anything else.
 TEST(hf_hdr_decode, older_versions_refused) {
   hf_hdr out{};
   std::vector<u8> f = frame(data_hdr(), 1468);
@@ -278,6 +282,14 @@ TEST(hf_hdr_decode, older_versions_refused) {
   a = frame(ack_hdr(1), 0);
   a[0] = 0x32;
   EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
+  // Version 4: 40-byte headers, 16-bit epochs; refused, though a version 4
+  // header padded by Ethernet is as long as a version 5 one.
+  f[0] = 0x41;
+  EXPECT_EQ(HF_WERR_VERSION, decode(f, &out));
+  EXPECT_EQ(4, out.version);
+  a = frame(ack_hdr(1), 0);
+  a[0] = 0x42;
+  EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
   // The version is checked first: even a frame too short for its type.
   a.resize(HF_COMMON_LEN);
   EXPECT_EQ(HF_WERR_VERSION, decode(a, &out));
@@ -292,7 +304,7 @@ TEST(hf_hdr_decode, undefined_flags) {
   h.flags = 0x40;
   EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 1468), &out));
   h = ack_hdr(0);
-  for (unsigned int bit = 0x10; bit <= 0x80; bit <<= 1) {
+  for (unsigned int bit = 0x40; bit <= 0x80; bit <<= 1) {
     h.flags = static_cast<u8>(bit);
     EXPECT_EQ(HF_WERR_FLAGS, decode(frame(h, 0), &out)) << "flag " << bit;
     h.flags = static_cast<u8>(bit | HF_AF_ALL);
@@ -301,9 +313,12 @@ TEST(hf_hdr_decode, undefined_flags) {
 }
 
 TEST(hf_hdr_decode, ack_defined_flags) {
-  EXPECT_EQ(HF_AF_ECHO | HF_AF_WINDOW | HF_AF_DUP | HF_AF_CLOSED, HF_AF_ALL);
+  EXPECT_EQ(HF_AF_ECHO | HF_AF_WINDOW | HF_AF_DUP | HF_AF_CLOSED | HF_AF_CHALLENGE | HF_AF_LOST,
+            HF_AF_ALL);
   EXPECT_EQ(0x04, HF_AF_DUP);
   EXPECT_EQ(0x08, HF_AF_CLOSED);
+  EXPECT_EQ(0x10, HF_AF_CHALLENGE);
+  EXPECT_EQ(0x20, HF_AF_LOST);
   hf_hdr h = ack_hdr(1);
   for (unsigned int flags = 0; flags <= HF_AF_ALL; flags++) {
     h.flags = static_cast<u8>(flags);
@@ -396,12 +411,14 @@ TEST(hf_hdr_decode, ack_round_trip_with_wrapping_sack) {
 
 TEST(hf_hdr_decode, ack_rx_state_round_trip) {
   // The sender picks it non-zero; the decoder carries any value, 0 too.
-  for (u16 rx_state : {0x0001, 0x8000, 0xffff, 0x0000}) {
+  for (u32 rx_state : {0x00000001U, 0x80000000U, 0xffffffffU, 0x00000000U, 0x01020304U}) {
     hf_hdr in = ack_hdr(2);
     in.ack.rx_state = rx_state;
     std::vector<u8> f = frame(in, 0);
-    EXPECT_EQ(rx_state >> 8, f[36]);
-    EXPECT_EQ(rx_state & 0xff, f[37]);
+    EXPECT_EQ(rx_state >> 24, f[40]);
+    EXPECT_EQ((rx_state >> 16) & 0xff, f[41]);
+    EXPECT_EQ((rx_state >> 8) & 0xff, f[42]);
+    EXPECT_EQ(rx_state & 0xff, f[43]);
     hf_hdr out{};
     ASSERT_EQ(HF_WERR_OK, decode(f, &out)) << rx_state;
     EXPECT_EQ(rx_state, out.ack.rx_state);
@@ -415,11 +432,11 @@ TEST(hf_hdr_decode, ack_reserved_bytes_ignored) {
   hf_hdr in = ack_hdr(3);
   std::vector<u8> f = frame(in, 0);
   EXPECT_EQ(0, f[33]);
-  EXPECT_EQ(0, f[38]);
-  EXPECT_EQ(0, f[39]);
+  EXPECT_EQ(0, f[34]);
+  EXPECT_EQ(0, f[35]);
   f[33] = 0xa5;
-  f[38] = 0x5a;
-  f[39] = 0xff;
+  f[34] = 0x5a;
+  f[35] = 0xff;
   hf_hdr out{};
   ASSERT_EQ(HF_WERR_OK, decode(f, &out));
   EXPECT_EQ(in.ack.epoch, out.ack.epoch);
@@ -431,8 +448,8 @@ TEST(hf_hdr_decode, ack_reserved_bytes_ignored) {
   std::array<u8, HF_HLEN_MAX> buf{};
   ASSERT_EQ(static_cast<int>(f.size()), hf_hdr_encode(&out, buf.data(), buf.size()));
   EXPECT_EQ(0, buf[33]);
-  EXPECT_EQ(0, buf[38]);
-  EXPECT_EQ(0, buf[39]);
+  EXPECT_EQ(0, buf[34]);
+  EXPECT_EQ(0, buf[35]);
 }
 
 TEST(hf_hdr_decode, ack_bad_sack_blocks) {

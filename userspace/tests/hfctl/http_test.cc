@@ -1,8 +1,11 @@
-// tests/hfctl/http_test.cc - unit tests of hfctl/http.cc: request heads
-// parsed or refused, the responses chosen, and their bytes.
+// tests/hfctl/http_test.cc - unit tests of hfctl/http.cc: the end of a
+// request head found as bytes arrive, heads parsed or refused, the
+// responses chosen, and their bytes.
 #include "http.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -111,6 +114,76 @@ TEST(ParseHttpRequest, TooLarge) {
       << "empty lines count";
 }
 
+// The head size HeadScanner finds when `bytes` arrive in pieces of `step`.
+std::size_t scan_in_steps(std::string_view bytes, std::size_t step) {
+  hfctl::HeadScanner scanner;
+  std::size_t end = 0;
+  for (std::size_t size = 0; size < bytes.size();) {
+    size = std::min(bytes.size(), size + step);
+    end = scanner.scan(bytes.substr(0, size));
+    if (end != 0) {
+      break;
+    }
+  }
+  return end;
+}
+
+TEST(HeadScanner, EndsAtTheFirstEmptyLineAfterARequestLine) {
+  const std::string head = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+  for (const std::size_t step : {std::size_t{1}, std::size_t{2}, std::size_t{7}, head.size()}) {
+    EXPECT_EQ(scan_in_steps(head + "body bytes", step), head.size()) << "step " << step;
+  }
+  EXPECT_EQ(scan_in_steps("GET / HTTP/1.0\n\n", 1), 16U) << "bare LF";
+  EXPECT_EQ(scan_in_steps("GET / HTTP/1.0\r\n\n", 3), 17U) << "mixed";
+  EXPECT_EQ(scan_in_steps("\r\n\nGET / HTTP/1.0\r\n\r\n", 1), 21U) << "leading empty lines";
+}
+
+TEST(HeadScanner, ZeroUntilTheHeadEnds) {
+  EXPECT_EQ(scan_in_steps("GET / HTTP/1.1\r\nHost: x\r\n", 1), 0U);
+  EXPECT_EQ(scan_in_steps(std::string(5000, '\n'), 1), 0U) << "only empty lines";
+  EXPECT_EQ(scan_in_steps("GET / HTTP/1.1\r\nHost: x\r\n\r", 1), 0U) << "CR without its LF";
+  EXPECT_EQ(scan_in_steps("GET / HTTP/1.1\r\n\r\r\n", 1), 0U) << R"("\r\r" is no empty line)";
+}
+
+TEST(HeadScanner, AgreesWithTheParser) {
+  // Whatever the scanner calls a head, the parser finds complete (or
+  // refuses) in those bytes alone, never incomplete.
+  for (const std::string_view bytes :
+       {"GET / HTTP/1.0\r\n\r\n", "\n\nGET / HTTP/1.0\n\n", "GET / HTTP/1.1\r\nA: b\r\n\r\n",
+        "BREW /\r\n\r\n", "GET / HTTP/1.0\r\r\n\r\n", "GET / HTTP/1.0\r\n \r\n\r\n",
+        "GET / HTTP/1.0\r\n\r\nafter the head"}) {
+    const std::size_t end = scan_in_steps(bytes, 1);
+    ASSERT_NE(end, 0U) << bytes;
+    EXPECT_NE(hfctl::parse_http_request(bytes.substr(0, end)).status, ParseStatus::incomplete)
+        << bytes;
+    EXPECT_EQ(hfctl::parse_http_request(bytes).status,
+              hfctl::parse_http_request(bytes.substr(0, end)).status)
+        << bytes;
+  }
+}
+
+TEST(HeadScanner, StopsOnceFound) {
+  hfctl::HeadScanner scanner;
+  EXPECT_EQ(scanner.scan("GET / HTTP/1.0\r\n\r\n"), 18U);
+  EXPECT_EQ(scanner.scan("GET / HTTP/1.0\r\n\r\nGET / HTTP/1.0\r\n\r\n"), 18U)
+      << "the first head only";
+}
+
+TEST(Route, MetricsAreRenderedElsewhere) {
+  for (const char* method : {"GET", "HEAD"}) {
+    const hfctl::Route routed = hfctl::route(request(method, "/metrics"));
+    EXPECT_TRUE(routed.metrics) << method;
+    EXPECT_EQ(routed.response.status, 200);
+    EXPECT_EQ(routed.response.content_type, hfctl::kPrometheusContentType);
+    EXPECT_EQ(routed.response.body, "");
+  }
+  for (const char* path : {"/", "/nope"}) {
+    EXPECT_FALSE(hfctl::route(request("GET", path)).metrics) << path;
+  }
+  EXPECT_FALSE(hfctl::route(request("POST", "/metrics")).metrics);
+  EXPECT_EQ(hfctl::route(request("POST", "/metrics")).response.status, 405);
+}
+
 TEST(Respond, Metrics) {
   for (const char* method : {"GET", "HEAD"}) {
     const hfctl::HttpResponse response = hfctl::respond(request(method, "/metrics"), metrics);
@@ -158,6 +231,10 @@ TEST(ErrorResponse, FromParseResult) {
   EXPECT_EQ(hfctl::error_response(408).body, "408 Request Timeout\n");
 }
 
+TEST(ErrorResponse, MetricsNotReadyIs503) {
+  EXPECT_EQ(hfctl::error_response(503, "slow").body, "503 Service Unavailable: slow\n");
+}
+
 TEST(HttpDate, ImfFixdate) {
   EXPECT_EQ(hfctl::http_date(std::chrono::system_clock::from_time_t(784111777)),
             "Sun, 06 Nov 1994 08:49:37 GMT");
@@ -183,6 +260,16 @@ TEST(Serialize, HeadKeepsTheLengthDropsTheBody) {
   EXPECT_NE(text.find("Content-Length: 16\r\n"), std::string::npos) << text;
   EXPECT_TRUE(text.ends_with("\r\n\r\n")) << text;
   EXPECT_EQ(text.find("Date:"), std::string::npos);
+}
+
+TEST(SerializeHead, TheGivenLengthAndNoBody) {
+  const std::string text = hfctl::serialize_head(hfctl::metrics_response(), 12345, "");
+  EXPECT_EQ(text,
+            "HTTP/1.1 200 OK\r\n"
+            "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
+            "Content-Length: 12345\r\n"
+            "Connection: close\r\n"
+            "\r\n");
 }
 
 }  // namespace

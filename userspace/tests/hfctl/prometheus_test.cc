@@ -70,8 +70,8 @@ TEST(RenderPrometheus, WholeFixture) {
                 "# HELP hyperframe_rx_mem_bytes Reassembly memory held, in bytes.\n"
                 "# TYPE hyperframe_rx_mem_bytes gauge\n"
                 "hyperframe_rx_mem_bytes 65536\n"
-                "# HELP hyperframe_rx_mem_reserved_bytes Reassembly memory reserved by admitted "
-                "messages, in bytes.\n"
+                "# HELP hyperframe_rx_mem_reserved_bytes Receive memory reserved by admitted "
+                "messages, in reassembly or delivered and not read yet, in bytes.\n"
                 "# TYPE hyperframe_rx_mem_reserved_bytes gauge\n"
                 "hyperframe_rx_mem_reserved_bytes 131072\n"
                 "# HELP hyperframe_rx_segs_total DATA segments accepted.\n"
@@ -171,6 +171,34 @@ TEST(RenderPrometheusDown, KeepsTheTargetLabels) {
   EXPECT_TRUE(out.str().ends_with("\nhyperframe_up{namespace=\"blue\"} 0\n")) << out.str();
 }
 
+TEST(RenderPrometheusExporter, OneCounterFamilyEach) {
+  std::ostringstream out;
+  const std::vector<PrometheusLabel> labels{{.name = "namespace", .value = "blue"}};
+  hfctl::render_prometheus_exporter(out,
+                                    {.connections = 7,
+                                     .requests = 6,
+                                     .evicted = 5,
+                                     .timed_out = 4,
+                                     .renders = 3,
+                                     .qdisc_dumps = 2},
+                                    labels);
+  const std::string text = out.str();
+  for (const auto& [name, value] :
+       std::vector<std::pair<std::string, int>>{{"connections", 7},
+                                                {"requests", 6},
+                                                {"evicted_connections", 5},
+                                                {"timed_out_connections", 4},
+                                                {"renders", 3},
+                                                {"qdisc_dumps", 2}}) {
+    const std::string family = "hyperframe_exporter_" + name + "_total";
+    EXPECT_TRUE(contains(text, "# HELP " + family + " ")) << family;
+    EXPECT_TRUE(contains(text, "# TYPE " + family + " counter\n")) << family;
+    EXPECT_TRUE(
+        contains(text, "\n" + family + "{namespace=\"blue\"} " + std::to_string(value) + "\n"))
+        << text;
+  }
+}
+
 TEST(EscapeLabelValue, BackslashQuoteNewline) {
   EXPECT_EQ(hfctl::escape_label_value("plain"), "plain");
   EXPECT_EQ(hfctl::escape_label_value(R"(a\b"c)"), R"(a\\b\"c)");
@@ -211,12 +239,23 @@ TEST(Prometheus, KnowsEveryCounterTheKernelNames) {
     gauges++;
   }
   ASSERT_GE(counters.size(), 40U) << "the kernel's counter names were not found";
-  ASSERT_EQ(3U, gauges);
+  ASSERT_EQ(4U, gauges);
   const std::string text = render(counters);
   EXPECT_FALSE(contains(text, "The kernel's counter")) << text;
-  for (const char* gauge : {"peers", "rx_mem_bytes", "rx_mem_reserved_bytes"}) {
+  for (const char* gauge : {"peers", "rx_mem_bytes", "rx_mem_reserved_bytes", "mem_bytes"}) {
     EXPECT_TRUE(contains(text, std::string("# TYPE hyperframe_") + gauge + " gauge\n")) << gauge;
   }
+}
+
+// A count of microseconds goes out in seconds (Prometheus' base unit),
+// exactly, under a name without the abbreviation.
+TEST(RenderPrometheus, MicrosecondsAsSeconds) {
+  const std::vector<hf::Counter> counters{{"tx_backoff_answered_us", 2500042}};
+  const std::string text = render(counters);
+  EXPECT_TRUE(contains(text, "hyperframe_tx_backoff_answered_seconds_total 2.500042\n")) << text;
+  EXPECT_FALSE(contains(text, "_us")) << text;
+  const std::string zero = render({{"tx_backoff_answered_us", 0}});
+  EXPECT_TRUE(contains(zero, "hyperframe_tx_backoff_answered_seconds_total 0.000000\n")) << zero;
 }
 
 // Two hfq qdiscs as hf::Control::qdiscs() returns them, named.
@@ -229,10 +268,12 @@ std::vector<hfctl::QdiscSample> two_qdiscs() {
   eth0.qlen_data = 40;
   eth0.qlen_other = 1;
   eth0.backlog = 60000;
-  eth0.counters = {{"packets_control", 10}, {"packets_data", 2000},   {"packets_other", 7},
-                   {"drop_limit", 0},       {"drop_flow_limit", 1},   {"drop_control_limit", 0},
-                   {"drop_horizon", 2},     {"flow_alloc_failed", 0}, {"throttled", 15},
-                   {"rate_delayed", 40}};
+  eth0.memory = 98304;
+  eth0.counters = {{"packets_control", 10},  {"packets_data", 2000},   {"packets_other", 7},
+                   {"drop_limit", 0},        {"drop_flow_limit", 1},   {"drop_control_limit", 0},
+                   {"drop_horizon", 2},      {"flow_alloc_failed", 0}, {"throttled", 15},
+                   {"rate_delayed", 40},     {"drop_memory_limit", 3}, {"control_foreign", 4},
+                   {"control_over_share", 5}};
   hf::QdiscInfo eth1 = eth0;
   eth1.ifindex = 3;
   eth1.config.rate = 0;
@@ -266,6 +307,12 @@ TEST(RenderPrometheusQdiscs, BandsAndReasonsAreLabelsOfOneFamily) {
       << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_drops_total{dev=\"eth0\",reason=\"horizon\"} 2\n"))
       << text;
+  EXPECT_TRUE(
+      contains(text, "hyperframe_qdisc_drops_total{dev=\"eth0\",reason=\"memory_limit\"} 3\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_control_foreign_total{dev=\"eth0\"} 4\n")) << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_control_over_share_total{dev=\"eth0\"} 5\n"))
+      << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_throttled_total{dev=\"eth0\"} 15\n")) << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_rate_delayed_total{dev=\"eth0\"} 40\n")) << text;
 }
@@ -276,6 +323,7 @@ TEST(RenderPrometheusQdiscs, GaugesPerDevice) {
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_queued_packets{band=\"data\",dev=\"eth0\"} 40\n"))
       << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_backlog_bytes{dev=\"eth0\"} 60000\n")) << text;
+  EXPECT_TRUE(contains(text, "hyperframe_qdisc_memory_bytes{dev=\"eth0\"} 98304\n")) << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_flows{dev=\"eth0\"} 2\n")) << text;
   EXPECT_TRUE(contains(text, "hyperframe_qdisc_rate_bytes_per_second{dev=\"eth0\"} 2500000\n"))
       << text;
@@ -307,7 +355,7 @@ TEST(RenderPrometheusQdiscs, OneHeaderPerFamily) {
     EXPECT_EQ(seen.end(), std::find(seen.begin(), seen.end(), name)) << name;
     seen.push_back(name);
   }
-  EXPECT_EQ(10U, seen.size()) << text;
+  EXPECT_EQ(13U, seen.size()) << text;
 }
 
 // A histogram as the kernel reports it: bounds 1024, 2048, +Inf, counts

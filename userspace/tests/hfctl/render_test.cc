@@ -154,7 +154,8 @@ TEST(RenderObjectHelp, CommandOptions) {
       << "an option two commands take is listed once: " << help;
   const std::string exporter =
       rendered([](std::ostream& out) { hfctl::render_object_help(out, hfctl::kExporterObject); });
-  EXPECT_NE(exporter.find("exporter serve [ --listen ADDRESS:PORT ] [ --max-connections N ]\n"),
+  EXPECT_NE(exporter.find("exporter serve [ --listen ADDRESS:PORT ] [ --max-connections N ] "
+                          "[ --cache-ms MS ] [ --user USER[:GROUP] ]\n"),
             std::string::npos)
       << exporter;
 }
@@ -432,12 +433,14 @@ hf::QdiscInfo busy_hfq() {
                      .control_limit = 1000,
                      .quantum = 3028,
                      .other_share = 10,
-                     .horizon_ms = 10000},
+                     .horizon_ms = 10000,
+                     .memory_limit = 33554432},
           .flows = 3,
           .qlen_control = 0,
           .qlen_data = 12,
           .qlen_other = 1,
           .backlog = 18168,
+          .memory = 40960,
           .counters = {{"packets_control", 10},
                        {"packets_data", 2000},
                        {"packets_other", 7},
@@ -456,7 +459,7 @@ std::string qdisc_show(const std::vector<hfctl::QdiscRow>& rows, const Options& 
 
 constexpr std::string_view kBusyLine =
     "qdisc hfq 8001: dev veth0 root rate 100Mbit limit 10000p flow_limit 1000p control_limit "
-    "1000p quantum 3028b other_share 10% horizon 10s\n";
+    "1000p quantum 3028b other_share 10% horizon 10s memory_limit 32mb\n";
 
 TEST(RenderQdiscShow, TextIsOneLineAsTcPrintsIt) {
   EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}}, text()), kBusyLine);
@@ -465,12 +468,13 @@ TEST(RenderQdiscShow, TextIsOneLineAsTcPrintsIt) {
 TEST(RenderQdiscShow, StatsAddQueuesAndEveryCounter) {
   Options more = text();
   more.stats = 1;
-  EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}}, more),
-            std::string(kBusyLine) +
-                " flows 3 qlen_control 0p qlen_data 12p qlen_other 1p backlog 18168b\n"
-                " packets_control 10 packets_data 2000 packets_other 7 drop_limit 0 "
-                "drop_flow_limit 1 drop_control_limit 0 drop_horizon 2 flow_alloc_failed 0 "
-                "throttled 15 rate_delayed 40\n");
+  EXPECT_EQ(
+      qdisc_show({{"veth0", busy_hfq()}}, more),
+      std::string(kBusyLine) +
+          " flows 3 qlen_control 0p qlen_data 12p qlen_other 1p backlog 18168b memory 40960b\n"
+          " packets_control 10 packets_data 2000 packets_other 7 drop_limit 0 "
+          "drop_flow_limit 1 drop_control_limit 0 drop_horizon 2 flow_alloc_failed 0 "
+          "throttled 15 rate_delayed 40\n");
 }
 
 TEST(RenderQdiscShow, TextOfAnUnpacedHfqWithSomeSettingsUnreported) {
@@ -485,12 +489,12 @@ TEST(RenderQdiscShow, TextOfAnUnpacedHfqWithSomeSettingsUnreported) {
   more.stats = 2;
   EXPECT_EQ(qdisc_show({{"", info}}, more),
             "qdisc hfq 1: dev if7 root rate unpaced quantum 64kb horizon 500ms\n"
-            " flows 0 qlen_control 0p qlen_data 0p qlen_other 0p backlog 0b\n"
+            " flows 0 qlen_control 0p qlen_data 0p qlen_other 0p backlog 0b memory 0b\n"
             " brand_new 5\n");
   info.counters.clear();
   EXPECT_EQ(qdisc_show({{"eth0", info}}, more),
             "qdisc hfq 1: dev eth0 root rate unpaced quantum 64kb horizon 500ms\n"
-            " flows 0 qlen_control 0p qlen_data 0p qlen_other 0p backlog 0b\n")
+            " flows 0 qlen_control 0p qlen_data 0p qlen_other 0p backlog 0b memory 0b\n")
       << "no counter line without counters";
 }
 
@@ -499,18 +503,20 @@ TEST(RenderQdiscShow, OneLinePerQdisc) {
   other.ifindex = 4;
   other.handle = 0x80020000;
   other.config.rate = 1250000000;
-  EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}, {"veth1", other}}, text()),
-            std::string(kBusyLine) +
-                "qdisc hfq 8002: dev veth1 root rate 10Gbit limit 10000p flow_limit 1000p "
-                "control_limit 1000p quantum 3028b other_share 10% horizon 10s\n");
+  EXPECT_EQ(
+      qdisc_show({{"veth0", busy_hfq()}, {"veth1", other}}, text()),
+      std::string(kBusyLine) +
+          "qdisc hfq 8002: dev veth1 root rate 10Gbit limit 10000p flow_limit 1000p "
+          "control_limit 1000p quantum 3028b other_share 10% horizon 10s memory_limit 32mb\n");
 }
 
 TEST(RenderQdiscShow, JsonHasTheRawNumbers) {
   EXPECT_EQ(qdisc_show({{"veth0", busy_hfq()}}, json()),
             line(R"([{"kind":"hfq","ifindex":3,"dev":"veth0","handle":2147549184,)"
                  R"("rate":12500000,"limit":10000,"flow_limit":1000,"control_limit":1000,)"
-                 R"("quantum":3028,"other_share":10,"horizon_ms":10000,"flows":3,)"
-                 R"("qlen_control":0,"qlen_data":12,"qlen_other":1,"backlog":18168,)"
+                 R"("quantum":3028,"other_share":10,"horizon_ms":10000,"memory_limit":33554432,)"
+                 R"("flows":3,"qlen_control":0,"qlen_data":12,"qlen_other":1,"backlog":18168,)"
+                 R"("memory":40960,)"
                  R"("counters":{"packets_control":10,"packets_data":2000,"packets_other":7,)"
                  R"("drop_limit":0,"drop_flow_limit":1,"drop_control_limit":0,"drop_horizon":2,)"
                  R"("flow_alloc_failed":0,"throttled":15,"rate_delayed":40}}])"));
@@ -534,6 +540,7 @@ TEST(RenderQdiscShow, PrettyJsonLeavesOutWhatIsUnreported) {
             "    \"qlen_data\": 0,\n"
             "    \"qlen_other\": 0,\n"
             "    \"backlog\": 0,\n"
+            "    \"memory\": 0,\n"
             "    \"counters\": {}\n"
             "  }\n"
             "]\n");
@@ -610,7 +617,7 @@ TEST(RenderEvent, Backoff) {
   backoff.rate_scale = 717;
   backoff.frame_segs = 32;
   EXPECT_EQ(event(backoff, text()),
-            "backoff dev eth0 addr 02:00:00:00:00:02 epoch 0x002a sign loss rate 70% "
+            "backoff dev eth0 addr 02:00:00:00:00:02 epoch 0x0000002a sign loss rate 70% "
             "frame_segs 32\n");
   EXPECT_EQ(event(backoff, json()),
             line(R"({"event":"backoff","ifindex":2,"dev":"eth0","address":"02:00:00:00:00:02",)"
@@ -630,7 +637,7 @@ TEST(RenderEvent, RetryLimit) {
   limit.epoch = 0x1234;
   limit.messages = 3;
   EXPECT_EQ(event(limit, text()),
-            "retry-limit dev eth0 addr 02:00:00:00:00:02 epoch 0x1234 failed 3 messages\n");
+            "retry-limit dev eth0 addr 02:00:00:00:00:02 epoch 0x00001234 failed 3 messages\n");
   EXPECT_EQ(event(limit, json()),
             line(R"({"event":"retry_limit","ifindex":2,"dev":"eth0",)"
                  R"("address":"02:00:00:00:00:02","epoch":4660,"errno":113,"messages":3})"));
@@ -642,19 +649,19 @@ TEST(RenderEvent, FlowReset) {
   reset.epoch = 0x2a;
   reset.messages = 1;
   EXPECT_EQ(event(reset, text()),
-            "flow-reset dev eth0 addr 02:00:00:00:00:02 epoch 0x002a failed 1 message\n");
+            "flow-reset dev eth0 addr 02:00:00:00:00:02 epoch 0x0000002a failed 1 message\n");
   EXPECT_EQ(event(reset, json()),
             line(R"({"event":"flow_reset","ifindex":2,"dev":"eth0",)"
                  R"("address":"02:00:00:00:00:02","epoch":42,"errno":104,"messages":1})"));
   reset.messages = 0;
   EXPECT_EQ(event(reset, text()),
-            "flow-reset dev eth0 addr 02:00:00:00:00:02 epoch 0x002a failed 0 messages\n");
+            "flow-reset dev eth0 addr 02:00:00:00:00:02 epoch 0x0000002a failed 0 messages\n");
 }
 
 TEST(RenderEvent, Epoch) {
   hf::Event epoch = event_of(hf::EventType::epoch);
   epoch.epoch = 0xbeef;
-  EXPECT_EQ(event(epoch, text()), "epoch dev eth0 addr 02:00:00:00:00:02 0xbeef\n");
+  EXPECT_EQ(event(epoch, text()), "epoch dev eth0 addr 02:00:00:00:00:02 0x0000beef\n");
   EXPECT_EQ(event(epoch, json()),
             line(R"({"event":"epoch","ifindex":2,"dev":"eth0","address":"02:00:00:00:00:02",)"
                  R"("epoch":48879})"));
@@ -666,7 +673,7 @@ TEST(RenderEvent, UnknownTypeShowsItsNumberAndEverythingItCarries) {
   odd.epoch = 1;
   odd.messages = 4;
   EXPECT_EQ(event(odd, text()),
-            "event 9 dev eth0 addr 02:00:00:00:00:02 epoch 0x0001 failed 4 messages errno 5\n");
+            "event 9 dev eth0 addr 02:00:00:00:00:02 epoch 0x00000001 failed 4 messages errno 5\n");
   EXPECT_EQ(event(odd, json()).rfind(R"({"event":"9","ifindex":2,)", 0), 0U);
 }
 

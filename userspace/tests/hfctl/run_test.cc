@@ -201,7 +201,9 @@ TEST(Run, ExporterBadOptionsAreUsageErrors) {
   const TempTree tree;
   for (const auto& args : {std::vector<std::string>{"exporter", "--listen", "localhost:9477"},
                            {"exporter", "serve", "--listen", "127.0.0.1"},
-                           {"exporter", "--max-connections", "0"}}) {
+                           {"exporter", "--max-connections", "0"},
+                           {"exporter", "--cache-ms", "1s"},
+                           {"exporter", "--user", "no-such-user-hf"}}) {
     const Result result = run(tree, args);
     EXPECT_EQ(result.status, hfctl::kExitUsage) << args.back();
     EXPECT_NE(result.err.find("Try \"hfctl exporter help\"."), std::string::npos) << result.err;

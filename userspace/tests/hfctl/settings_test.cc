@@ -157,10 +157,10 @@ std::optional<std::uint64_t> qdisc_value(const std::string& param, const std::st
 }
 
 TEST(ParseQdiscArgs, EveryParameterInItsUnits) {
-  const QdiscArgs args =
-      qdisc_args(QdiscCommand::set, {"dev", "veth0", "rate", "100mbit", "limit", "10000",
-                                     "flow_limit", "1000", "control_limit", "1000p", "quantum",
-                                     "3028", "other_share", "10%", "horizon", "10s"});
+  const QdiscArgs args = qdisc_args(
+      QdiscCommand::set,
+      {"dev", "veth0", "rate", "100mbit", "limit", "10000", "flow_limit", "1000", "control_limit",
+       "1000p", "quantum", "3028", "other_share", "10%", "horizon", "10s", "memory_limit", "32m"});
   EXPECT_EQ(args.dev, "veth0");
   const hf::QdiscConfig expected{.rate = 12500000,
                                  .limit = 10000,
@@ -168,7 +168,8 @@ TEST(ParseQdiscArgs, EveryParameterInItsUnits) {
                                  .control_limit = 1000,
                                  .quantum = 3028,
                                  .other_share = 10,
-                                 .horizon_ms = 10000};
+                                 .horizon_ms = 10000,
+                                 .memory_limit = 32U << 20};
   EXPECT_EQ(args.config, expected);
 }
 
@@ -191,6 +192,8 @@ TEST(ParseQdiscArgs, SizesTimesAndPercentages) {
   EXPECT_EQ(qdisc_value("other_share", "10"), 10U);
   EXPECT_EQ(qdisc_value("other_share", "25%"), 25U);
   EXPECT_EQ(qdisc_value("limit", "4294967295"), 4294967295U);
+  EXPECT_EQ(qdisc_value("memory_limit", "64k"), 65536U);
+  EXPECT_EQ(qdisc_value("memory_limit", "1g"), 1U << 30);
 }
 
 TEST(ParseQdiscArgs, DevMayStandAnywhere) {
@@ -217,13 +220,13 @@ TEST(ParseQdiscArgs, RefusesBadCommandLines) {
   EXPECT_EQ(qdisc_refusal(QdiscCommand::detach, {}), "qdisc detach: missing dev DEV");
   EXPECT_EQ(qdisc_refusal(QdiscCommand::set, {"dev", "eth0"}),
             "qdisc set: missing PARAM VALUE; parameters: rate, limit, flow_limit, "
-            "control_limit, quantum, other_share, horizon");
+            "control_limit, quantum, other_share, horizon, memory_limit");
   EXPECT_EQ(qdisc_refusal(QdiscCommand::set, {"dev"}), R"(qdisc set: missing DEV after "dev")");
   EXPECT_EQ(qdisc_refusal(QdiscCommand::set, {"dev", "eth0", "rate"}),
             R"(qdisc set: missing VALUE after "rate")");
   EXPECT_EQ(qdisc_refusal(QdiscCommand::set, {"dev", "eth0", "speed", "1"}),
             R"(qdisc set: unknown parameter "speed"; parameters: rate, limit, flow_limit, )"
-            R"(control_limit, quantum, other_share, horizon)");
+            R"(control_limit, quantum, other_share, horizon, memory_limit)");
   EXPECT_EQ(qdisc_refusal(QdiscCommand::set, {"dev", "eth0", "handle", "1"})
                 .rfind(R"(qdisc set: unknown parameter "handle")", 0),
             0U)
@@ -295,6 +298,20 @@ TEST(DescribeQdiscError, NamesTheParameterAndRangeInItsUnits) {
       hfctl::describe_qdisc_error(
           kernel_error(EINVAL, "quantum below 256 bytes", HF_QDISC_A_QUANTUM), "eth0", changes),
       "bad value 128 for quantum: quantum below 256 bytes");
+}
+
+TEST(DescribeQdiscError, ARefusedRateSaysZeroIsUnpaced) {
+  const hf::QdiscConfig changes =
+      qdisc_args(QdiscCommand::set, {"dev", "eth0", "rate", "8bit", "memory_limit", "1k"}).config;
+  EXPECT_EQ(hfctl::describe_qdisc_error(
+                kernel_error(ERANGE, "rate must be 0 (unpaced) or 500 kbit/s to 10 Tbit/s",
+                             HF_QDISC_A_RATE, {{62500, 1250000000000}}),
+                "eth0", changes),
+            "bad value 8bit for rate: accepted range 500Kbit..10Tbit (or 0: unpaced)");
+  EXPECT_EQ(hfctl::describe_qdisc_error(kernel_error(ERANGE, "integer out of range",
+                                                     HF_QDISC_A_MEMORY_LIMIT, {{65536, 1U << 30}}),
+                                        "eth0", changes),
+            "bad value 1k for memory_limit: accepted range 64k..1g");
 }
 
 TEST(DescribeQdiscError, FallsBackToTheKernelsMessage) {

@@ -44,11 +44,11 @@ format:
 	field:u32 netns;	offset:8;	size:4;	signed:0;
 	field:int ifindex;	offset:12;	size:4;	signed:1;
 	field:u8 addr[6];	offset:16;	size:6;	signed:0;
-	field:u16 epoch;	offset:22;	size:2;	signed:0;
-	field:u32 msg_id;	offset:24;	size:4;	signed:0;
-	field:u32 seq;	offset:28;	size:4;	signed:0;
-	field:u32 segs;	offset:32;	size:4;	signed:0;
-	field:u32 bytes;	offset:36;	size:4;	signed:0;
+	field:u32 epoch;	offset:24;	size:4;	signed:0;
+	field:u32 msg_id;	offset:28;	size:4;	signed:0;
+	field:u32 seq;	offset:32;	size:4;	signed:0;
+	field:u32 segs;	offset:36;	size:4;	signed:0;
+	field:u32 bytes;	offset:40;	size:4;	signed:0;
 
 print fmt: "netns=%u ifindex=%d addr=%pM epoch=%u msg_id=%u seq=%u segs=%u bytes=%u", REC->netns
 )";
@@ -85,7 +85,7 @@ TEST(TraceFormat, ParsesFieldsWithArraysAndCommonOnes) {
   ASSERT_EQ(fields.size(), 12U);
   EXPECT_EQ(fields[0], (TraceField{"common_type", 0, 2}));
   EXPECT_EQ(fields[6], (TraceField{"addr", 16, 6}));
-  EXPECT_EQ(fields[11], (TraceField{"bytes", 36, 4}));
+  EXPECT_EQ(fields[11], (TraceField{"bytes", 40, 4}));
 }
 
 // The structs of bpf/hf_trace.h lay the records out as the kernel does.
@@ -94,13 +94,13 @@ TEST(TraceFormat, TheProgramsLayoutMatchesTheModules) {
                                          hfctl::parse_trace_format(kXmitFormat)),
             "");
   const auto& deliver = format_of("hf_msg_deliver").fields;
-  EXPECT_EQ(deliver.back(), (TraceField{"latency_ns", 40, 8}));  // 36 aligned up to 8
+  EXPECT_EQ(deliver.back(), (TraceField{"latency_ns", 40, 8}));  // after len at 36
   const auto& dequeue = format_of("hfq_dequeue").fields;
   EXPECT_EQ(dequeue.back(), (TraceField{"sojourn_ns", 24, 8}));
   const auto& size = format_of("hf_frame_size").fields;
-  EXPECT_EQ(size.back(), (TraceField{"reason", 36, 1}));
+  EXPECT_EQ(size.back(), (TraceField{"reason", 40, 1}));
   const auto& hint = format_of("hf_rate_hint").fields;
-  EXPECT_EQ(hint.back(), (TraceField{"new_rate", 32, 8}));  // after old_rate at 24
+  EXPECT_EQ(hint.back(), (TraceField{"new_rate", 40, 8}));  // after old_rate at 32
   EXPECT_EQ(hfctl::trace_event_formats().size(), hfctl::kTraceEvents);
   for (std::size_t i = 0; i < hfctl::kTraceEvents; ++i) {
     EXPECT_EQ(hfctl::trace_event_formats()[i].event, hfctl::kTraceEventNames.at(i));
@@ -109,12 +109,12 @@ TEST(TraceFormat, TheProgramsLayoutMatchesTheModules) {
 
 TEST(TraceFormat, AMovedOrMissingFieldIsRefusedWithWhere) {
   std::vector<TraceField> fields = hfctl::parse_trace_format(kXmitFormat);
-  fields[10].offset = 40;  // segs
+  fields[10].offset = 44;  // segs
   EXPECT_EQ(hfctl::trace_format_mismatch(format_of("hf_frame_xmit"), fields),
-            "field segs at offset 32, size 4; the module has it at offset 40, size 4");
+            "field segs at offset 36, size 4; the module has it at offset 44, size 4");
   fields.erase(fields.begin() + 10);
   EXPECT_EQ(hfctl::trace_format_mismatch(format_of("hf_frame_xmit"), fields),
-            "field segs at offset 32, size 4; the module has no such field");
+            "field segs at offset 36, size 4; the module has no such field");
   EXPECT_NE(hfctl::trace_format_mismatch(format_of("hf_frame_xmit"), {}), "");
 }
 

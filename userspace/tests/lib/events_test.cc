@@ -215,6 +215,7 @@ TEST(EventNames, EveryTypeAndReason) {
   EXPECT_EQ(hf::peer_down_reason_name(hf::PeerDownReason::idle), "idle");
   EXPECT_EQ(hf::peer_down_reason_name(hf::PeerDownReason::device), "device");
   EXPECT_EQ(hf::peer_down_reason_name(hf::PeerDownReason::netns), "netns");
+  EXPECT_EQ(hf::peer_down_reason_name(hf::PeerDownReason::evicted), "evicted");
   EXPECT_EQ(hf::peer_down_reason_name(static_cast<hf::PeerDownReason>(99)), "");
   EXPECT_EQ(hf::congestion_sign_name(hf::CongestionSign::loss), "loss");
   EXPECT_EQ(hf::congestion_sign_name(hf::CongestionSign::delay), "delay");

@@ -33,9 +33,10 @@ TEST(QdiscParams, EveryWritableAttributeOnceInItsOrder) {
     EXPECT_EQ(hf::find_qdisc_param(param.name), &param);
     EXPECT_EQ(hf::find_qdisc_param(param.json_name), &param);
   }
-  EXPECT_EQ(attributes, (std::vector<int>{HF_QDISC_A_RATE, HF_QDISC_A_LIMIT, HF_QDISC_A_FLOW_LIMIT,
-                                          HF_QDISC_A_CONTROL_LIMIT, HF_QDISC_A_QUANTUM,
-                                          HF_QDISC_A_OTHER_SHARE, HF_QDISC_A_HORIZON_MS}));
+  EXPECT_EQ(attributes,
+            (std::vector<int>{HF_QDISC_A_RATE, HF_QDISC_A_LIMIT, HF_QDISC_A_FLOW_LIMIT,
+                              HF_QDISC_A_CONTROL_LIMIT, HF_QDISC_A_QUANTUM, HF_QDISC_A_OTHER_SHARE,
+                              HF_QDISC_A_HORIZON_MS, HF_QDISC_A_MEMORY_LIMIT}));
   EXPECT_EQ(hf::find_qdisc_param("handle"), nullptr) << "read-only";
   EXPECT_EQ(hf::find_qdisc_param("dev"), nullptr);
 }

@@ -305,6 +305,13 @@ TEST(Socket, ClosedSocketErrorsNameTheCall) {
             "bind(AF_HYPERFRAME, port 7000, ifindex 2): " + ebadf);
   EXPECT_EQ(what([&] { static_cast<void>(socket.local_address()); }),
             "getsockname(AF_HYPERFRAME): " + ebadf);
+  EXPECT_EQ(what([&] { static_cast<void>(socket.info()); }),
+            "getsockopt(AF_HYPERFRAME, HF_INFO): " + ebadf);
+  EXPECT_EQ(what([&] { static_cast<void>(socket.peer_info(kPeer)); }),
+            "getsockopt(AF_HYPERFRAME, HF_PEER_INFO, [02:00:00:ab:cd:0e%3]:7000): " + ebadf);
+  error.clear();
+  EXPECT_EQ(socket.info(error).hfi_version, 0U);
+  EXPECT_EQ(error, std::errc::bad_file_descriptor);
 }
 
 TEST(Socket, AddressOfAnotherFamilyIsTheKernelsToRefuse) {
@@ -320,6 +327,8 @@ TEST(Socket, AddressOfAnotherFamilyIsTheKernelsToRefuse) {
   EXPECT_EQ(error, std::errc::address_family_not_supported);
   EXPECT_EQ(socket.local_address(error), hf::Address{}) << "an AF_INET name is no hf address";
   EXPECT_FALSE(error);
+  static_cast<void>(socket.info(error));
+  EXPECT_TRUE(error) << "no SOL_HYPERFRAME on a UDP socket";
 }
 
 }  // namespace
