@@ -436,6 +436,36 @@ static void rx_head_free(struct sk_buff *skb)
 }
 
 /*
+ * The socket's filter kept only the first @head->len bytes of @m and freed
+ * the segments beyond: its reservation shrinks to what it still holds
+ * (rx_msg_reserve() of the bytes and segments kept, never more than it
+ * had), given back at once to the socket, the peer, the namespace and the
+ * module-wide limit. An unread cut message counts for the memory it pins,
+ * as it does in the socket's buffer, not for the message it was. Peer
+ * lock held.
+ */
+static void rx_msg_shrink(struct hf_peer *peer, struct hf_rx_msg *m,
+			  const struct sk_buff *head)
+{
+	const struct sk_buff *seg;
+	u32 nsegs = 0;
+	u64 keep, diff;
+
+	lockdep_assert_held(&peer->lock);
+	skb_walk_frags(head, seg)
+		nsegs++;
+	keep = min(rx_msg_reserve(head->len, max(nsegs, 1U)), m->reserve);
+	diff = m->reserve - keep;
+	if (!diff)
+		return;
+	atomic64_sub(diff, &hf_net(peer->net)->rx_reserved);
+	hf_mem_uncharge(hf_mem_pages(m->reserve) - hf_mem_pages(keep));
+	peer->rx_reserved -= diff;
+	atomic_sub(diff, &hf_sk(m->sk)->rx_reserved);
+	m->reserve = keep;
+}
+
+/*
  * Hand a complete message to its socket; false when the socket is gone, or
  * refused it: its filter or the security module dropped it. Delivered,
  * its reservation goes with it (rx_head_free()) and its memory stays
@@ -476,8 +506,9 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	 * (SO_ATTACH_FILTER, SO_ATTACH_BPF). The filter sees the message from
 	 * its first byte, as it came in on its interface (skb->ifindex,
 	 * skb->protocol); it may drop it or keep a part (pskb_trim() of the
-	 * chain, which frees the segments beyond). The credit the message
-	 * took is returned whole when it is read (hf_skb_cb.len).
+	 * chain, which frees the segments beyond, and its reservation
+	 * shrinks with it). The credit the message took is returned whole
+	 * when it is read (hf_skb_cb.len).
 	 */
 	len = head->len;
 	head->dev = peer->dev;
@@ -493,6 +524,8 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 		rx_msg_release(peer, m);
 		return false;
 	}
+	if (head->len < len)
+		rx_msg_shrink(peer, m, head);
 
 	HF_SKB_CB(head)->sport = m->sport;
 	BUILD_BUG_ON(sizeof(struct hf_skb_cb) > sizeof_field(struct sk_buff, cb));
