@@ -637,8 +637,8 @@ TEST_F_TIMEOUT(node, refused_and_cut_messages_hold_nothing, 180)
 	ASSERT_EQ(0, drain(self->tx));
 	EXPECT_EQ(0, next_error(self->tx, &num)) TH_LOG("a cut message was refused");
 	held = hf_counter("rx_mem_reserved_bytes");
-	ksft_print_msg("%d refused messages of 1 MiB, then %d cut to %d bytes and unread: "
-		       "%lld bytes reserved\n", N, UNREAD, KEEP, held);
+	TH_LOG("%d refused messages of 1 MiB, then %d cut to %d bytes and unread: "
+	       "%lld bytes reserved", N, UNREAD, KEEP, held);
 	EXPECT_LT(0, held) TH_LOG("unread messages counted for nothing");
 	EXPECT_GE((long long)UNREAD * 4096, held)
 		TH_LOG("%d messages cut to %d bytes, %lld bytes reserved", UNREAD, KEEP, held);
