@@ -205,8 +205,7 @@ void add_counter(std::map<std::string, Family>& families, const hf::Counter& cou
     shape.type = known->type;
     shape.help = known->help;
     shape.micros = !known->seconds_name.empty();
-    family_name = std::string(kPrefix) +
-                  std::string(shape.micros ? known->seconds_name : name) +
+    family_name = std::string(kPrefix) + std::string(shape.micros ? known->seconds_name : name) +
                   (known->type == MetricType::counter ? "_total" : "");
   } else {
     family_name = std::string(kPrefix) + metric_name(name) + "_total";
