@@ -46,9 +46,10 @@
  * are TCP's own). Messages are MiB-class and each is reserved whole at
  * the receiver: at the system's rmem_default (208 KiB) a socket would
  * take one message at a time from all its sources, the others held back
- * a round trip each. The send side keeps the system's default: a peer's
- * messages are picked among the first HF_PICK_SCAN queued, so a deep send
- * buffer of bulk would hold another socket's small message behind it.
+ * a round trip each. The send side keeps the system's default: what a
+ * bulk socket sends waits in its peer's one flow below the scheduler, so
+ * a deep send buffer would hold another socket's small message to that
+ * peer behind it (3.5 s at 16 MiB in hf_hfq.sh's ping-pong case).
  * SO_SNDBUF and SO_RCVBUF still set either; the module-wide limit
  * (hf_mem.c), the namespace's mem_limit and the memory cgroup bound what
  * they hold.
