@@ -284,7 +284,7 @@ static enum hfq_band hfq_classify(struct Qdisc *sch, struct sk_buff *skb,
 	 * segments leave in the order they were numbered, since one that
 	 * overtook others would look to the sender as if those were lost.
 	 * Its sockets take turns in the transport, which keeps what stands
-	 * here short (tx_pick()). Devices without an Ethernet header share
+	 * here short (hf_tx_pick()). Devices without an Ethernet header share
 	 * one flow.
 	 */
 	*key = hfq_own(skb) ? 0 : HFQ_KEY_FOREIGN;

@@ -84,7 +84,7 @@
 /* Segments a sender may go beyond the credit before they are dropped. */
 #define HF_CREDIT_SLACK_SEGS	64
 
-static struct sk_buff **seg_slot(struct hf_rx_msg *m, u32 index, bool alloc)
+static struct sk_buff **hf_rx_seg_slot(struct hf_rx_msg *m, u32 index, bool alloc)
 {
 	struct sk_buff ***chunk = &m->chunks[index / HF_PER_CHUNK];
 
@@ -102,9 +102,9 @@ static struct sk_buff **seg_slot(struct hf_rx_msg *m, u32 index, bool alloc)
  * Let go of the segments @m holds and what they are charged to, and of its
  * socket. Its reservation goes back to the socket and the peer; to the
  * namespace and the module-wide limit too, unless @m was delivered: the
- * delivered skb holds that part until it is freed (rx_head_free()).
+ * delivered skb holds that part until it is freed (hf_rx_head_free()).
  */
-static void rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
+static void hf_rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 {
 	struct hf_net *hn = hf_net(peer->net);
 	u32 c, i;
@@ -139,9 +139,9 @@ static void rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 	m->reserve = 0;
 }
 
-static void rx_msg_free(struct hf_peer *peer, struct hf_rx_msg *m)
+static void hf_rx_msg_free(struct hf_peer *peer, struct hf_rx_msg *m)
 {
-	rx_msg_release(peer, m);
+	hf_rx_msg_release(peer, m);
 	kfree(m);
 }
 
@@ -150,9 +150,9 @@ static void rx_msg_free(struct hf_peer *peer, struct hf_rx_msg *m)
  * refused as too big for this receiver. It still completes, counting its
  * segments without holding them, so the sender learns the outcome.
  */
-static void rx_msg_refuse(struct hf_peer *peer, struct hf_rx_msg *m)
+static void hf_rx_msg_refuse(struct hf_peer *peer, struct hf_rx_msg *m)
 {
-	rx_msg_release(peer, m);
+	hf_rx_msg_release(peer, m);
 	m->status = HF_STATUS_TOO_BIG;
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_MSGS_NO_MEMORY);
 }
@@ -162,7 +162,7 @@ static void rx_msg_refuse(struct hf_peer *peer, struct hf_rx_msg *m)
  * segment, an skb's bookkeeping and header room. Admission reserves this;
  * a message may hold twice as much before it is refused.
  */
-static u64 rx_msg_reserve(u32 len, u32 nsegs)
+static u64 hf_rx_msg_reserve(u32 len, u32 nsegs)
 {
 	return (u64)len + (u64)nsegs * SKB_TRUESIZE(256);
 }
@@ -170,10 +170,10 @@ static u64 rx_msg_reserve(u32 len, u32 nsegs)
 /*
  * A copy of @skb's bytes from its data pointer on, in a buffer of their
  * size: skb_copy() would keep the headroom and the whole original
- * buffer. Its truesize is at most twice rx_msg_reserve() of its payload,
+ * buffer. Its truesize is at most twice hf_rx_msg_reserve() of its payload,
  * whatever buffer the driver received it in.
  */
-static struct sk_buff *rx_skb_tight(const struct sk_buff *skb)
+static struct sk_buff *hf_rx_skb_tight(const struct sk_buff *skb)
 {
 	struct sk_buff *n = alloc_skb(skb->len, GFP_ATOMIC);
 
@@ -191,7 +191,7 @@ static struct sk_buff *rx_skb_tight(const struct sk_buff *skb)
 }
 
 /* Bytes of @sk's receive memory delivered and not read yet. */
-static int rx_sock_delivered(const struct sock *sk)
+static int hf_rx_sock_delivered(const struct sock *sk)
 {
 	return max(atomic_read(&sk->sk_rmem_alloc) -
 		   atomic_read(&hf_sk(sk)->rx_reasm), 0);
@@ -203,9 +203,9 @@ static int rx_sock_delivered(const struct sock *sk)
  * @need, are above SO_RCVBUF, and it holds anything at all (one message
  * larger than the buffer goes into an empty socket).
  */
-static bool rx_sock_full(const struct sock *sk, u64 need)
+static bool hf_rx_sock_full(const struct sock *sk, u64 need)
 {
-	int delivered = rx_sock_delivered(sk);
+	int delivered = hf_rx_sock_delivered(sk);
 	int reserved = atomic_read(&hf_sk(sk)->rx_reserved);
 
 	if (!delivered && !reserved)
@@ -215,13 +215,13 @@ static bool rx_sock_full(const struct sock *sk, u64 need)
 
 /*
  * Reserve @need bytes of @sk's receive buffer for a new message, as
- * rx_sock_full() allows: atomically, since messages from other peers are
+ * hf_rx_sock_full() allows: atomically, since messages from other peers are
  * admitted concurrently. Return: true when reserved.
  */
-static bool rx_sock_reserve(struct sock *sk, u32 need)
+static bool hf_rx_sock_reserve(struct sock *sk, u32 need)
 {
 	struct hf_sock *hs = hf_sk(sk);
-	int delivered = rx_sock_delivered(sk);
+	int delivered = hf_rx_sock_delivered(sk);
 	int reserved = atomic_add_return(need, &hs->rx_reserved);
 
 	if ((!delivered && reserved == need) ||
@@ -235,13 +235,13 @@ static bool rx_sock_reserve(struct sock *sk, u32 need)
  * Credit we grant the sender (core/hf_credit.c): the bytes it may have
  * sent beyond what our programs have read is its share of credit_budget,
  * split evenly among the peers whose bytes are not all read yet (this one
- * counted), and never more than one source may reserve (rx_msg_new()),
+ * counted), and never more than one source may reserve (hf_rx_msg_new()),
  * plus what its messages in reassembly hold. Those were paid for when
  * they were admitted (the whole message is reserved then), and a message
  * larger than the share could never complete if they counted; once
  * delivered, their bytes count until read.
  */
-static bool rx_credit_busy(const struct hf_credit_rx *c)
+static bool hf_rx_credit_busy(const struct hf_credit_rx *c)
 {
 	return c->received != c->consumed;
 }
@@ -252,17 +252,17 @@ static bool rx_credit_busy(const struct hf_credit_rx *c)
  * persist probes.
  */
 /* Peers sending to this namespace: those whose bytes are not all read. */
-static u32 rx_credit_nactive(const struct hf_peer *peer)
+static u32 hf_rx_credit_nactive(const struct hf_peer *peer)
 {
 	u32 nactive = max(atomic_read(&hf_net(peer->net)->rx_credit_active), 0);
 
 	/* This one counts, busy or not: it is asking. */
-	return rx_credit_busy(&peer->rx_credit) ? max(nactive, 1U) : nactive + 1;
+	return hf_rx_credit_busy(&peer->rx_credit) ? max(nactive, 1U) : nactive + 1;
 }
 
-static u64 rx_credit_share_base(const struct hf_peer *peer)
+static u64 hf_rx_credit_share_base(const struct hf_peer *peer)
 {
-	u32 nactive = rx_credit_nactive(peer);
+	u32 nactive = hf_rx_credit_nactive(peer);
 	u64 floor = (u64)HF_CREDIT_MIN_SEGS *
 		    hf_seg_size(READ_ONCE(peer->dev->mtu));
 	u64 share;
@@ -273,20 +273,20 @@ static u64 rx_credit_share_base(const struct hf_peer *peer)
 	return max(share, floor);
 }
 
-static u64 rx_credit_share(const struct hf_peer *peer)
+static u64 hf_rx_credit_share(const struct hf_peer *peer)
 {
-	return rx_credit_share_base(peer) + peer->rx_credit_reasm;
+	return hf_rx_credit_share_base(peer) + peer->rx_credit_reasm;
 }
 
 /*
  * @bytes of new payload arrived, counted once per sequence number: held in
  * reassembly until their message is delivered or dropped.
  */
-static void rx_credit_data(struct hf_peer *peer, u32 bytes)
+static void hf_rx_credit_data(struct hf_peer *peer, u32 bytes)
 {
 	struct hf_credit_rx *c = &peer->rx_credit;
 	struct hf_net *hn = hf_net(peer->net);
-	bool idle = !rx_credit_busy(c);
+	bool idle = !hf_rx_credit_busy(c);
 	u64 over = c->over;
 
 	peer->rx_credit_reasm += bytes;
@@ -294,28 +294,28 @@ static void rx_credit_data(struct hf_peer *peer, u32 bytes)
 	/* Kept: every byte is bounded by the socket and namespace limits. */
 	if (c->over != over)
 		hf_stat_add(&hn->stats, HF_STAT_RX_CREDIT_OVER, c->over - over);
-	if (idle && rx_credit_busy(c))
+	if (idle && hf_rx_credit_busy(c))
 		atomic_inc(&hn->rx_credit_active);
 }
 
 /* @bytes were read, or dropped after they arrived. */
-static void rx_credit_release(struct hf_peer *peer, u64 bytes)
+static void hf_rx_credit_release(struct hf_peer *peer, u64 bytes)
 {
 	struct hf_credit_rx *c = &peer->rx_credit;
-	bool busy = rx_credit_busy(c);
+	bool busy = hf_rx_credit_busy(c);
 
 	hf_credit_rx_on_consume(c, bytes);
-	if (busy && !rx_credit_busy(c))
+	if (busy && !hf_rx_credit_busy(c))
 		atomic_dec(&hf_net(peer->net)->rx_credit_active);
 }
 
 /* A new incarnation of the flow, or none: both counts start at 0. */
-static void rx_credit_reset(struct hf_peer *peer)
+static void hf_rx_credit_reset(struct hf_peer *peer)
 {
 	struct hf_credit_params cp;
 
 	peer->rx_credit_reasm = 0;
-	if (rx_credit_busy(&peer->rx_credit))
+	if (hf_rx_credit_busy(&peer->rx_credit))
 		atomic_dec(&hf_net(peer->net)->rx_credit_active);
 	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp));
 }
@@ -329,7 +329,7 @@ static void rx_credit_reset(struct hf_peer *peer)
  * more than our grants. Repeats and segments outside the window are
  * judged elsewhere.
  */
-static bool rx_credit_broken(struct hf_peer *peer, u32 seq, u32 n, u32 bytes)
+static bool hf_rx_credit_broken(struct hf_peer *peer, u32 seq, u32 n, u32 bytes)
 {
 	const struct hf_credit_rx *c = &peer->rx_credit;
 	u64 slack = (u64)HF_CREDIT_SLACK_SEGS * hf_seg_size(READ_ONCE(peer->dev->mtu));
@@ -339,14 +339,14 @@ static bool rx_credit_broken(struct hf_peer *peer, u32 seq, u32 n, u32 bytes)
 }
 
 /* Start reassembly of the message @d announces; NULL when it cannot be held now. */
-static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
-				    const struct hf_hdr *h,
+static struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer,
+				       const struct hf_hdr *h,
 				    enum hf_stat *why)
 {
 	const struct hf_data_hdr *d = &h->data;
 	struct hf_net *hn = hf_net(peer->net);
 	u32 nsegs = d->msg_len ? DIV_ROUND_UP(d->msg_len, d->seg_size) : 1;
-	u64 reserve = rx_msg_reserve(d->msg_len, nsegs);
+	u64 reserve = hf_rx_msg_reserve(d->msg_len, nsegs);
 	u8 status = HF_STATUS_DELIVERED;
 	struct sock *sk = NULL;
 	struct hf_rx_msg *m;
@@ -378,7 +378,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	 * the socket's full buffer is flow control, the rest memory limits.
 	 */
 	if (sk) {
-		if (!rx_sock_reserve(sk, reserve)) {
+		if (!hf_rx_sock_reserve(sk, reserve)) {
 			peer->rx_refused = true;
 			peer->rx_refused_port = h->dport;
 			peer->rx_refused_need = reserve;
@@ -397,7 +397,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 		/* Under memory pressure, a socket takes one message at a time. */
 		if (!hf_mem_charge(hf_mem_pages(reserve),
 				   atomic_read(&hf_sk(sk)->rx_reserved) == reserve &&
-				   !rx_sock_delivered(sk)))
+				   !hf_rx_sock_delivered(sk)))
 			goto unreserve_net;
 	} else {
 		reserve = 0;
@@ -426,7 +426,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 		m->nchunks = DIV_ROUND_UP(m->nsegs, HF_PER_CHUNK);
 		m->chunks = kcalloc(m->nchunks, sizeof(*m->chunks), GFP_ATOMIC);
 		if (!m->head || !m->chunks) {
-			rx_msg_free(peer, m);
+			hf_rx_msg_free(peer, m);
 			return NULL;
 		}
 	}
@@ -449,7 +449,7 @@ unreserve_sock:
  * (a slow reader's messages count there until read), then the socket's
  * receive memory, as sock_rfree() does for any skb.
  */
-static void rx_head_free(struct sk_buff *skb)
+static void hf_rx_head_free(struct sk_buff *skb)
 {
 	u32 reserve = HF_SKB_CB(skb)->reserve;
 
@@ -461,14 +461,14 @@ static void rx_head_free(struct sk_buff *skb)
 /*
  * The socket's filter kept only the first @head->len bytes of @m and freed
  * the segments beyond: its reservation shrinks to what it still holds
- * (rx_msg_reserve() of the bytes and segments kept, never more than it
+ * (hf_rx_msg_reserve() of the bytes and segments kept, never more than it
  * had), given back at once to the socket, the peer, the namespace and the
  * module-wide limit. An unread cut message counts for the memory it pins,
  * as it does in the socket's buffer, not for the message it was. Peer
  * lock held.
  */
-static void rx_msg_shrink(struct hf_peer *peer, struct hf_rx_msg *m,
-			  const struct sk_buff *head)
+static void hf_rx_msg_shrink(struct hf_peer *peer, struct hf_rx_msg *m,
+			     const struct sk_buff *head)
 {
 	const struct sk_buff *seg;
 	u32 nsegs = 0;
@@ -477,7 +477,7 @@ static void rx_msg_shrink(struct hf_peer *peer, struct hf_rx_msg *m,
 	lockdep_assert_held(&peer->lock);
 	skb_walk_frags(head, seg)
 		nsegs++;
-	keep = min(rx_msg_reserve(head->len, max(nsegs, 1U)), m->reserve);
+	keep = min(hf_rx_msg_reserve(head->len, max(nsegs, 1U)), m->reserve);
 	diff = m->reserve - keep;
 	if (!diff)
 		return;
@@ -491,12 +491,12 @@ static void rx_msg_shrink(struct hf_peer *peer, struct hf_rx_msg *m,
 /*
  * Hand a complete message to its socket; false when the socket is gone, or
  * refused it: its filter or the security module dropped it. Delivered,
- * its reservation goes with it (rx_head_free()) and its memory stays
+ * its reservation goes with it (hf_rx_head_free()) and its memory stays
  * charged to the socket until read. Refused, it is resolved as for no port
  * (HF_STATUS_NO_PORT, so its sender gets ECONNREFUSED) and everything it
  * holds is let go at once, as for a message read at once.
  */
-static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
+static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct sk_buff *head = m->head, **link;
@@ -510,7 +510,7 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 
 	link = &skb_shinfo(head)->frag_list;
 	for (i = 0; i < m->nsegs; i++) {
-		struct sk_buff **slot = seg_slot(m, i, false);
+		struct sk_buff **slot = hf_rx_seg_slot(m, i, false);
 		struct sk_buff *seg = *slot;
 
 		*slot = NULL;
@@ -544,11 +544,11 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	if (err) {
 		m->status = HF_STATUS_NO_PORT;
 		hf_stat_inc(stats, HF_STAT_RX_MSGS_FILTERED);
-		rx_msg_release(peer, m);
+		hf_rx_msg_release(peer, m);
 		return false;
 	}
 	if (head->len < len)
-		rx_msg_shrink(peer, m, head);
+		hf_rx_msg_shrink(peer, m, head);
 
 	HF_SKB_CB(head)->sport = m->sport;
 	BUILD_BUG_ON(sizeof(struct hf_skb_cb) > sizeof_field(struct sk_buff, cb));
@@ -573,7 +573,7 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	m->delivered = true;
 	HF_SKB_CB(head)->reserve = m->reserve;
 	skb_set_owner_r(head, sk);
-	head->destructor = rx_head_free;
+	head->destructor = hf_rx_head_free;
 	__skb_queue_tail(&sk->sk_receive_queue, head);
 	spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
 	/*
@@ -602,8 +602,8 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
  * back. Each step goes back in msg_id and stops at msg_done, so the walk
  * ends within HF_STATUS_WINDOW steps, whatever a sender put in pred.
  */
-static bool rx_pred_clear(const struct hf_peer *peer,
-			  const struct hf_rx_msg *m)
+static bool hf_rx_pred_clear(const struct hf_peer *peer,
+			     const struct hf_rx_msg *m)
 {
 	while (m->pred) {
 		u32 id = m->msg_id - m->pred;
@@ -626,11 +626,11 @@ static bool rx_pred_clear(const struct hf_peer *peer,
  * it from the same port to the same port holds back: the messages of one
  * pair of ports keep their order, other pairs do not wait for them (a
  * small message overtakes another socket's bulk). A message not seen yet
- * may be from any pair: its sender's pred (rx_pred_clear()) says whether
+ * may be from any pair: its sender's pred (hf_rx_pred_clear()) says whether
  * it holds a later one back. The outcomes are still resolved and reported
- * in msg_id order (rx_resolve()).
+ * in msg_id order (hf_rx_resolve()).
  */
-static void rx_deliver_ready(struct hf_peer *peer)
+static void hf_rx_deliver_ready(struct hf_peer *peer)
 {
 	u32 blocked[HF_STATUS_WINDOW];
 	unsigned int nblocked = 0, i;
@@ -648,9 +648,9 @@ static void rx_deliver_ready(struct hf_peer *peer)
 			if (blocked[i] == pair)
 				break;
 		if (i == nblocked && m->received == m->nsegs && m->sk &&
-		    rx_pred_clear(peer, m) && rx_deliver(peer, m)) {
+		    hf_rx_pred_clear(peer, m) && hf_rx_deliver(peer, m)) {
 			m->delivered = true;
-			rx_msg_release(peer, m);
+			hf_rx_msg_release(peer, m);
 			continue;
 		}
 		/* Refused by its socket's filter: holds nothing back. */
@@ -662,7 +662,7 @@ static void rx_deliver_ready(struct hf_peer *peer)
 }
 
 /* Resolve, in order, every message that is complete and cumulatively acked. */
-static bool rx_resolve(struct hf_peer *peer)
+static bool hf_rx_resolve(struct hf_peer *peer)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	u32 cum = hf_rxwin_cum(&peer->rxw);
@@ -679,7 +679,7 @@ static bool rx_resolve(struct hf_peer *peer)
 		peer->rx_msgs[slot] = NULL;
 		status = m->status;
 		if (status == HF_STATUS_DELIVERED && !m->delivered &&
-		    !rx_deliver(peer, m))
+		    !hf_rx_deliver(peer, m))
 			status = HF_STATUS_NO_PORT;
 		if (status == HF_STATUS_NO_PORT)
 			hf_stat_inc(stats, HF_STAT_RX_MSGS_NO_PORT);
@@ -689,11 +689,11 @@ static bool rx_resolve(struct hf_peer *peer)
 		if (status != HF_STATUS_DELIVERED) {
 			peer->rx_credit_reasm -= min(m->credited,
 						     peer->rx_credit_reasm);
-			rx_credit_release(peer, m->credited);
+			hf_rx_credit_release(peer, m->credited);
 		}
 		peer->rx_msg_status = peer->rx_msg_status << 2 | status;
 		peer->rx_msg_done++;
-		rx_msg_free(peer, m);
+		hf_rx_msg_free(peer, m);
 		resolved = true;
 	}
 	return resolved;
@@ -704,7 +704,7 @@ static bool rx_resolve(struct hf_peer *peer)
  * come (it holds part of the buffer that the refusal waits for), so the
  * flow's window stays open for it whatever the socket refused.
  */
-static bool rx_reassembles_for(const struct hf_peer *peer, const struct sock *sk)
+static bool hf_rx_reassembles_for(const struct hf_peer *peer, const struct sock *sk)
 {
 	unsigned int i;
 
@@ -730,7 +730,7 @@ static bool rx_reassembles_for(const struct hf_peer *peer, const struct sock *sk
  * may not come back. Checked at each ACK, so a socket that was read, or
  * closed, before its WINDOW ack could tell, does not hold the flow.
  */
-static bool rx_window_closed(struct hf_peer *peer)
+static bool hf_rx_window_closed(struct hf_peer *peer)
 {
 	struct sock *sk;
 	bool closed;
@@ -741,8 +741,8 @@ static bool rx_window_closed(struct hf_peer *peer)
 			    peer->dev->ifindex, NULL);
 	if (!sk)
 		return false;
-	closed = !rx_reassembles_for(peer, sk) &&
-		 (rx_sock_full(sk, peer->rx_refused_need) ||
+	closed = !hf_rx_reassembles_for(peer, sk) &&
+		 (hf_rx_sock_full(sk, peer->rx_refused_need) ||
 		  (READ_ONCE(hf_sk(sk)->rx_refused) && !hf_sock_room_again(sk) &&
 		   time_before(jiffies, peer->rx_refused_at + HF_REFUSED_HOLD)));
 	sock_put(sk);
@@ -754,13 +754,13 @@ static bool rx_window_closed(struct hf_peer *peer)
  * what was read, unless a socket's full buffer closed the window (the
  * ACK says CLOSED then; the limit never goes back).
  */
-static u32 rx_credit_limit(struct hf_peer *peer, bool closed)
+static u32 hf_rx_credit_limit(struct hf_peer *peer, bool closed)
 {
 	struct hf_credit_params cp;
 
 	if (!closed)
 		hf_credit_rx_grant(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp),
-				   rx_credit_share(peer));
+				   hf_rx_credit_share(peer));
 	peer->rx_credit.advertised = peer->rx_credit.limit;
 	return hf_credit_to_wire(peer->rx_credit.limit);
 }
@@ -771,14 +771,14 @@ static u32 rx_credit_limit(struct hf_peer *peer, bool closed)
  * each). The link's rate is the one hfq paces the device to, taken as
  * the link's both ways; without hfq or a rate, 0: no hint.
  */
-static u32 rx_rate_hint(const struct hf_peer *peer)
+static u32 hf_rx_rate_hint(const struct hf_peer *peer)
 {
 	u64 link = hf_hfq_rate(peer->dev);
 	u64 hint;
 
 	if (!link)
 		return 0;
-	hint = hf_credit_rate_hint(0, link, rx_credit_nactive(peer));
+	hint = hf_credit_rate_hint(0, link, hf_rx_credit_nactive(peer));
 	return min_t(u64, DIV_ROUND_UP_ULL(hint * 8, 1000), U32_MAX);
 }
 
@@ -786,14 +786,14 @@ static u32 rx_rate_hint(const struct hf_peer *peer)
  * The ACK timer, unless it is already set or the peer is dead (its timers
  * stopped for good). Peer lock held.
  */
-static void rx_ack_timer_arm(struct hf_peer *peer)
+static void hf_rx_ack_timer_arm(struct hf_peer *peer)
 {
 	if (!peer->dead && !timer_pending(&peer->ack_timer))
 		mod_timer(&peer->ack_timer,
 			  jiffies + usecs_to_jiffies(READ_ONCE(peer->cfg->p.ack_delay_us)) + 1);
 }
 
-static void rx_send_ack(struct hf_peer *peer, u8 flags)
+static void hf_rx_send_ack(struct hf_peer *peer, u8 flags)
 {
 	struct net_device *dev = peer->dev;
 	struct hf_hdr h = { .type = HF_TYPE_ACK };
@@ -811,19 +811,19 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 		 */
 		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
 		peer->ack_due = true;
-		rx_ack_timer_arm(peer);
+		hf_rx_ack_timer_arm(peer);
 		return;
 	}
 	/*
 	 * Only for an ACK that leaves: the credit it grants is recorded as
 	 * advertised, and the SACK runs are extended for it.
 	 */
-	closed = rx_window_closed(peer);
+	closed = hf_rx_window_closed(peer);
 	h.flags = flags | (closed ? HF_AF_CLOSED : 0) |
 		  (peer->ack_echo ? HF_AF_ECHO : 0);
 	h.ack.cum_seq = hf_rxwin_cum(&peer->rxw);
-	h.ack.credit = rx_credit_limit(peer, closed);
-	h.ack.rate_kbps = rx_rate_hint(peer);
+	h.ack.credit = hf_rx_credit_limit(peer, closed);
+	h.ack.rate_kbps = hf_rx_rate_hint(peer);
 	h.ack.msg_done = peer->rx_msg_done;
 	h.ack.msg_status = peer->rx_msg_status;
 	h.ack.epoch = peer->rx_ep.epoch;
@@ -845,13 +845,13 @@ static void rx_send_ack(struct hf_peer *peer, u8 flags)
 	hf_xmit(peer, skb, TC_PRIO_CONTROL);
 }
 
-static void rx_ack_timer(struct timer_list *t)
+static void hf_rx_ack_timer(struct timer_list *t)
 {
 	struct hf_peer *peer = from_timer(peer, t, ack_timer);
 
 	spin_lock_bh(&peer->lock);
 	if (!peer->dead && (peer->ack_owed || peer->ack_due))
-		rx_send_ack(peer, 0);
+		hf_rx_send_ack(peer, 0);
 	spin_unlock_bh(&peer->lock);
 }
 
@@ -859,12 +859,12 @@ static void rx_ack_timer(struct timer_list *t)
  * @segs new segments of @m, @bytes of payload, were taken in (held, or
  * counted for a refused message): count them and their credit.
  */
-static void rx_data_count(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
-			  u32 segs, u32 bytes)
+static void hf_rx_data_count(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
+			     u32 segs, u32 bytes)
 {
 	m->received += segs;
 	m->progress_at = jiffies;
-	rx_credit_data(peer, bytes);
+	hf_rx_credit_data(peer, bytes);
 	m->credited += bytes;
 	hf_stat_add(&hf_net(peer->net)->stats, HF_STAT_RX_SEGS, segs);
 	peer->rx_segs += segs;
@@ -880,14 +880,14 @@ static void rx_data_count(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
  * and ACK now or arm the ACK timer. @more: segments of the same train
  * follow in this softirq, so an ACK waits for its last.
  */
-static void rx_data_taken(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
-			  u32 segs, bool more)
+static void hf_rx_data_taken(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
+			     u32 segs, bool more)
 {
 	bool now;
 
 	if (m->received == m->nsegs)
-		rx_deliver_ready(peer);
-	now = rx_resolve(peer);
+		hf_rx_deliver_ready(peer);
+	now = hf_rx_resolve(peer);
 	now |= flags & (HF_DF_FRAME_END | HF_DF_ACK_NOW);
 	now |= hf_rxwin_pending(&peer->rxw) != 0;
 	peer->ack_owed += segs;
@@ -895,9 +895,9 @@ static void rx_data_taken(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
 	peer->ack_echo |= !!(flags & HF_DF_ACK_NOW);
 	peer->ack_due |= now;
 	if (peer->ack_due && !more)
-		rx_send_ack(peer, 0);
+		hf_rx_send_ack(peer, 0);
 	else
-		rx_ack_timer_arm(peer);
+		hf_rx_ack_timer_arm(peer);
 }
 
 /*
@@ -905,8 +905,8 @@ static void rx_data_taken(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
  * hash no blind sender can compute, so only a sender that received our
  * challenge ACK can echo it. Never 0, which means "no echo".
  */
-static u32 rx_cookie(const struct hf_peer *peer, u32 epoch,
-		     unsigned long bucket)
+static u32 hf_rx_cookie(const struct hf_peer *peer, u32 epoch,
+			unsigned long bucket)
 {
 	struct {
 		u32 epoch;
@@ -932,7 +932,7 @@ static u32 rx_cookie(const struct hf_peer *peer, u32 epoch,
  * so that forged DATA cannot make us send more than a trickle to the
  * address it names, nor use up the challenges with LOSTs.
  */
-static bool rx_reply_allowed(struct hf_peer *peer, bool lost)
+static bool hf_rx_reply_allowed(struct hf_peer *peer, bool lost)
 {
 	u8 *n = lost ? &peer->rx_losts : &peer->rx_challenges;
 
@@ -954,8 +954,8 @@ static bool rx_reply_allowed(struct hf_peer *peer, bool lost)
  * segment that named a state we do not hold). It carries nothing of the
  * current flow: no credit, no outcomes, no SACK.
  */
-static void rx_send_reply(struct hf_peer *peer, u32 epoch, u32 state, u32 cum,
-			  u8 flags)
+static void hf_rx_send_reply(struct hf_peer *peer, u32 epoch, u32 state, u32 cum,
+			     u8 flags)
 {
 	struct net_device *dev = peer->dev;
 	struct hf_hdr h = { .type = HF_TYPE_ACK, .flags = flags };
@@ -982,7 +982,7 @@ static void rx_send_reply(struct hf_peer *peer, u32 epoch, u32 state, u32 cum,
 }
 
 /* A fresh state id for a flow adopted without a challenge: not 0, not the last. */
-static u32 rx_state_new(const struct hf_epoch_rx *e)
+static u32 hf_rx_state_new(const struct hf_epoch_rx *e)
 {
 	u32 state;
 
@@ -997,8 +997,8 @@ static u32 rx_state_new(const struct hf_epoch_rx *e)
  * @peer, with the cookies of its epoch when they can matter (*@cookie,
  * for a challenge). No side effect. Peer lock held.
  */
-static enum hf_epoch_verdict rx_epoch_verdict(const struct hf_peer *peer,
-					      const struct hf_data_hdr *d,
+static enum hf_epoch_verdict hf_rx_epoch_verdict(const struct hf_peer *peer,
+						 const struct hf_data_hdr *d,
 					      u32 nsegs, u32 *cookie)
 {
 	const struct hf_epoch_rx *e = &peer->rx_ep;
@@ -1008,8 +1008,8 @@ static enum hf_epoch_verdict rx_epoch_verdict(const struct hf_peer *peer,
 	lockdep_assert_held(&peer->lock);
 	*cookie = 0;
 	if (e->epoch && d->epoch != e->epoch && d->epoch != e->prev) {
-		*cookie = rx_cookie(peer, d->epoch, bucket);
-		prev = rx_cookie(peer, d->epoch, bucket - 1);
+		*cookie = hf_rx_cookie(peer, d->epoch, bucket);
+		prev = hf_rx_cookie(peer, d->epoch, bucket - 1);
 	}
 	return hf_epoch_rx_check(e, d, nsegs, HF_WIN_SEGS, *cookie, prev);
 }
@@ -1019,8 +1019,8 @@ static enum hf_epoch_verdict rx_epoch_verdict(const struct hf_peer *peer,
  * @state: whatever the flow before it held is dropped, and its sender
  * learns of the new one from the next ACK.
  */
-static void rx_epoch_start(struct hf_peer *peer, const struct hf_data_hdr *d,
-			   u32 state)
+static void hf_rx_epoch_start(struct hf_peer *peer, const struct hf_data_hdr *d,
+			      u32 state)
 {
 	lockdep_assert_held(&peer->lock);
 	hf_input_reset(peer);
@@ -1035,37 +1035,37 @@ static void rx_epoch_start(struct hf_peer *peer, const struct hf_data_hdr *d,
  * with a challenge, a sender believing in a state we do not hold with a
  * LOST answer. Peer lock held.
  */
-static bool rx_epoch_admit(struct hf_peer *peer, const struct hf_data_hdr *d,
-			   u32 nsegs, enum hf_stat *why)
+static bool hf_rx_epoch_admit(struct hf_peer *peer, const struct hf_data_hdr *d,
+			      u32 nsegs, enum hf_stat *why)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	u32 cookie;
 
-	switch (rx_epoch_verdict(peer, d, nsegs, &cookie)) {
+	switch (hf_rx_epoch_verdict(peer, d, nsegs, &cookie)) {
 	case HF_EPOCH_ACCEPT:
 		hf_epoch_rx_accept(&peer->rx_ep, d);
 		return true;
 	case HF_EPOCH_ADOPT:
 		if (!d->echo) {
-			rx_epoch_start(peer, d, rx_state_new(&peer->rx_ep));
+			hf_rx_epoch_start(peer, d, hf_rx_state_new(&peer->rx_ep));
 			return true;
 		}
 		/* A challenge answered; one such adoption per gap. */
 		if (time_before(jiffies, peer->rx_adopted_at + HF_EPOCH_ADOPT_GAP))
 			break;
 		peer->rx_adopted_at = jiffies;
-		rx_epoch_start(peer, d, d->echo);
+		hf_rx_epoch_start(peer, d, d->echo);
 		return true;
 	case HF_EPOCH_CHALLENGE:
-		if (rx_reply_allowed(peer, false)) {
+		if (hf_rx_reply_allowed(peer, false)) {
 			hf_stat_inc(stats, HF_STAT_RX_CHALLENGES);
-			rx_send_reply(peer, d->epoch, cookie, 0, HF_AF_CHALLENGE);
+			hf_rx_send_reply(peer, d->epoch, cookie, 0, HF_AF_CHALLENGE);
 		}
 		break;
 	case HF_EPOCH_LOST:
-		if (rx_reply_allowed(peer, true)) {
+		if (hf_rx_reply_allowed(peer, true)) {
 			hf_stat_inc(stats, HF_STAT_RX_LOST_REPLIES);
-			rx_send_reply(peer, d->epoch, 0, d->seq, HF_AF_LOST);
+			hf_rx_send_reply(peer, d->epoch, 0, d->seq, HF_AF_LOST);
 		}
 		*why = HF_STAT_DROP_NO_STATE;
 		return false;
@@ -1084,7 +1084,7 @@ static bool rx_epoch_admit(struct hf_peer *peer, const struct hf_data_hdr *d,
  * Whether DATA header @h says otherwise than message @m about what every
  * segment of a message repeats: its length, stride, ports and pred.
  */
-static bool rx_msg_disagrees(const struct hf_rx_msg *m, const struct hf_hdr *h)
+static bool hf_rx_msg_disagrees(const struct hf_rx_msg *m, const struct hf_hdr *h)
 {
 	const struct hf_data_hdr *d = &h->data;
 
@@ -1099,8 +1099,8 @@ static bool rx_msg_disagrees(const struct hf_rx_msg *m, const struct hf_hdr *h)
  * train's last (one ACK per train, as one per GRO skb in TCP; the ACK
  * timer covers a last segment that never gets here). Peer lock held.
  */
-static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
-		    const struct hf_hdr *h, bool more)
+static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
+		       const struct hf_hdr *h, bool more)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	const struct hf_data_hdr *d = &h->data;
@@ -1111,14 +1111,14 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	bool fresh = false;
 	u32 index;
 
-	if (!rx_epoch_admit(peer, d, 1, &why))
+	if (!hf_rx_epoch_admit(peer, d, 1, &why))
 		goto count_drop;
 
 	if (hf_seq_before(d->msg_id, peer->rx_msg_done)) {
 		/* A message already resolved: a segment of it is a duplicate. */
 		if (hf_rxwin_mark(&peer->rxw, d->seq) != HF_RX_NEW) {
 			hf_stat_inc(stats, HF_STAT_RX_DUPLICATES);
-			rx_send_ack(peer, HF_AF_DUP);
+			hf_rx_send_ack(peer, HF_AF_DUP);
 		} else {
 			hf_stat_inc(stats, HF_STAT_DROP_DISAGREE);
 			hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
@@ -1134,13 +1134,13 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 
 	m = peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW];
 	if (!m) {
-		m = rx_msg_new(peer, h, &why);
+		m = hf_rx_msg_new(peer, h, &why);
 		if (!m)
 			goto count_drop;
 		fresh = true;
 	}
 	why = HF_STAT_DROP_DISAGREE;
-	if (rx_msg_disagrees(m, h))
+	if (hf_rx_msg_disagrees(m, h))
 		goto release;
 
 	index = d->offset / d->seg_size;
@@ -1148,9 +1148,9 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	 * Measured against the payload, as the reservation is: kept this
 	 * way, a message's segments never take twice its reservation.
 	 */
-	if (m->chunks && skb->truesize > 2 * rx_msg_reserve(d->seg_len, 1)) {
+	if (m->chunks && skb->truesize > 2 * hf_rx_msg_reserve(d->seg_len, 1)) {
 		/* A small segment in a big buffer: keep only what it carries. */
-		struct sk_buff *tight = rx_skb_tight(skb);
+		struct sk_buff *tight = hf_rx_skb_tight(skb);
 
 		why = HF_STAT_DROP_MEMORY;
 		if (!tight)
@@ -1160,12 +1160,12 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	}
 	if (m->chunks) {
 		why = HF_STAT_DROP_MEMORY;
-		slot = seg_slot(m, index, true);
+		slot = hf_rx_seg_slot(m, index, true);
 		if (!slot)
 			goto release;
 	}
 
-	if (rx_credit_broken(peer, d->seq, 1, d->seg_len)) {
+	if (hf_rx_credit_broken(peer, d->seq, 1, d->seg_len)) {
 		why = HF_STAT_DROP_OVER_CREDIT;
 		goto release;
 	}
@@ -1176,9 +1176,9 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		break;
 	case HF_RX_DUPLICATE:
 		hf_stat_inc(stats, HF_STAT_RX_DUPLICATES);
-		rx_send_ack(peer, HF_AF_DUP);
+		hf_rx_send_ack(peer, HF_AF_DUP);
 		if (fresh)
-			rx_msg_free(peer, m);
+			hf_rx_msg_free(peer, m);
 		goto drop;
 	default:
 		why = HF_STAT_DROP_BEYOND;
@@ -1195,7 +1195,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW] = m;
 	if (hf_seq_after(d->seq, m->last_seq))
 		m->last_seq = d->seq;
-	rx_data_count(peer, m, h->flags, 1, d->seg_len);
+	hf_rx_data_count(peer, m, h->flags, 1, d->seg_len);
 
 	/*
 	 * Held segments taking far more memory than announced: refused as
@@ -1203,7 +1203,7 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	 * duplicate, which a sender's repairs make legitimately.
 	 */
 	if (slot && m->charge + skb->truesize > 2 * m->reserve) {
-		rx_msg_refuse(peer, m);
+		hf_rx_msg_refuse(peer, m);
 		slot = NULL;
 	}
 	if (slot) {
@@ -1219,12 +1219,12 @@ static void rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		consume_skb(skb);
 	}
 
-	rx_data_taken(peer, m, h->flags, 1, more);
+	hf_rx_data_taken(peer, m, h->flags, 1, more);
 	return;
 
 release:
 	if (fresh)
-		rx_msg_free(peer, m);
+		hf_rx_msg_free(peer, m);
 count_drop:
 	hf_stat_inc(stats, why);
 	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
@@ -1236,12 +1236,12 @@ count_drop:
 	if (why == HF_STAT_DROP_RCVBUF || why == HF_STAT_DROP_MEMORY ||
 	    why == HF_STAT_DROP_MEM_LIMIT || why == HF_STAT_DROP_BEYOND ||
 	    why == HF_STAT_DROP_MSG_WINDOW || why == HF_STAT_DROP_OVER_CREDIT)
-		rx_send_ack(peer, 0);
+		hf_rx_send_ack(peer, 0);
 drop:
 	kfree_skb(skb);
 }
 
-/* How a frame reached rx_frame(). */
+/* How a frame reached hf_rx_frame(). */
 #define HF_RXF_LONE	BIT(0)	/* alone, not a segment of a train */
 #define HF_RXF_MORE	BIT(1)	/* segments of its train follow it */
 #define HF_RXF_UNFILLED	BIT(2)	/* copied out of a train that crossed no wire */
@@ -1251,8 +1251,8 @@ drop:
  * segment of a train; @how: HF_RXF_* flags. Return: NET_RX_SUCCESS or
  * NET_RX_DROP.
  */
-static int rx_frame(struct sk_buff *skb, struct net_device *dev,
-		    const u8 *src, unsigned int how)
+static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
+		       const u8 *src, unsigned int how)
 {
 	struct net *net = dev_net(dev);
 	struct hf_net *hn = hf_net(net);
@@ -1282,7 +1282,7 @@ static int rx_frame(struct sk_buff *skb, struct net_device *dev,
 
 	werr = hf_hdr_decode(skb->data, skb->len, &h);
 	/*
-	 * A packed train goes to rx_train() as it arrives: one here came
+	 * A packed train goes to hf_rx_train() as it arrives: one here came
 	 * inside another train, which no sender builds.
 	 */
 	if (!werr && h.type == HF_TYPE_DATA && (h.flags & HF_DF_PACKED))
@@ -1326,7 +1326,7 @@ static int rx_frame(struct sk_buff *skb, struct net_device *dev,
 		return NET_RX_DROP;
 	}
 	if (h.type == HF_TYPE_DATA) {
-		rx_data(peer, skb, &h, how & HF_RXF_MORE);
+		hf_rx_data(peer, skb, &h, how & HF_RXF_MORE);
 	} else {
 		hf_output_ack(peer, &h);
 		consume_skb(skb);
@@ -1347,11 +1347,11 @@ drop:
  * can be held as it came, one skb for all: its flow and message are the
  * current ones, every segment is new and its slot free, and its memory is
  * what the message reserved. Creates the message when it is new (*fresh).
- * Otherwise rx_data_train() takes it apart, and rx_data() decides each
+ * Otherwise hf_rx_data_train() takes it apart, and hf_rx_data() decides each
  * segment as if it had come alone, with every drop reason that has.
  */
-static struct hf_rx_msg *rx_train_whole(struct hf_peer *peer,
-					const struct sk_buff *skb,
+static struct hf_rx_msg *hf_rx_train_whole(struct hf_peer *peer,
+					   const struct sk_buff *skb,
 					const struct hf_hdr *h, u32 n,
 					u32 payload, bool *fresh)
 {
@@ -1363,23 +1363,23 @@ static struct hf_rx_msg *rx_train_whole(struct hf_peer *peer,
 
 	*fresh = false;
 	/* Anything but the current flow or a new one is decided per segment. */
-	v = rx_epoch_verdict(peer, d, n, &cookie);
+	v = hf_rx_epoch_verdict(peer, d, n, &cookie);
 	if ((v != HF_EPOCH_ACCEPT && v != HF_EPOCH_ADOPT) ||
-	    !rx_epoch_admit(peer, d, n, &why) ||
+	    !hf_rx_epoch_admit(peer, d, n, &why) ||
 	    hf_seq_before(d->msg_id, peer->rx_msg_done) ||
 	    d->msg_id - peer->rx_msg_done >= HF_STATUS_WINDOW ||
 	    !hf_rxwin_fresh(&peer->rxw, d->seq, n) ||
-	    rx_credit_broken(peer, d->seq, n, payload) ||
-	    skb->truesize > 2 * rx_msg_reserve(payload, n))
+	    hf_rx_credit_broken(peer, d->seq, n, payload) ||
+	    skb->truesize > 2 * hf_rx_msg_reserve(payload, n))
 		return NULL;
 	m = peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW];
 	if (!m) {
-		m = rx_msg_new(peer, h, &why);
+		m = hf_rx_msg_new(peer, h, &why);
 		if (!m)
 			return NULL;
 		*fresh = true;
 	}
-	if (rx_msg_disagrees(m, h))
+	if (hf_rx_msg_disagrees(m, h))
 		goto slow;
 	if (!m->chunks)
 		return m;
@@ -1387,7 +1387,7 @@ static struct hf_rx_msg *rx_train_whole(struct hf_peer *peer,
 		goto slow;
 	index = d->offset / d->seg_size;
 	for (i = 0; i < n; i++) {
-		struct sk_buff **slot = seg_slot(m, index + i, true);
+		struct sk_buff **slot = hf_rx_seg_slot(m, index + i, true);
 
 		if (!slot || *slot)
 			goto slow;
@@ -1395,19 +1395,19 @@ static struct hf_rx_msg *rx_train_whole(struct hf_peer *peer,
 	return m;
 slow:
 	if (*fresh)
-		rx_msg_free(peer, m);
+		hf_rx_msg_free(peer, m);
 	*fresh = false;
 	return NULL;
 }
 
 /*
  * A packed train for @peer, @n segments of @payload bytes; consumes @skb.
- * Held whole when it can be (rx_train_whole()), else each segment is
+ * Held whole when it can be (hf_rx_train_whole()), else each segment is
  * copied out with the header it stands for and taken as if it had come
  * alone. Peer lock held.
  */
-static void rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
-			  const struct hf_hdr *h, u32 n, u32 payload)
+static void hf_rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
+			     const struct hf_hdr *h, u32 n, u32 payload)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	const struct hf_data_hdr *d = &h->data;
@@ -1416,7 +1416,7 @@ static void rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
 	bool fresh;
 	u32 i;
 
-	m = rx_train_whole(peer, skb, h, n, payload, &fresh);
+	m = hf_rx_train_whole(peer, skb, h, n, payload, &fresh);
 	if (m) {
 		u32 index = d->offset / d->seg_size;
 
@@ -1427,7 +1427,7 @@ static void rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
 			hf_rxwin_mark(&peer->rxw, d->seq + i);
 		if (hf_seq_after(d->seq + n - 1, m->last_seq))
 			m->last_seq = d->seq + n - 1;
-		rx_data_count(peer, m, h->flags, n, payload);
+		hf_rx_data_count(peer, m, h->flags, n, payload);
 		if (m->chunks) {
 			skb_orphan(skb);
 			__skb_pull(skb, HF_DATA_HLEN);
@@ -1436,13 +1436,13 @@ static void rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
 			atomic64_add(skb->truesize, &hn->rx_mem);
 			atomic_add(skb->truesize, &hf_sk(m->sk)->rx_reasm);
 			m->charge += skb->truesize;
-			*seg_slot(m, index, false) = skb;
+			*hf_rx_seg_slot(m, index, false) = skb;
 			for (i = 1; i < n; i++)
-				*seg_slot(m, index + i, false) = HF_RX_COVERED;
+				*hf_rx_seg_slot(m, index + i, false) = HF_RX_COVERED;
 		} else {
 			consume_skb(skb);
 		}
-		rx_data_taken(peer, m, h->flags, n, false);
+		hf_rx_data_taken(peer, m, h->flags, n, false);
 		return;
 	}
 
@@ -1467,7 +1467,7 @@ static void rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
 			continue;
 		}
 		hf_train_seg_adopt(seg, skb->dev, skb->protocol, skb->pkt_type);
-		rx_data(peer, seg, &sh, i + 1 < n);
+		hf_rx_data(peer, seg, &sh, i + 1 < n);
 	}
 	consume_skb(skb);
 }
@@ -1479,8 +1479,8 @@ static void rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
  * it holds), then taken in under the peer's lock at once. Return:
  * NET_RX_SUCCESS or NET_RX_DROP.
  */
-static int rx_train(struct sk_buff *skb, struct net_device *dev,
-		    const u8 *src)
+static int hf_rx_train(struct sk_buff *skb, struct net_device *dev,
+		       const u8 *src)
 {
 	struct net *net = dev_net(dev);
 	struct hf_net *hn = hf_net(net);
@@ -1541,7 +1541,7 @@ static int rx_train(struct sk_buff *skb, struct net_device *dev,
 		kfree_skb(skb);
 		return NET_RX_DROP;
 	}
-	rx_data_train(peer, skb, &h, n, payload);
+	hf_rx_data_train(peer, skb, &h, n, payload);
 	spin_unlock_bh(&peer->lock);
 	hf_peer_put(peer);
 	return NET_RX_SUCCESS;
@@ -1553,11 +1553,11 @@ drop:
 }
 
 /*
- * Whether @skb starts with a packed train's header (rx_train()): this
- * version's DATA with PACKED set. Any other version goes to rx_frame(),
+ * Whether @skb starts with a packed train's header (hf_rx_train()): this
+ * version's DATA with PACKED set. Any other version goes to hf_rx_frame(),
  * whose decoder refuses it for that first, as hf_hdr_decode() orders it.
  */
-static bool rx_is_packed(const struct sk_buff *skb)
+static bool hf_rx_is_packed(const struct sk_buff *skb)
 {
 	u8 buf[2];
 	const u8 *p = skb_header_pointer(skb, 0, sizeof(buf), buf);
@@ -1572,8 +1572,8 @@ static bool rx_is_packed(const struct sk_buff *skb)
  * been raised since): its trains, each a packed train or, last, a lone
  * segment, are taken in one by one, in order, as if they had arrived so.
  */
-static int rx_carrier(struct sk_buff *skb, struct net_device *dev,
-		      const u8 *src)
+static int hf_rx_carrier(struct sk_buff *skb, struct net_device *dev,
+			 const u8 *src)
 {
 	struct hf_stats *stats = &hf_net(dev_net(dev))->stats;
 	struct sk_buff *list, *train;
@@ -1590,10 +1590,10 @@ static int rx_carrier(struct sk_buff *skb, struct net_device *dev,
 		return NET_RX_DROP;
 	}
 	hf_stat_inc(stats, HF_STAT_RX_CARRIERS);
-	rc = rx_train(skb, dev, src);
+	rc = hf_rx_train(skb, dev, src);
 	while ((train = hf_train_next(&list, dev, protocol, pkt_type)))
-		rc = rx_is_packed(train) ? rx_train(train, dev, src) :
-			rx_frame(train, dev, src, HF_RXF_LONE);
+		rc = hf_rx_is_packed(train) ? hf_rx_train(train, dev, src) :
+			hf_rx_frame(train, dev, src, HF_RXF_LONE);
 	return rc;
 }
 
@@ -1602,10 +1602,10 @@ static int rx_carrier(struct sk_buff *skb, struct net_device *dev,
  * way (XDP on a veth, generic XDP) copied it out of its frag_list. Each
  * segment is copied into an skb of its own (pulling each out of the
  * buffer in place would copy the train once per segment); its length
- * comes from its header, checked by rx_frame() as any frame's.
+ * comes from its header, checked by hf_rx_frame() as any frame's.
  */
-static int rx_linearized(struct sk_buff *skb, struct net_device *dev,
-			 const u8 *src)
+static int hf_rx_linearized(struct sk_buff *skb, struct net_device *dev,
+			    const u8 *src)
 {
 	struct hf_net *hn = hf_net(dev_net(dev));
 	struct hf_stats *stats = &hn->stats;
@@ -1641,8 +1641,8 @@ static int rx_linearized(struct sk_buff *skb, struct net_device *dev,
 		}
 		hf_train_seg_adopt(seg, dev, skb->protocol, skb->pkt_type);
 		off += flen;
-		rc = rx_frame(seg, dev, src,
-			      how | (off < skb->len ? HF_RXF_MORE : 0));
+		rc = hf_rx_frame(seg, dev, src,
+				 how | (off < skb->len ? HF_RXF_MORE : 0));
 	}
 	if (off < skb->len) {
 		/* The rest of the train is lost: counted above, repaired. */
@@ -1688,23 +1688,23 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 		return NET_RX_DROP;
 	}
 	ether_addr_copy(src, eth_hdr(skb)->h_source);
-	if (rx_is_packed(skb))
-		return hf_train_is_carrier(skb) ? rx_carrier(skb, dev, src) :
-						  rx_train(skb, dev, src);
+	if (hf_rx_is_packed(skb))
+		return hf_train_is_carrier(skb) ? hf_rx_carrier(skb, dev, src) :
+						  hf_rx_train(skb, dev, src);
 	if (!skb_is_gso(skb) ||
 	    !(skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST))
-		return rx_frame(skb, dev, src, HF_RXF_LONE);
+		return hf_rx_frame(skb, dev, src, HF_RXF_LONE);
 
 	/*
 	 * A train; without its frag_list, something on the way copied it
 	 * into one buffer. Other frag_list skbs (a driver's large receive
-	 * buffers) are no GSO skbs and went to rx_frame() above.
+	 * buffers) are no GSO skbs and went to hf_rx_frame() above.
 	 */
 	hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
 	trace_hf_frame_recv(dev, src, skb_shinfo(skb)->gso_segs ?: 1, skb->len);
 	if (!skb_has_frag_list(skb)) {
 		hf_stat_inc(stats, HF_STAT_RX_LINEARIZED_TRAINS);
-		return rx_linearized(skb, dev, src);
+		return hf_rx_linearized(skb, dev, src);
 	}
 	list = hf_train_split(skb);
 	if (IS_ERR(list)) {
@@ -1713,9 +1713,9 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	}
 	protocol = skb->protocol;
 	pkt_type = skb->pkt_type;
-	rc = rx_frame(skb, dev, src, list ? HF_RXF_MORE : 0);
+	rc = hf_rx_frame(skb, dev, src, list ? HF_RXF_MORE : 0);
 	while ((seg = hf_train_next(&list, dev, protocol, pkt_type)))
-		rc = rx_frame(seg, dev, src, list ? HF_RXF_MORE : 0);
+		rc = hf_rx_frame(seg, dev, src, list ? HF_RXF_MORE : 0);
 	return rc;
 
 drop:
@@ -1752,7 +1752,7 @@ void hf_input_window_open(struct net *net)
 			 * must our idle reclaim.
 			 */
 			peer->last_active = jiffies;
-			rx_send_ack(peer, HF_AF_WINDOW);
+			hf_rx_send_ack(peer, HF_AF_WINDOW);
 		}
 		spin_unlock_bh(&peer->lock);
 	}
@@ -1797,19 +1797,19 @@ void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len)
 		struct hf_credit_params cp;
 		u64 base, step;
 
-		rx_credit_release(peer, len);
+		hf_rx_credit_release(peer, len);
 		/* One reading of the share for both: nactive may move. */
-		base = rx_credit_share_base(peer);
+		base = hf_rx_credit_share_base(peer);
 		step = max_t(u64, base / 4, 1);
 		if (c->advertised < c->received + seg)
 			step = 0;
-		if (!rx_window_closed(peer)) {
+		if (!hf_rx_window_closed(peer)) {
 			hf_credit_rx_grant(c, hf_credit_params_read(peer->cfg, &cp),
 					   base + peer->rx_credit_reasm);
 			if (hf_credit_rx_advertise(c, step, &wire)) {
 				/* Its sender counts the ACK as the flow alive. */
 				peer->last_active = jiffies;
-				rx_send_ack(peer, 0);
+				hf_rx_send_ack(peer, 0);
 			}
 		}
 	}
@@ -1829,7 +1829,7 @@ void hf_input_init(struct hf_peer *peer)
 	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp));
 	peer->rx_adopted_at = jiffies - HF_EPOCH_ADOPT_GAP;
 	peer->rx_reply_at = jiffies;
-	timer_setup(&peer->ack_timer, rx_ack_timer, 0);
+	timer_setup(&peer->ack_timer, hf_rx_ack_timer, 0);
 }
 
 /**
@@ -1845,12 +1845,12 @@ void hf_input_reset(struct hf_peer *peer)
 
 	for (i = 0; i < HF_STATUS_WINDOW; i++) {
 		if (peer->rx_msgs[i]) {
-			rx_msg_free(peer, peer->rx_msgs[i]);
+			hf_rx_msg_free(peer, peer->rx_msgs[i]);
 			peer->rx_msgs[i] = NULL;
 		}
 	}
 	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
-	rx_credit_reset(peer);
+	hf_rx_credit_reset(peer);
 	peer->rx_msg_done = 0;
 	peer->rx_msg_status = 0;
 	peer->rx_refused = false;
@@ -1874,10 +1874,10 @@ void hf_input_stop(struct hf_peer *peer)
  * resolve as @status: its remaining segments are counted, not held, so
  * its sender still learns the outcome. Peer lock held.
  */
-static void rx_msg_drop(struct hf_peer *peer, struct hf_rx_msg *m, u8 status)
+static void hf_rx_msg_drop(struct hf_peer *peer, struct hf_rx_msg *m, u8 status)
 {
 	lockdep_assert_held(&peer->lock);
-	rx_msg_release(peer, m);
+	hf_rx_msg_release(peer, m);
 	m->status = status;
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_MSGS_EXPIRED);
 }
@@ -1902,7 +1902,7 @@ void hf_input_expire(struct hf_peer *peer)
 
 		if (m && m->sk && !m->delivered &&
 		    time_after(jiffies, m->progress_at + timeout))
-			rx_msg_drop(peer, m, HF_STATUS_TOO_BIG);
+			hf_rx_msg_drop(peer, m, HF_STATUS_TOO_BIG);
 	}
 }
 
@@ -1928,7 +1928,7 @@ void hf_input_sock_closed(struct net *net, const struct sock *sk)
 			struct hf_rx_msg *m = peer->rx_msgs[i];
 
 			if (m && m->sk == sk && !m->delivered)
-				rx_msg_drop(peer, m, HF_STATUS_NO_PORT);
+				hf_rx_msg_drop(peer, m, HF_STATUS_NO_PORT);
 		}
 		spin_unlock_bh(&peer->lock);
 	}

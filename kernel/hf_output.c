@@ -16,10 +16,10 @@
  * 1. One lock per peer (BHs off) covers both directions; sendmsg, the
  *    receive path and the timers take it for bounded work only.
  * 2. A push sends at most HF_PUSH_BUDGET segments and what the window
- *    (tx_window()) holds of the frame it is in; acks clock out the rest,
+ *    (hf_tx_window()) holds of the frame it is in; acks clock out the rest,
  *    so no call holds the lock for a whole 64 MiB message. A push that
  *    could only send a short part of a frame waits for more ACKs
- *    (tx_train_defer()), as TCP defers a TSO skb.
+ *    (hf_tx_train_defer()), as TCP defers a TSO skb.
  * 3. At most HF_STATUS_WINDOW messages are unresolved per peer: every ACK
  *    repeats the outcomes of that many, so no outcome can be missed.
  * 4. The message's charge against SO_SNDBUF rides on an empty skb owned
@@ -48,10 +48,10 @@
 #include "hf_trace.h"
 
 #define HF_PUSH_BUDGET		64
-/* The longest a hyperframe occupies a paced link: tx_frame_paced_segs(). */
+/* The longest a hyperframe occupies a paced link: hf_tx_frame_paced_segs(). */
 #define HF_FRAME_PACED_NS	(2 * NSEC_PER_MSEC)
 /*
- * How far ahead a socket's or a path's pacing may run: tx_sock_ahead().
+ * How far ahead a socket's or a path's pacing may run: hf_tx_sock_ahead().
  * It is what stands queued in an EDT qdisc, and in hfq's data band at its
  * device rate, before the next push: a small message of another socket
  * waits behind at most that much. Measured beside 64 KiB bulk at 20
@@ -61,13 +61,13 @@
 /* Headroom of a DATA segment: the device's, and two VLAN tags. */
 #define HF_SEG_HEADROOM(dev)	(LL_RESERVED_SPACE(dev) + 2 * VLAN_HLEN)
 #define HF_RTO_BUDGET		16
-/* Queued messages tx_pick() looks at for one that may start. */
+/* Queued messages hf_tx_pick() looks at for one that may start. */
 #define HF_PICK_SCAN		64
 /* Segments from una a look for lost repairs walks, per ACK. */
 #define HF_REPAIR_SCAN		256
 /*
  * Timeouts after which a closed socket's message to a peer that never
- * answered is given up (tx_rto_expired()).
+ * answered is given up (hf_tx_rto_expired()).
  */
 #define HF_ORPHAN_RETRIES	4
 /* The persist timer's backoff: at most 2^6 RTOs, and never above 1 s. */
@@ -185,13 +185,13 @@ void hf_tx_msg_put(struct hf_tx_msg *msg)
 }
 
 /* @msg's outcome is known: count it for HF_INFO's hfi_tx_msgs_done. */
-static void tx_msg_resolved(const struct hf_tx_msg *msg)
+static void hf_tx_msg_resolved(const struct hf_tx_msg *msg)
 {
 	atomic_inc(&hf_sk(msg->sk)->tx_msgs_done);
 }
 
 /* Tell the sending socket that @msg failed with @err. */
-static void tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
+static void hf_tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
 {
 	struct sock *sk = msg->sk;
 	struct sock_exterr_skb *serr;
@@ -199,7 +199,7 @@ static void tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_MSGS_FAILED);
 	peer->tx_msgs_failed++;
-	tx_msg_resolved(msg);
+	hf_tx_msg_resolved(msg);
 
 	skb = alloc_skb(0, GFP_ATOMIC);
 	if (skb) {
@@ -256,10 +256,10 @@ int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority)
  * packed train (core/hf_train.h), its first segment's header and every
  * payload behind it. @flags: FRAME_START of the first, FRAME_END and
  * ACK_NOW of the last. The caller keeps the payload within MAX_SKB_FRAGS
- * pages (tx_train_add()).
+ * pages (hf_tx_train_add()).
  */
-static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
-				 u32 index, u32 nsegs, u32 seq, u8 flags,
+static struct sk_buff *hf_tx_seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
+				       u32 index, u32 nsegs, u32 seq, u8 flags,
 				 u32 frame_seq, u16 frame_segs)
 {
 	struct net_device *dev = peer->dev;
@@ -327,13 +327,13 @@ static struct sk_buff *seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 }
 
 /* Pages of @msg that bytes [@off, @off + @len) lie in; @len > 0. */
-static u32 tx_msg_pages(u32 off, u32 len)
+static u32 hf_tx_msg_pages(u32 off, u32 len)
 {
 	return ((off + len - 1) >> PAGE_SHIFT) - (off >> PAGE_SHIFT) + 1;
 }
 
 /* The slot of sequence number @seq: the window is a ring of HF_WIN_SEGS. */
-static struct hf_tx_slot *tx_slot(struct hf_peer *peer, u32 seq)
+static struct hf_tx_slot *hf_tx_slot_of(struct hf_peer *peer, u32 seq)
 {
 	return &peer->tx->slots[seq & (HF_WIN_SEGS - 1)];
 }
@@ -343,7 +343,7 @@ static struct hf_tx_slot *tx_slot(struct hf_peer *peer, u32 seq)
  * sending state; a peer without one (it never sent) has nothing in
  * flight, and its scoreboard stays empty until hf_output_prepare().
  */
-static void tx_txwin_init(struct hf_peer *peer)
+static void hf_tx_txwin_init(struct hf_peer *peer)
 {
 	if (peer->tx)
 		hf_txwin_init(&peer->txw, peer->tx->sacked, peer->tx->rexmit,
@@ -353,7 +353,7 @@ static void tx_txwin_init(struct hf_peer *peer)
 }
 
 /* The event sign of a controller's congestion reason; 0 for the others. */
-static enum hf_event_sign tx_fsize_sign(u8 reason)
+static enum hf_event_sign hf_tx_fsize_sign(u8 reason)
 {
 	switch (reason) {
 	case HF_FSIZE_LOSS:
@@ -371,7 +371,7 @@ static enum hf_event_sign tx_fsize_sign(u8 reason)
  * Count what a call of the frame-size controller changed (@changed), and
  * tell the listeners of a back-off on congestion.
  */
-static void tx_fsize_note(struct hf_peer *peer, unsigned int changed)
+static void hf_tx_fsize_note(struct hf_peer *peer, unsigned int changed)
 {
 	const struct hf_fsize_change *c = &peer->fsize.last;
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
@@ -384,7 +384,7 @@ static void tx_fsize_note(struct hf_peer *peer, unsigned int changed)
 			    HF_STAT_TX_FRAME_GROWS : HF_STAT_TX_FRAME_SHRINKS);
 	if ((changed & HF_FSIZE_CHANGED_RATE) && c->new_rate < c->old_rate)
 		hf_stat_inc(stats, HF_STAT_TX_RATE_CUTS);
-	sign = tx_fsize_sign(c->reason);
+	sign = hf_tx_fsize_sign(c->reason);
 	if (changed && sign)
 		hf_genl_event_backoff(peer, sign, c->new_rate, c->new_segs);
 }
@@ -394,15 +394,15 @@ static void tx_fsize_note(struct hf_peer *peer, unsigned int changed)
  * sign, unless a zero window says the receiver refused it for a full
  * socket buffer, which is flow control.
  */
-static void tx_loss_sign(struct hf_peer *peer, u32 seq)
+static void hf_tx_loss_sign(struct hf_peer *peer, u32 seq)
 {
 	struct hf_fsize_params fp;
 
 	if (peer->tx_zero_window ||
 	    (peer->tx_refused_mark && hf_seq_before(seq, peer->tx_refused_end)))
 		return;
-	tx_fsize_note(peer, hf_fsize_on_congestion(&peer->fsize,
-						   hf_fsize_params_read(peer->cfg, &fp),
+	hf_tx_fsize_note(peer, hf_fsize_on_congestion(&peer->fsize,
+						      hf_fsize_params_read(peer->cfg, &fp),
 						   HF_FSIZE_LOSS, seq));
 }
 
@@ -411,7 +411,7 @@ static void tx_loss_sign(struct hf_peer *peer, u32 seq)
  * credit starts again too, at the initial window (both sides count from
  * 0 in each epoch).
  */
-static void tx_fsize_init(struct hf_peer *peer)
+static void hf_tx_fsize_init(struct hf_peer *peer)
 {
 	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
@@ -435,8 +435,8 @@ static void tx_fsize_init(struct hf_peer *peer)
  *
  * Return: the most segments the frame may have; 0 to wait for credit.
  */
-static u32 tx_credit_frame(struct hf_peer *peer, const struct hf_tx_msg *msg,
-			   u32 index, const struct hf_fsize_params *fp)
+static u32 hf_tx_credit_frame(struct hf_peer *peer, const struct hf_tx_msg *msg,
+			      u32 index, const struct hf_fsize_params *fp)
 {
 	u64 rest = msg->len - (u64)index * msg->seg_size;
 	u64 avail = hf_credit_avail(&peer->tx_credit);
@@ -468,7 +468,7 @@ static u32 tx_credit_frame(struct hf_peer *peer, const struct hf_tx_msg *msg,
  * timeout doubled per probe without a grant, up to 2^HF_PROBE_SHIFT_MAX)
  * sends a probe.
  */
-static void tx_probe_arm(struct hf_peer *peer)
+static void hf_tx_probe_arm(struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
 	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
@@ -484,9 +484,9 @@ static void tx_probe_arm(struct hf_peer *peer)
  * Arm the retransmission timer. While the receiver's window is closed it
  * is a persist timer for what is in flight: the timeout doubled per probe
  * without room (tx_probe_shift), up to HF_PROBE_MAX_US, and the RTO's own
- * backoff is left alone (tx_rto_expired()).
+ * backoff is left alone (hf_tx_rto_expired()).
  */
-static void rto_arm(struct hf_peer *peer)
+static void hf_tx_rto_arm(struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
 	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
@@ -500,7 +500,7 @@ static void rto_arm(struct hf_peer *peer)
 }
 
 /* Wake up when a segment held back by the reordering window is due. */
-static void reorder_arm(struct hf_peer *peer, u64 wait_ns)
+static void hf_tx_reorder_arm(struct hf_peer *peer, u64 wait_ns)
 {
 	if (peer->reo_armed)
 		return;
@@ -515,7 +515,7 @@ static void reorder_arm(struct hf_peer *peer, u64 wait_ns)
  * flight, and only then: called where that can change (a push, an abort,
  * the timer). Peer lock held.
  */
-static void tx_sending_update(struct hf_peer *peer)
+static void hf_tx_sending_update(struct hf_peer *peer)
 {
 	bool sending = !hf_output_idle(peer);
 
@@ -534,7 +534,7 @@ static void tx_sending_update(struct hf_peer *peer)
  * rate R"), split evenly among the device's peers with data to send; 0
  * when the device has no such rate.
  */
-static u64 tx_link_share(const struct hf_peer *peer)
+static u64 hf_tx_link_share(const struct hf_peer *peer)
 {
 	u64 link = hf_hfq_rate(peer->dev);
 	int senders = atomic_read(&peer->dstats->tx_senders);
@@ -548,7 +548,7 @@ static u64 tx_link_share(const struct hf_peer *peer)
 }
 
 /* The lower of two rates, bytes per second; 0 means no limit. */
-static u64 tx_rate_min(u64 a, u64 b)
+static u64 hf_tx_rate_min(u64 a, u64 b)
 {
 	return a && b ? min(a, b) : a ?: b;
 }
@@ -558,16 +558,16 @@ static u64 tx_rate_min(u64 a, u64 b)
  * the module's pacing_rate and the SO_MAX_PACING_RATE of @sk (when
  * given), scaled by @peer's frame-size controller's cut (after congestion
  * it cuts the rate first); 0 when neither caps it. What a peer says (its
- * rate hint) paces only the path to it (tx_path_rate()), never the
+ * rate hint) paces only the path to it (hf_tx_path_rate()), never the
  * socket's traffic to others.
  */
-static u64 tx_sock_rate(const struct hf_peer *peer, const struct sock *sk)
+static u64 hf_tx_sock_rate(const struct hf_peer *peer, const struct sock *sk)
 {
 	unsigned long cap = sk ? READ_ONCE(sk->sk_max_pacing_rate) : 0;
 
 	return hf_fsize_rate(&peer->fsize,
-			     tx_rate_min(READ_ONCE(peer->cfg->p.pacing_rate),
-					 cap == ~0UL ? 0 : cap));
+			     hf_tx_rate_min(READ_ONCE(peer->cfg->p.pacing_rate),
+					    cap == ~0UL ? 0 : cap));
 }
 
 /*
@@ -576,29 +576,29 @@ static u64 tx_sock_rate(const struct hf_peer *peer, const struct sock *sk)
  * the device's link share (ours of the link we send by), scaled by the
  * frame-size controller's cut; 0 when neither is known.
  */
-static u64 tx_path_rate(const struct hf_peer *peer)
+static u64 hf_tx_path_rate(const struct hf_peer *peer)
 {
 	return hf_fsize_rate(&peer->fsize,
-			     tx_rate_min(peer->tx_rate_hint,
-					 tx_link_share(peer)));
+			     hf_tx_rate_min(peer->tx_rate_hint,
+					    hf_tx_link_share(peer)));
 }
 
 /*
  * The rate the socket's pacing applies towards @peer, both schedules
- * together: the lower of tx_sock_rate() and tx_path_rate(). The cut
+ * together: the lower of hf_tx_sock_rate() and hf_tx_path_rate(). The cut
  * scales both alike, so this is the lowest of the four limits, scaled;
  * 0 when nothing paces.
  */
-static u64 tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
+static u64 hf_tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
 {
-	return tx_rate_min(tx_sock_rate(peer, sk), tx_path_rate(peer));
+	return hf_tx_rate_min(hf_tx_sock_rate(peer, sk), hf_tx_path_rate(peer));
 }
 
 /*
  * The receiver's rate hint, kbit/s on the wire (0: none), as the latest
  * ACK gives it: it follows the senders active there within a round trip.
  */
-static void tx_rate_hint(struct hf_peer *peer, u32 kbps)
+static void hf_tx_rate_hint(struct hf_peer *peer, u32 kbps)
 {
 	u64 rate = div_u64((u64)kbps * 1000, 8);
 
@@ -612,9 +612,9 @@ static void tx_rate_hint(struct hf_peer *peer, u32 kbps)
 /*
  * Stamp @skb (new or a repair) with its departure time. Two schedules
  * pace it, and it leaves when both allow: the socket's, at its cap
- * (tx_sock_rate(): SO_MAX_PACING_RATE or the module's pacing_rate), shared
+ * (hf_tx_sock_rate(): SO_MAX_PACING_RATE or the module's pacing_rate), shared
  * by all its peers, and the path's, at the receiver's rate hint and the
- * link share (tx_path_rate()), shared by all sockets sending to @peer.
+ * link share (hf_tx_path_rate()), shared by all sockets sending to @peer.
  * Rates are bytes per second of wire frames, Ethernet header included.
  * Departures towards @peer never go back, whichever socket sends: a peer
  * flow's segments leave an EDT qdisc (hfq, fq) in the order they were
@@ -628,10 +628,10 @@ static void tx_rate_hint(struct hf_peer *peer, u32 kbps)
  * qdisc honours it; 0 otherwise. Its segments count as sent then (as
  * TCP's skb_mstamp_ns): a round trip measures the path, not our pacing.
  */
-static u64 tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
+static u64 hf_tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 {
-	u64 rate = tx_sock_rate(peer, sk);
-	u64 path = tx_path_rate(peer);
+	u64 rate = hf_tx_sock_rate(peer, sk);
+	u64 path = hf_tx_path_rate(peer);
 	atomic64_t *next = &hf_sk(sk)->tx_pace_ns;
 	u64 now, start, floor, len_ns = 0, path_ns = 0;
 	u32 len;
@@ -674,7 +674,7 @@ static u64 tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 }
 
 /* Whether a message of @msg's socket goes first: started, or queued earlier. */
-static bool tx_sock_busy(struct hf_peer *peer, struct hf_tx_msg *msg)
+static bool hf_tx_sock_busy(struct hf_peer *peer, struct hf_tx_msg *msg)
 {
 	struct hf_tx_msg *other = msg;
 
@@ -695,14 +695,14 @@ static bool tx_sock_busy(struct hf_peer *peer, struct hf_tx_msg *msg)
  * its schedule comes that close (@wake, the earliest such time of those
  * that wait), and another socket's small message to the same peer does
  * not queue behind all it could send. The path's schedule, shared by all
- * of @peer's sockets, is held to the same (tx_pick()).
+ * of @peer's sockets, is held to the same (hf_tx_pick()).
  */
-static bool tx_sock_ahead(const struct hf_peer *peer, const struct sock *sk,
-			  u64 now, u64 *wake)
+static bool hf_tx_sock_ahead(const struct hf_peer *peer, const struct sock *sk,
+			     u64 now, u64 *wake)
 {
 	u64 next = atomic64_read(&hf_sk(sk)->tx_pace_ns);
 
-	if (next <= now + HF_PACE_AHEAD_NS || !tx_sock_rate(peer, sk))
+	if (next <= now + HF_PACE_AHEAD_NS || !hf_tx_sock_rate(peer, sk))
 		return false;
 	*wake = min(*wake, next - HF_PACE_AHEAD_NS);
 	return true;
@@ -717,10 +717,10 @@ static bool tx_sock_ahead(const struct hf_peer *peer, const struct sock *sk,
  * another message start; else the started message whose frame started
  * longest ago. Messages are numbered when they start, so the receiver
  * sees no gap in msg_ids but for loss. A socket whose pacing runs ahead
- * (tx_sock_ahead()) waits: *@wake is then the earliest time one may go
+ * (hf_tx_sock_ahead()) waits: *@wake is then the earliest time one may go
  * (U64_MAX when none waits).
  */
-static struct hf_tx_msg *tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
+static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 {
 	struct hf_tx_msg *msg, *best = NULL;
 	unsigned int scan = HF_PICK_SCAN;
@@ -734,7 +734,7 @@ static struct hf_tx_msg *tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 	 * the link share, but it also carries what the schedule does not
 	 * count): none goes.
 	 */
-	if (tx_path_rate(peer)) {
+	if (hf_tx_path_rate(peer)) {
 		u64 busy = max(peer->tx_pace_ns,
 			       now + hf_hfq_backlog_ns(peer->dev));
 
@@ -747,14 +747,14 @@ static struct hf_tx_msg *tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 		list_for_each_entry(msg, &peer->tx_queue, node) {
 			if (!scan--)
 				break;
-			if (tx_sock_busy(peer, msg) ||
-			    tx_sock_ahead(peer, msg->sk, now, wake))
+			if (hf_tx_sock_busy(peer, msg) ||
+			    hf_tx_sock_ahead(peer, msg->sk, now, wake))
 				continue;
 			return msg;
 		}
 	}
 	list_for_each_entry(msg, &peer->tx_active, node) {
-		if (tx_sock_ahead(peer, msg->sk, now, wake))
+		if (hf_tx_sock_ahead(peer, msg->sk, now, wake))
 			continue;
 		if (!best || (s32)(msg->turn - best->turn) < 0)
 			best = msg;
@@ -766,7 +766,7 @@ static struct hf_tx_msg *tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
  * Push again at @wake (ns, CLOCK_MONOTONIC), when a socket whose pacing ran
  * ahead may send, unless the timer is set to fire earlier. Peer lock held.
  */
-static void tx_pace_arm(struct hf_peer *peer, u64 wake)
+static void hf_tx_pace_arm(struct hf_peer *peer, u64 wake)
 {
 	if (hrtimer_is_queued(&peer->pace_timer) &&
 	    ktime_to_ns(hrtimer_get_expires(&peer->pace_timer)) <= wake)
@@ -775,15 +775,15 @@ static void tx_pace_arm(struct hf_peer *peer, u64 wake)
 		      HRTIMER_MODE_ABS_SOFT);
 }
 
-static void tx_push(struct hf_peer *peer);
+static void hf_tx_push(struct hf_peer *peer);
 
-static enum hrtimer_restart tx_pace_expired(struct hrtimer *t)
+static enum hrtimer_restart hf_tx_pace_expired(struct hrtimer *t)
 {
 	struct hf_peer *peer = container_of(t, struct hf_peer, pace_timer);
 
 	spin_lock_bh(&peer->lock);
 	if (!peer->dead)
-		tx_push(peer);
+		hf_tx_push(peer);
 	spin_unlock_bh(&peer->lock);
 	return HRTIMER_NORESTART;
 }
@@ -795,7 +795,7 @@ static enum hrtimer_restart tx_pace_expired(struct hrtimer *t)
  * them); 0 when none is, so that the receiver may deliver @msg as soon as
  * it is complete, past any gap of other ports' messages still on the way.
  */
-static u8 tx_msg_pred(const struct hf_peer *peer, const struct hf_tx_msg *msg)
+static u8 hf_tx_msg_pred(const struct hf_peer *peer, const struct hf_tx_msg *msg)
 {
 	const struct list_head *lists[] = { &peer->tx_active, &peer->tx_sent };
 	const struct hf_tx_msg *other;
@@ -818,7 +818,7 @@ static u8 tx_msg_pred(const struct hf_peer *peer, const struct hf_tx_msg *msg)
 }
 
 /* @msg is fully sent: keep tx_sent in msg_id order for the outcomes. */
-static void tx_sent_add(struct hf_peer *peer, struct hf_tx_msg *msg)
+static void hf_tx_sent_add(struct hf_peer *peer, struct hf_tx_msg *msg)
 {
 	struct hf_tx_msg *pos;
 
@@ -864,8 +864,8 @@ struct tx_train {
  * Hand @skb, new DATA segments @seq to @seq + @segs - 1 of @msg, to the
  * device queue, paced as a whole. Return: hf_xmit()'s.
  */
-static int tx_data_xmit(struct hf_peer *peer, struct hf_tx_msg *msg,
-			struct sk_buff *skb, u32 seq, u32 segs)
+static int hf_tx_data_xmit(struct hf_peer *peer, struct hf_tx_msg *msg,
+			   struct sk_buff *skb, u32 seq, u32 segs)
 {
 	u64 departure;
 
@@ -873,9 +873,9 @@ static int tx_data_xmit(struct hf_peer *peer, struct hf_tx_msg *msg,
 	trace_hf_frame_xmit(peer, msg->msg_id, seq, segs,
 			    hf_train_wire_len(skb, 0));
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_FRAME_SKBS);
-	departure = tx_pace(peer, msg->sk, skb);
+	departure = hf_tx_pace(peer, msg->sk, skb);
 	while (departure && segs--)
-		tx_slot(peer, seq + segs)->sent_ns = departure;
+		hf_tx_slot_of(peer, seq + segs)->sent_ns = departure;
 	return hf_xmit(peer, skb, msg->sk->sk_priority);
 }
 
@@ -886,7 +886,7 @@ static int tx_data_xmit(struct hf_peer *peer, struct hf_tx_msg *msg,
  * buffer (XDP at the receiver) would lose its trains' bounds, which no
  * header records. Return: hf_xmit()'s, the first error.
  */
-static int tx_carrier_send(struct hf_peer *peer, struct tx_train *t)
+static int hf_tx_carrier_send(struct hf_peer *peer, struct tx_train *t)
 {
 	struct sk_buff *skb = t->carrier, *train, *next;
 	u32 seq = t->carrier_seq, segs;
@@ -899,17 +899,17 @@ static int tx_carrier_send(struct hf_peer *peer, struct tx_train *t)
 	if (!skb_has_frag_list(skb) ||
 	    !hf_train_fits(peer->dev, skb->len + peer->dev->hard_header_len,
 			   t->carrier_segs))
-		return tx_data_xmit(peer, t->carrier_msg, skb, seq,
+		return hf_tx_data_xmit(peer, t->carrier_msg, skb, seq,
 				    t->carrier_segs);
 	train = hf_skb_unchain(skb, &segs);
 	skb_shinfo(skb)->gso_segs -= segs;
 	segs = hf_skb_segs(skb);
-	first = tx_data_xmit(peer, t->carrier_msg, skb, seq, segs);
+	first = hf_tx_data_xmit(peer, t->carrier_msg, skb, seq, segs);
 	for (seq += segs; train; train = next, seq += segs) {
 		next = train->next;
 		train->next = NULL;
 		segs = hf_skb_segs(train);
-		err = tx_data_xmit(peer, t->carrier_msg, train, seq, segs);
+		err = hf_tx_data_xmit(peer, t->carrier_msg, train, seq, segs);
 		first = first ?: err;
 	}
 	return first;
@@ -923,8 +923,8 @@ static int tx_carrier_send(struct hf_peer *peer, struct tx_train *t)
  * frame. A lone segment starts no carrier: it goes at once.
  * Return: hf_xmit()'s of what was sent, the first error.
  */
-static int tx_carry(struct hf_peer *peer, struct tx_train *t,
-		    struct sk_buff *skb, u32 segs, u8 flags)
+static int hf_tx_carry(struct hf_peer *peer, struct tx_train *t,
+		       struct sk_buff *skb, u32 segs, u8 flags)
 {
 	int err = 0, err2 = 0;
 
@@ -932,10 +932,10 @@ static int tx_carry(struct hf_peer *peer, struct tx_train *t,
 	    (t->carrier_msg != t->msg ||
 	     t->seq != t->carrier_seq + t->carrier_segs ||
 	     t->carrier_segs + segs > U16_MAX))
-		err = tx_carrier_send(peer, t);
+		err = hf_tx_carrier_send(peer, t);
 	if (!t->carrier) {
 		if (!skb_is_gso(skb))
-			return tx_data_xmit(peer, t->msg, skb, t->seq, segs) ?: err;
+			return hf_tx_data_xmit(peer, t->msg, skb, t->seq, segs) ?: err;
 		t->carrier = skb;
 		t->carrier_msg = t->msg;
 		t->carrier_seq = t->seq;
@@ -946,15 +946,15 @@ static int tx_carry(struct hf_peer *peer, struct tx_train *t,
 		t->carrier_segs += segs;
 	}
 	if (flags & HF_DF_FRAME_END)
-		err2 = tx_carrier_send(peer, t);
+		err2 = hf_tx_carrier_send(peer, t);
 	return err ?: err2;
 }
 
 /*
  * Send @t's train, if any: chained, to the device queue; packed, into
- * the frame's carrier (tx_carry()). Return: hf_xmit()'s.
+ * the frame's carrier (hf_tx_carry()). Return: hf_xmit()'s.
  */
-static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
+static int hf_tx_train_send(struct hf_peer *peer, struct tx_train *t)
 {
 	struct sk_buff *skb = t->head;
 	u32 segs = t->segs;
@@ -965,8 +965,8 @@ static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
 	t->tail = NULL;
 	t->segs = 0;
 	if (t->packed) {
-		skb = seg_build(peer, t->msg, t->index, segs, t->seq, t->flags,
-				t->frame_seq, t->frame_segs);
+		skb = hf_tx_seg_build(peer, t->msg, t->index, segs, t->seq, t->flags,
+				      t->frame_seq, t->frame_segs);
 		/* Unsent but in flight: the timer will send them again. */
 		if (!skb) {
 			hf_stat_inc(&hf_net(peer->net)->stats,
@@ -978,8 +978,8 @@ static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
 	}
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_DATA_SKBS);
 	if (t->packed)
-		return tx_carry(peer, t, skb, segs, t->flags);
-	return tx_data_xmit(peer, t->msg, skb, t->seq, segs);
+		return hf_tx_carry(peer, t, skb, segs, t->flags);
+	return hf_tx_data_xmit(peer, t->msg, skb, t->seq, segs);
 }
 
 /*
@@ -988,10 +988,10 @@ static int tx_train_send(struct hf_peer *peer, struct tx_train *t)
  * rate): the pacer releases it as one burst, which at a low rate would
  * hold other flows back for as long as it takes.
  */
-static u32 tx_train_paced_max(const struct hf_peer *peer,
-			      const struct sock *sk, u32 seg_len)
+static u32 hf_tx_train_paced_max(const struct hf_peer *peer,
+				 const struct sock *sk, u32 seg_len)
 {
-	u64 rate = tx_pacing_rate(peer, sk);
+	u64 rate = hf_tx_pacing_rate(peer, sk);
 
 	if (!rate)
 		return U32_MAX;
@@ -1005,10 +1005,10 @@ static u32 tx_train_paced_max(const struct hf_peer *peer,
  * message waits behind another socket's bulk on a slow link. The
  * frame-size controller's own size is not changed by it.
  */
-static u32 tx_frame_paced_segs(const struct hf_peer *peer,
-			       const struct hf_tx_msg *msg)
+static u32 hf_tx_frame_paced_segs(const struct hf_peer *peer,
+				  const struct hf_tx_msg *msg)
 {
-	return hf_pace_segs(tx_pacing_rate(peer, msg->sk), HF_FRAME_PACED_NS,
+	return hf_pace_segs(hf_tx_pacing_rate(peer, msg->sk), HF_FRAME_PACED_NS,
 			    msg->seg_size + HF_DATA_HLEN +
 			    peer->dev->hard_header_len);
 }
@@ -1019,8 +1019,8 @@ static u32 tx_frame_paced_segs(const struct hf_peer *peer,
  * included, and gso_max_segs) and what the pacing cap of @sk lets go in
  * one burst.
  */
-static u32 tx_train_segs(const struct hf_peer *peer, u32 seg_size,
-			 const struct sock *sk)
+static u32 hf_tx_train_segs(const struct hf_peer *peer, u32 seg_size,
+			    const struct sock *sk)
 {
 	u32 seg_len = seg_size + HF_DATA_HLEN;
 	u32 room = hf_dev_gso_max_size(peer->dev);
@@ -1030,7 +1030,7 @@ static u32 tx_train_segs(const struct hf_peer *peer, u32 seg_size,
 	segs = room > hh + 1 ? (room - hh - 1) / seg_len : 0;
 	segs = min(segs, READ_ONCE(peer->dev->gso_max_segs));
 	segs = min_t(u64, segs,
-		     div_u64(tx_train_paced_max(peer, sk, seg_len), seg_len));
+		     div_u64(hf_tx_train_paced_max(peer, sk, seg_len), seg_len));
 	return max(segs, 1U);
 }
 
@@ -1045,8 +1045,8 @@ static u32 tx_train_segs(const struct hf_peer *peer, u32 seg_size,
  * more only queues at the receiver, and a frame ramping up from a few
  * segments would be sent as many small frames at once.
  */
-static u32 tx_window(const struct hf_peer *peer,
-		     const struct hf_fsize_params *fp, u32 seg_size,
+static u32 hf_tx_window(const struct hf_peer *peer,
+			const struct hf_fsize_params *fp, u32 seg_size,
 		     const struct sock *sk)
 {
 	u32 max = min_t(u32, READ_ONCE(peer->cfg->p.max_inflight), HF_WIN_SEGS);
@@ -1057,14 +1057,14 @@ static u32 tx_window(const struct hf_peer *peer,
 	want = hf_fsize_segs(&peer->fsize, fp);
 	/* A frame may carry its message's tail (hf_fsize_frame_segs()). */
 	want = 2 * (want + (want >> HF_FSIZE_TAIL_SHIFT));
-	want = min_t(u64, want, (u64)max * tx_train_segs(peer, seg_size, sk));
+	want = min_t(u64, want, (u64)max * hf_tx_train_segs(peer, seg_size, sk));
 	return clamp_t(u64, want, max, HF_WIN_SEGS);
 }
 
 /*
  * Whether a push that would start sending now, @want segments of @msg
  * (the frame's rest, or the next frame), holds back for the window
- * (@window segments, tx_window()) to open further: an ACK opens what one
+ * (@window segments, hf_tx_window()) to open further: an ACK opens what one
  * train carried (or HF_ACK_EVERY lone segments, hf_input.c), and sending
  * each opening at once makes trains, and the carriers of a frame, that
  * short, however large the frame. As TCP defers a TSO skb
@@ -1076,8 +1076,8 @@ static u32 tx_window(const struct hf_peer *peer,
  * full one that would not end the frame: the window's last room waits
  * for the next push.
  */
-static bool tx_train_defer(const struct hf_peer *peer,
-			   const struct hf_tx_msg *msg, u32 window, u32 want,
+static bool hf_tx_train_defer(const struct hf_peer *peer,
+			      const struct hf_tx_msg *msg, u32 window, u32 want,
 			   bool going)
 {
 	u32 inflight = hf_txwin_inflight(&peer->txw);
@@ -1086,7 +1086,7 @@ static bool tx_train_defer(const struct hf_peer *peer,
 	if (!inflight)
 		return false;
 	if (going)
-		return room < min(want, tx_train_segs(peer, msg->seg_size,
+		return room < min(want, hf_tx_train_segs(peer, msg->seg_size,
 						      msg->sk));
 	if (room >= window / 2)
 		return false;
@@ -1099,12 +1099,12 @@ static bool tx_train_defer(const struct hf_peer *peer,
  * to another message or does not follow the train's last (one that could
  * not be built leaves a gap), or would make the train too long for the
  * device to take whole or for one burst of the pacer, and after, when
- * the frame ends or the train is full (tx_train_segs()). Return: 0;
+ * the frame ends or the train is full (hf_tx_train_segs()). Return: 0;
  * -ENOMEM when a chained segment could not be built (it stays in flight,
  * for the timer); or -ENOBUFS when the device refused the train.
  */
-static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
-			struct hf_tx_msg *msg, u32 index, u32 seq, u8 flags)
+static int hf_tx_train_add(struct hf_peer *peer, struct tx_train *t,
+			   struct hf_tx_msg *msg, u32 index, u32 seq, u8 flags)
 {
 	u32 hh = peer->dev->hard_header_len;
 	u32 off = index * msg->seg_size;
@@ -1116,16 +1116,16 @@ static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
 	    ((flags & HF_DF_FRAME_START) || t->msg != msg ||
 	     seq != t->seq + t->segs || index != t->index + t->segs ||
 	     !hf_train_fits(peer->dev, t->len + len + hh, t->segs + 1) ||
-	     t->len + len > tx_train_paced_max(peer, msg->sk,
+	     t->len + len > hf_tx_train_paced_max(peer, msg->sk,
 					       payload + HF_DATA_HLEN) ||
-	     (t->packed && tx_msg_pages(t->index * msg->seg_size,
+	     (t->packed && hf_tx_msg_pages(t->index * msg->seg_size,
 					off + payload - t->index * msg->seg_size) >
 			   MAX_SKB_FRAGS)) &&
-	    tx_train_send(peer, t))
+	    hf_tx_train_send(peer, t))
 		return -ENOBUFS;
 	if (!t->packed) {
-		skb = seg_build(peer, msg, index, 1, seq, flags,
-				peer->frame_seq, peer->frame_segs);
+		skb = hf_tx_seg_build(peer, msg, index, 1, seq, flags,
+				      peer->frame_seq, peer->frame_segs);
 		if (!skb)
 			return -ENOMEM;
 	}
@@ -1141,7 +1141,7 @@ static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
 		t->flags = 0;
 		t->frame_seq = peer->frame_seq;
 		t->frame_segs = peer->frame_segs;
-		t->max_segs = tx_train_segs(peer, msg->seg_size, msg->sk);
+		t->max_segs = hf_tx_train_segs(peer, msg->seg_size, msg->sk);
 	} else if (skb) {
 		hf_train_add(t->head, t->tail, skb);
 		t->tail = skb;
@@ -1151,15 +1151,15 @@ static int tx_train_add(struct hf_peer *peer, struct tx_train *t,
 	t->flags = (t->flags & HF_DF_FRAME_START) | flags;
 	/*
 	 * A full train leaves at once, so that the next one starts where
-	 * tx_push() may defer it, not here with whatever the window has left.
+	 * hf_tx_push() may defer it, not here with whatever the window has left.
 	 */
 	if ((flags & HF_DF_FRAME_END) || t->segs >= t->max_segs)
-		return tx_train_send(peer, t) ? -ENOBUFS : 0;
+		return hf_tx_train_send(peer, t) ? -ENOBUFS : 0;
 	return 0;
 }
 
 /* Send new segments while the window, message window and budget allow. */
-static void tx_push(struct hf_peer *peer)
+static void hf_tx_push(struct hf_peer *peer)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	int budget = HF_PUSH_BUDGET;
@@ -1183,7 +1183,7 @@ static void tx_push(struct hf_peer *peer)
 
 		/*
 		 * The budget ends a push between frames, never inside one:
-		 * the window (tx_window()) bounds a frame's rest.
+		 * the window (hf_tx_window()) bounds a frame's rest.
 		 */
 		if (budget <= 0 && !peer->frame_left)
 			break;
@@ -1191,36 +1191,36 @@ static void tx_push(struct hf_peer *peer)
 			msg = peer->frame_msg;
 		} else {
 			now = ktime_get_ns();
-			msg = tx_pick(peer, now, &wake);
+			msg = hf_tx_pick(peer, now, &wake);
 			if (!msg) {
 				if (wake != U64_MAX) {
 					hf_stat_inc(stats, HF_STAT_TX_PACE_WAITS);
-					tx_pace_arm(peer, wake);
+					hf_tx_pace_arm(peer, wake);
 				}
 				break;
 			}
 		}
 		/* Within the window, the scoreboard always has room. */
-		window = tx_window(peer, &fp, msg->seg_size, msg->sk);
+		window = hf_tx_window(peer, &fp, msg->seg_size, msg->sk);
 		if (peer->tx_zero_window ||
 		    hf_txwin_inflight(&peer->txw) >= window) {
 			stalled = true;
 			break;
 		}
 		if (!peer->frame_left) {
-			cap_segs = tx_credit_frame(peer, msg, msg->next_seg, &fp);
+			cap_segs = hf_tx_credit_frame(peer, msg, msg->next_seg, &fp);
 			if (!cap_segs) {
 				stalled = true;
 				break;
 			}
-			cap_segs = min(cap_segs, tx_frame_paced_segs(peer, msg));
+			cap_segs = min(cap_segs, hf_tx_frame_paced_segs(peer, msg));
 		}
 		/*
 		 * A push that goes on with a frame sends what the window
 		 * holds of it in full trains: they leave as one carrier.
 		 */
 		if (!train.segs &&
-		    tx_train_defer(peer, msg, window, peer->frame_left ?:
+		    hf_tx_train_defer(peer, msg, window, peer->frame_left ?:
 				   min(hf_fsize_frame_segs(&peer->fsize, &fp,
 							   msg->nsegs - msg->next_seg),
 				       cap_segs),
@@ -1236,7 +1236,7 @@ static void tx_push(struct hf_peer *peer)
 		sent = true;
 		if (!msg->next_seg) {
 			msg->msg_id = peer->next_msg_id++;
-			msg->pred = tx_msg_pred(peer, msg);
+			msg->pred = hf_tx_msg_pred(peer, msg);
 			list_move_tail(&msg->node, &peer->tx_active);
 			peer->tx_unstarted--;
 		}
@@ -1246,8 +1246,8 @@ static void tx_push(struct hf_peer *peer)
 			u32 rto_us = hf_rto_current_us(&peer->rto,
 						       hf_rto_params_read(peer->cfg, &rp));
 
-			tx_fsize_note(peer, hf_fsize_prepare(&peer->fsize, &fp,
-							     now, rto_us));
+			hf_tx_fsize_note(peer, hf_fsize_prepare(&peer->fsize, &fp,
+								now, rto_us));
 			peer->frame_msg = msg;
 			msg->turn = ++peer->frame_turns;
 			peer->frame_seq = seq;
@@ -1277,16 +1277,16 @@ static void tx_push(struct hf_peer *peer)
 				peer->tx_probe_shift++;
 		}
 
-		slot = tx_slot(peer, seq);
+		slot = hf_tx_slot_of(peer, seq);
 		refcount_inc(&msg->refs);
 		slot->msg = msg;
 		slot->index = index;
 		slot->rexmit = false;
 		slot->sent_ns = now;
 		if (msg->next_seg == msg->nsegs)
-			tx_sent_add(peer, msg);
+			hf_tx_sent_add(peer, msg);
 
-		err = tx_train_add(peer, &train, msg, index, seq, flags);
+		err = hf_tx_train_add(peer, &train, msg, index, seq, flags);
 		/* Unsent but in flight: the timer will send it again. */
 		if (err == -ENOMEM) {
 			hf_stat_inc(stats, HF_STAT_TX_XMIT_ERRORS);
@@ -1303,8 +1303,8 @@ static void tx_push(struct hf_peer *peer)
 			break;
 	}
 	/* What a frame cut short by the window or budget has so far. */
-	tx_train_send(peer, &train);
-	tx_carrier_send(peer, &train);
+	hf_tx_train_send(peer, &train);
+	hf_tx_carrier_send(peer, &train);
 	/*
 	 * Data waits for credit: a stall each time the window closes on it,
 	 * not again for pushes that find it still closed.
@@ -1322,18 +1322,18 @@ static void tx_push(struct hf_peer *peer)
 	 */
 	if (hf_txwin_inflight(&peer->txw)) {
 		if (!timer_pending(&peer->rto_timer) || peer->tx_persist_armed)
-			rto_arm(peer);
+			hf_tx_rto_arm(peer);
 	} else if (peer->tx_credit.stalled && !peer->tx_zero_window &&
 		   !timer_pending(&peer->rto_timer)) {
-		tx_probe_arm(peer);
+		hf_tx_probe_arm(peer);
 	}
-	tx_sending_update(peer);
+	hf_tx_sending_update(peer);
 }
 
 /* Send again the segment at @seq, alone in its frame. */
-static void tx_retransmit(struct hf_peer *peer, u32 seq)
+static void hf_tx_retransmit(struct hf_peer *peer, u32 seq)
 {
-	struct hf_tx_slot *slot = tx_slot(peer, seq);
+	struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 	struct sk_buff *skb;
 	u64 departure;
 
@@ -1341,8 +1341,8 @@ static void tx_retransmit(struct hf_peer *peer, u32 seq)
 		return;
 	slot->rexmit = true;
 	slot->sent_ns = ktime_get_ns();
-	skb = seg_build(peer, slot->msg, slot->index, 1, seq,
-			HF_DF_FRAME_START | HF_DF_FRAME_END | HF_DF_RETRANSMIT,
+	skb = hf_tx_seg_build(peer, slot->msg, slot->index, 1, seq,
+			      HF_DF_FRAME_START | HF_DF_FRAME_END | HF_DF_RETRANSMIT,
 			seq, 1);
 	if (!skb) {
 		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
@@ -1353,7 +1353,7 @@ static void tx_retransmit(struct hf_peer *peer, u32 seq)
 	peer->tx_retransmits++;
 	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_RETRANSMITS);
 	/* A repair counts against the socket's cap as any byte it sends. */
-	departure = tx_pace(peer, slot->msg->sk, skb);
+	departure = hf_tx_pace(peer, slot->msg->sk, skb);
 	if (departure)
 		slot->sent_ns = departure;
 	hf_xmit(peer, skb, TC_PRIO_BESTEFFORT);
@@ -1363,9 +1363,9 @@ static void tx_retransmit(struct hf_peer *peer, u32 seq)
  * Whether the oldest segment in flight belongs to a closed socket, whose
  * message nobody is waiting for any more.
  */
-static bool tx_orphaned(struct hf_peer *peer)
+static bool hf_tx_orphaned(struct hf_peer *peer)
 {
-	const struct hf_tx_slot *slot = tx_slot(peer, hf_txwin_una(&peer->txw));
+	const struct hf_tx_slot *slot = hf_tx_slot_of(peer, hf_txwin_una(&peer->txw));
 
 	return hf_txwin_inflight(&peer->txw) && slot->msg &&
 	       sock_flag(slot->msg->sk, SOCK_DEAD);
@@ -1381,15 +1381,15 @@ static bool tx_orphaned(struct hf_peer *peer)
  * Return: 0, or the nanoseconds until the first repair found pending is
  * due.
  */
-static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
-			   u64 now)
+static u64 hf_tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
+			      u64 now)
 {
 	u32 seq = hf_txwin_una(&peer->txw), end = peer->txw.rtx_next;
 	unsigned int scan = HF_REPAIR_SCAN, budget = HF_PUSH_BUDGET;
 	u64 first = ~0ULL;
 
 	for (; scan && budget && hf_seq_before(seq, end); scan--, seq++) {
-		struct hf_tx_slot *slot = tx_slot(peer, seq);
+		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 		u64 wait;
 
 		if (!hf_txwin_retransmitted(&peer->txw, seq) ||
@@ -1404,7 +1404,7 @@ static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
 		if (!hf_txwin_repairs_take(&peer->txw))
 			break;
 		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_REPAIRS_LOST);
-		tx_retransmit(peer, seq);
+		hf_tx_retransmit(peer, seq);
 		budget--;
 	}
 	return first == ~0ULL ? 0 : first;
@@ -1416,8 +1416,8 @@ static u64 tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
  * (hf_reorder_sample_ok()) is RACK's; @deliv_ns keeps its send time. A
  * repair passed over leaves an original of the same ACK its turn.
  */
-static void tx_rack_candidate(const struct hf_peer *peer,
-			      const struct hf_tx_slot *slot, u64 now,
+static void hf_tx_rack_candidate(const struct hf_peer *peer,
+				 const struct hf_tx_slot *slot, u64 now,
 			      u64 *deliv_ns)
 {
 	if (slot->sent_ns >= *deliv_ns &&
@@ -1431,8 +1431,8 @@ static void tx_rack_candidate(const struct hf_peer *peer,
  * earliest sent of those an ACK shows (@late_sent_ns, 0 for none) was
  * out the longest, and measures the reordering (hf_reorder_late()).
  */
-static void tx_late_candidate(const struct hf_tx_slot *slot,
-			      u64 *late_sent_ns)
+static void hf_tx_late_candidate(const struct hf_tx_slot *slot,
+				 u64 *late_sent_ns)
 {
 	if (!*late_sent_ns || slot->sent_ns < *late_sent_ns)
 		*late_sent_ns = slot->sent_ns;
@@ -1447,7 +1447,7 @@ static void tx_late_candidate(const struct hf_tx_slot *slot,
  * reported late, a repair acked after a backoff) must not hold repairs
  * back longer than the timer would.
  */
-static u32 tx_rack_rtt_us(const struct hf_peer *peer)
+static u32 hf_tx_rack_rtt_us(const struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
 	u32 rto = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
@@ -1457,11 +1457,11 @@ static u32 tx_rack_rtt_us(const struct hf_peer *peer)
 
 /*
  * Whether the last RTO stands confirmed (core/hf_txwin.c, note 7): the
- * first ack after it showed only its probe arrived (tx_rto_verdict()),
+ * first ack after it showed only its probe arrived (hf_tx_rto_verdict()),
  * or the receiver had room again for the flight it refused. Until the
  * cumulative ack passes what the RTO made eligible, all of that is lost.
  */
-static bool tx_rto_confirmed(const struct hf_peer *peer)
+static bool hf_tx_rto_confirmed(const struct hf_peer *peer)
 {
 	return peer->rto_phase != HF_RTO_PROBE &&
 	       hf_seq_after(peer->txw.rto_end, hf_txwin_una(&peer->txw));
@@ -1471,22 +1471,22 @@ static bool tx_rto_confirmed(const struct hf_peer *peer)
  * Repair what the scoreboard finds lost, in order, once the reordering
  * window says it is not merely late. After an RTO every un-SACKed segment
  * is eligible, but those above the highest SACK may simply still be in
- * flight: only a timeout found real (tx_rto_confirmed()) repairs them,
+ * flight: only a timeout found real (hf_tx_rto_confirmed()) repairs them,
  * once the timer's probe, delivered, lets the time rule find them lost,
  * as fast as the acks pay: slow start from what the timeout resent
  * (hf_txwin_repairs_grant()). Each repair is paid for by a segment
  * delivered since the recovery began.
  *
- * Lost repairs are looked for after that (tx_repair_again()).
+ * Lost repairs are looked for after that (hf_tx_repair_again()).
  *
  * Return: 0, or the nanoseconds until the first segment held back is due.
  */
-static u64 tx_repair(struct hf_peer *peer)
+static u64 hf_tx_repair(struct hf_peer *peer)
 {
 	u32 win_us = hf_reorder_window_us(&peer->reo, peer->rto.min_rtt_us,
 					  peer->rto.srtt_us);
-	u32 rtt_us = tx_rack_rtt_us(peer);
-	u32 end = hf_txwin_repair_end(&peer->txw, tx_rto_confirmed(peer));
+	u32 rtt_us = hf_tx_rack_rtt_us(peer);
+	u32 end = hf_txwin_repair_end(&peer->txw, hf_tx_rto_confirmed(peer));
 	u64 now = ktime_get_ns();
 	u64 held = 0, again;
 	unsigned int budget;
@@ -1498,14 +1498,14 @@ static u64 tx_repair(struct hf_peer *peer)
 	for (budget = HF_PUSH_BUDGET;
 	     budget && hf_seq_before(peer->txw.rtx_next, end) &&
 	     hf_txwin_peek_lost(&peer->txw, &seq); budget--) {
-		struct hf_tx_slot *slot = tx_slot(peer, seq);
+		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 		u64 wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns, now,
 					      rtt_us, win_us);
 
 		/*
 		 * After an RTO every un-SACKed segment is eligible again,
 		 * repairs still on their way included: one the time rule
-		 * does not find lost yet is left to tx_repair_again(), which
+		 * does not find lost yet is left to hf_tx_repair_again(), which
 		 * sends it once more only if it is.
 		 */
 		if (wait && slot->rexmit) {
@@ -1522,14 +1522,14 @@ static u64 tx_repair(struct hf_peer *peer)
 		if (!hf_txwin_repairs_take(&peer->txw))
 			break;
 		hf_txwin_next_lost(&peer->txw, &seq);
-		tx_loss_sign(peer, seq);
+		hf_tx_loss_sign(peer, seq);
 		if (!peer->recovering) {
 			peer->recovering = true;
 			peer->recover = hf_txwin_nxt(&peer->txw);
 		}
-		tx_retransmit(peer, seq);
+		hf_tx_retransmit(peer, seq);
 	}
-	again = tx_repair_again(peer, rtt_us, win_us, now);
+	again = hf_tx_repair_again(peer, rtt_us, win_us, now);
 	if (!held || (again && again < held))
 		return again;
 	return held;
@@ -1540,7 +1540,7 @@ static u64 tx_repair(struct hf_peer *peer)
  * the last two: the receiver keeps the one before its current epoch to
  * drop that flow's stale segments, which must never be ours again.
  */
-static void tx_new_epoch(struct hf_peer *peer)
+static void hf_tx_new_epoch(struct hf_peer *peer)
 {
 	u32 epoch;
 
@@ -1553,13 +1553,13 @@ static void tx_new_epoch(struct hf_peer *peer)
 	peer->tx_epoch = epoch;
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_EPOCHS);
 	peer->tx_rx_state = 0;
-	tx_txwin_init(peer);
+	hf_tx_txwin_init(peer);
 	hf_reorder_init(&peer->reo);
 	peer->recovering = false;
 	peer->tx_zero_window = false;
 	peer->tx_stalled = false;
 	peer->tx_refused_mark = false;
-	tx_fsize_init(peer);
+	hf_tx_fsize_init(peer);
 	peer->rto_phase = HF_RTO_IDLE;
 	peer->next_msg_id = 0;
 	peer->tx_msg_done = 0;
@@ -1568,13 +1568,13 @@ static void tx_new_epoch(struct hf_peer *peer)
 }
 
 /* Drop the references the sequence numbers in flight hold. */
-static void tx_release_inflight(struct hf_peer *peer)
+static void hf_tx_release_inflight(struct hf_peer *peer)
 {
 	u32 seq;
 
 	for (seq = hf_txwin_una(&peer->txw); seq != hf_txwin_nxt(&peer->txw);
 	     seq++) {
-		struct hf_tx_slot *slot = tx_slot(peer, seq);
+		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 
 		if (slot->msg) {
 			hf_tx_msg_put(slot->msg);
@@ -1585,29 +1585,29 @@ static void tx_release_inflight(struct hf_peer *peer)
 
 /*
  * The receiver lost its state for our epoch (it answered LOST,
- * tx_lost()): what it had acknowledged is gone with it. Every message
+ * hf_tx_lost()): what it had acknowledged is gone with it. Every message
  * started fails with ECONNRESET, its outcome unknown (the receiver may
  * have delivered it); the messages not started go out in a new epoch,
  * numbered from 0 as they start.
  */
-static void tx_restart(struct hf_peer *peer)
+static void hf_tx_restart(struct hf_peer *peer)
 {
 	struct hf_tx_msg *msg, *tmp;
 	struct hf_rto_params rp;
 	u32 failed = 0;
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RESETS);
-	tx_release_inflight(peer);
+	hf_tx_release_inflight(peer);
 	list_splice_tail_init(&peer->tx_active, &peer->tx_sent);
 	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
 		list_del(&msg->node);
-		tx_msg_fail(peer, msg, ECONNRESET);
+		hf_tx_msg_fail(peer, msg, ECONNRESET);
 		hf_tx_msg_put(msg);
 		failed++;
 	}
 	/* The reset first, then the epoch that replaces the flow. */
 	hf_genl_event_flow_reset(peer, peer->tx_epoch, failed);
-	tx_new_epoch(peer);
+	hf_tx_new_epoch(peer);
 	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 	del_timer(&peer->rto_timer);
 }
@@ -1637,7 +1637,7 @@ int hf_output_prepare(struct hf_peer *peer)
 	if (!peer->tx) {
 		/* Nothing was ever in flight: the scoreboard starts here. */
 		WRITE_ONCE(peer->tx, tx);
-		tx_txwin_init(peer);
+		hf_tx_txwin_init(peer);
 		tx = NULL;
 	}
 	spin_unlock_bh(&peer->lock);
@@ -1646,7 +1646,7 @@ int hf_output_prepare(struct hf_peer *peer)
 }
 
 /* Whether every message queued or in flight to @peer is a closed socket's. */
-static bool tx_all_orphaned(const struct hf_peer *peer)
+static bool hf_tx_all_orphaned(const struct hf_peer *peer)
 {
 	const struct list_head *lists[] = {
 		&peer->tx_queue, &peer->tx_active, &peer->tx_sent,
@@ -1680,18 +1680,18 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 	if (hf_output_idle(peer) &&
 	    (!peer->tx_epoch ||
 	     time_after64(get_jiffies_64(), peer->tx_last_active + reset)))
-		tx_new_epoch(peer);
+		hf_tx_new_epoch(peer);
 
 	list_add_tail(&msg->node, &peer->tx_queue);
 	peer->tx_unstarted++;
 	peer->tx_msgs++;
 	peer->last_active = jiffies;
 	peer->tx_last_active = get_jiffies_64();
-	tx_push(peer);
+	hf_tx_push(peer);
 }
 
 /**
- * tx_answered_note() - account the time a flow sits at its maximum backoff
+ * hf_tx_answered_note() - account the time a flow sits at its maximum backoff
  * while its peer answers
  * @peer: the peer; caller holds its lock
  * @took: an ACK that took data (acked or newly SACKed a segment) has just
@@ -1703,7 +1703,7 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
  * its length goes to tx_answered_total_ns (HF_INFO) and the counter
  * tx_backoff_answered_us. A silent peer never starts one.
  */
-static void tx_answered_note(struct hf_peer *peer, bool took, u64 now)
+static void hf_tx_answered_note(struct hf_peer *peer, bool took, u64 now)
 {
 	struct hf_rto_params rp;
 	bool at_max;
@@ -1726,7 +1726,7 @@ static void tx_answered_note(struct hf_peer *peer, bool took, u64 now)
 }
 
 /* Apply the outcomes an ACK reports for messages fully sent. */
-static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
+static void hf_tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct hf_tx_msg *msg, *tmp;
@@ -1749,13 +1749,13 @@ static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 		case HF_STATUS_DELIVERED:
 			hf_stat_inc(stats, HF_STAT_TX_MSGS_DELIVERED);
 			peer->tx_msgs_delivered++;
-			tx_msg_resolved(msg);
+			hf_tx_msg_resolved(msg);
 			break;
 		case HF_STATUS_NO_PORT:
-			tx_msg_fail(peer, msg, ECONNREFUSED);
+			hf_tx_msg_fail(peer, msg, ECONNREFUSED);
 			break;
 		default:
-			tx_msg_fail(peer, msg, EMSGSIZE);
+			hf_tx_msg_fail(peer, msg, EMSGSIZE);
 			break;
 		}
 		hf_tx_msg_put(msg);
@@ -1766,13 +1766,13 @@ static void tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
  * Resend up to @budget of what the scoreboard hands out, in order from
  * una. Return: how many were resent.
  */
-static unsigned int tx_resend(struct hf_peer *peer, unsigned int budget)
+static unsigned int hf_tx_resend(struct hf_peer *peer, unsigned int budget)
 {
 	unsigned int sent = 0;
 	u32 seq;
 
 	while (sent < budget && hf_txwin_next_lost(&peer->txw, &seq)) {
-		tx_retransmit(peer, seq);
+		hf_tx_retransmit(peer, seq);
 		sent++;
 	}
 	return sent;
@@ -1786,10 +1786,10 @@ static unsigned int tx_resend(struct hf_peer *peer, unsigned int budget)
  * machine stalled, an ACK was late). Everything the timer made eligible
  * goes back to the scoreboard's loss detection, and the backoff ends.
  * Otherwise only the probe arrived: the RTO stands confirmed
- * (tx_rto_confirmed()), HF_RTO_BUDGET - 1 more are resent at once and the
- * acks pay for the rest (tx_repair()).
+ * (hf_tx_rto_confirmed()), HF_RTO_BUDGET - 1 more are resent at once and the
+ * acks pay for the rest (hf_tx_repair()).
  */
-static void tx_rto_verdict(struct hf_peer *peer, bool early)
+static void hf_tx_rto_verdict(struct hf_peer *peer, bool early)
 {
 	if (!early) {
 		/*
@@ -1797,7 +1797,7 @@ static void tx_rto_verdict(struct hf_peer *peer, bool early)
 		 * more into a zero window.
 		 */
 		if (!peer->tx_zero_window)
-			tx_resend(peer, HF_RTO_BUDGET - 1);
+			hf_tx_resend(peer, HF_RTO_BUDGET - 1);
 		peer->rto_phase = HF_RTO_IDLE;
 		return;
 	}
@@ -1812,17 +1812,17 @@ static void tx_rto_verdict(struct hf_peer *peer, bool early)
  * Then the timer is the persist timer: at the RTO it sends new data, one
  * push, as a probe, whose ACK opens or closes the window again.
  */
-static void tx_persist(struct hf_peer *peer)
+static void hf_tx_persist(struct hf_peer *peer)
 {
 	if (!peer->tx_zero_window) {
 		/* Or a credit stall: a probe after the persist timeout. */
 		if (peer->tx_credit.stalled)
-			tx_probe_arm(peer);
+			hf_tx_probe_arm(peer);
 		else
 			del_timer(&peer->rto_timer);
 	} else if (!list_empty(&peer->tx_queue) ||
 		   !list_empty(&peer->tx_active)) {
-		rto_arm(peer);
+		hf_tx_rto_arm(peer);
 	} else {
 		/*
 		 * Nothing waits: the next message is the probe, sent as soon
@@ -1840,9 +1840,9 @@ static void tx_persist(struct hf_peer *peer)
  * segment echoed, and the segment is in flight: a forged answer must know
  * the epoch and name a sequence number in flight, and one that names
  * nothing of ours restarts nothing. Every message started fails
- * (ECONNRESET) and the rest go out in a new epoch (tx_restart()).
+ * (ECONNRESET) and the rest go out in a new epoch (hf_tx_restart()).
  */
-static void tx_lost(struct hf_peer *peer, const struct hf_ack_hdr *a)
+static void hf_tx_lost(struct hf_peer *peer, const struct hf_ack_hdr *a)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 
@@ -1858,8 +1858,8 @@ static void tx_lost(struct hf_peer *peer, const struct hf_ack_hdr *a)
 	peer->answered = true;
 	peer->last_active = jiffies;
 	peer->tx_last_active = get_jiffies_64();
-	tx_restart(peer);
-	tx_push(peer);
+	hf_tx_restart(peer);
+	hf_tx_push(peer);
 }
 
 /*
@@ -1869,7 +1869,7 @@ static void tx_lost(struct hf_peer *peer, const struct hf_ack_hdr *a)
  * (the first segment that arrives echoing the state starts the flow
  * there), and sending goes on. The answer proves the peer alive.
  */
-static void tx_challenged(struct hf_peer *peer)
+static void hf_tx_challenged(struct hf_peer *peer)
 {
 	lockdep_assert_held(&peer->lock);
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_CHALLENGES);
@@ -1879,10 +1879,10 @@ static void tx_challenged(struct hf_peer *peer)
 	if (hf_txwin_inflight(&peer->txw)) {
 		hf_txwin_rto(&peer->txw);
 		peer->rto_phase = HF_RTO_IDLE;
-		tx_resend(peer, HF_PUSH_BUDGET);
-		rto_arm(peer);
+		hf_tx_resend(peer, HF_PUSH_BUDGET);
+		hf_tx_rto_arm(peer);
 	}
-	tx_push(peer);
+	hf_tx_push(peer);
 }
 
 /**
@@ -1905,7 +1905,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	u64 now = ktime_get_ns();
 	u64 sample = 0, sent_ns = 0, wait;
 	/* The round trip the time test allows for, before this ACK's sample. */
-	u32 rack_rtt_us = tx_rack_rtt_us(peer);
+	u32 rack_rtt_us = hf_tx_rack_rtt_us(peer);
 	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
 	u64 late_sent_ns = 0, deliv_ns = 0, answer_ns = 0;
@@ -1921,7 +1921,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		return;
 	}
 	if (h->flags & HF_AF_LOST) {
-		tx_lost(peer, a);
+		hf_tx_lost(peer, a);
 		return;
 	}
 	hf_stat_inc(stats, HF_STAT_RX_ACKS);
@@ -1945,7 +1945,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		if (!peer->tx_rx_state) {
 			peer->tx_rx_state = a->rx_state;
 			peer->answered = true;
-			tx_challenged(peer);
+			hf_tx_challenged(peer);
 		}
 		return;
 	}
@@ -1974,7 +1974,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 */
 	if (!hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
 		for (seq = old_una; hf_seq_before(seq, a->cum_seq); seq++) {
-			struct hf_tx_slot *slot = tx_slot(peer, seq);
+			struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 			bool sacked;
 
 			if (!slot->msg)
@@ -1982,7 +1982,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			sacked = hf_txwin_sacked(&peer->txw, seq);
 			/* Shown arrived for the first time: RACK's candidate. */
 			if (!sacked) {
-				tx_rack_candidate(peer, slot, now, &deliv_ns);
+				hf_tx_rack_candidate(peer, slot, now, &deliv_ns);
 				answer_ns = max(answer_ns, slot->sent_ns);
 			}
 			if (slot->rexmit) {
@@ -2000,7 +2000,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				 * it held: it may have come long ago.
 				 */
 				if (hf_seq_before(seq, old_high) && complete)
-					tx_late_candidate(slot, &late_sent_ns);
+					hf_tx_late_candidate(slot, &late_sent_ns);
 			}
 		}
 	/*
@@ -2019,15 +2019,15 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			if (seq - old_una >= hf_txwin_inflight(&peer->txw) ||
 			    hf_txwin_sacked(&peer->txw, seq))
 				continue;
-			slot = tx_slot(peer, seq);
+			slot = hf_tx_slot_of(peer, seq);
 			if (!slot->msg)
 				continue;
 			answer_ns = max(answer_ns, slot->sent_ns);
 			if (hf_seq_after(seq + 1, old_high))
-				tx_rack_candidate(peer, slot, now, &deliv_ns);
+				hf_tx_rack_candidate(peer, slot, now, &deliv_ns);
 			if (complete && hf_seq_before(seq, old_high) &&
 			    !slot->rexmit)
-				tx_late_candidate(slot, &late_sent_ns);
+				hf_tx_late_candidate(slot, &late_sent_ns);
 		}
 	}
 	/* A departure time still ahead: the qdisc sent it early. */
@@ -2056,15 +2056,15 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 				rack_rtt_us, peer->rto.min_rtt_us);
 	hf_txwin_repairs_grant(&peer->txw, res.delivered,
 			       peer->recovering || peer->reo_armed,
-			       tx_rto_confirmed(peer));
+			       hf_tx_rto_confirmed(peer));
 	/* Rounds of the frame-size controller end as the cumulative ack moves. */
 	hf_fsize_params_read(peer->cfg, &fp);
 	if (res.acked)
-		tx_fsize_note(peer, hf_fsize_on_ack(&peer->fsize, &fp, a->cum_seq,
-						    now));
+		hf_tx_fsize_note(peer, hf_fsize_on_ack(&peer->fsize, &fp, a->cum_seq,
+						       now));
 
 	for (seq = old_una; seq != hf_txwin_una(&peer->txw); seq++) {
-		struct hf_tx_slot *slot = tx_slot(peer, seq);
+		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 
 		if (!slot->msg)
 			continue;
@@ -2085,7 +2085,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		const struct hf_tx_slot *slot;
 
 		seq = peer->txw.high_sacked - 1;
-		slot = tx_slot(peer, seq);
+		slot = hf_tx_slot_of(peer, seq);
 		if (peer->txw.high_sacked != old_high) {
 			if (!hf_txwin_retransmitted(&peer->txw, seq))
 				hf_rto_backoff_end(&peer->rto);
@@ -2094,15 +2094,15 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		}
 	}
 	if (peer->rto_phase == HF_RTO_PROBE && took)
-		tx_rto_verdict(peer, early);
+		hf_tx_rto_verdict(peer, early);
 	/*
 	 * F-RTO's second look: an original of the timer's flight that
 	 * arrives after a verdict of loss shows the flight was late, not
 	 * lost (reordering, a slow receiver). The rest goes back to the
 	 * scoreboard's loss detection rather than out again in slow start.
 	 */
-	else if (early && tx_rto_confirmed(peer))
-		tx_rto_verdict(peer, true);
+	else if (early && hf_tx_rto_confirmed(peer))
+		hf_tx_rto_verdict(peer, true);
 	/*
 	 * Whatever it took, the peer answered: the backoff falls to what the
 	 * answer's own timing needs, none when it came within the timeout
@@ -2124,8 +2124,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		u32 rtt_us = min_t(u64, div_u64(sample, 1000), U32_MAX);
 
 		hf_rto_sample(&peer->rto, hf_rto_params_read(peer->cfg, &rp), rtt_us);
-		tx_fsize_note(peer, hf_fsize_on_rtt(&peer->fsize, &fp, sample_seq,
-						    rtt_us, peer->rto.min_rtt_us));
+		hf_tx_fsize_note(peer, hf_fsize_on_rtt(&peer->fsize, &fp, sample_seq,
+						       rtt_us, peer->rto.min_rtt_us));
 	}
 	/*
 	 * Any valid ACK proves the peer alive: the retry limit counts
@@ -2136,10 +2136,10 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * must not keep it, its socket, their namespace and the module alive
 	 * for good; the retry limit ends it.
 	 */
-	if (took || !tx_orphaned(peer))
+	if (took || !hf_tx_orphaned(peer))
 		hf_rto_ack_progress(&peer->rto);
 
-	tx_outcomes(peer, a);
+	hf_tx_outcomes(peer, a);
 
 	/*
 	 * Credit: the largest limit granted counts (a late ACK's is stale).
@@ -2160,14 +2160,14 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	case HF_CREDIT_STALE:
 		break;
 	}
-	/* An open window ends the persist backoff (rto_arm()). */
+	/* An open window ends the persist backoff (hf_tx_rto_arm()). */
 	if (peer->tx_zero_window && !(h->flags & HF_AF_CLOSED))
 		peer->tx_probe_shift = 0;
 	peer->tx_zero_window = h->flags & HF_AF_CLOSED;
-	tx_rate_hint(peer, a->rate_kbps);
+	hf_tx_rate_hint(peer, a->rate_kbps);
 	/*
 	 * What is in flight now may be refused: its loss is flow control,
-	 * not congestion, for the frame-size controller (tx_loss_sign()).
+	 * not congestion, for the frame-size controller (hf_tx_loss_sign()).
 	 */
 	if (peer->tx_zero_window) {
 		peer->tx_refused_end = hf_txwin_nxt(&peer->txw);
@@ -2184,23 +2184,23 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		peer->rto_nxt = hf_txwin_nxt(&peer->txw);
 		hf_rto_backoff_end(&peer->rto);
 		hf_stat_add(stats, HF_STAT_TX_WINDOW_RESENDS,
-			    tx_resend(peer, HF_PUSH_BUDGET));
-		rto_arm(peer);
+			    hf_tx_resend(peer, HF_PUSH_BUDGET));
+		hf_tx_rto_arm(peer);
 	}
 
-	wait = tx_repair(peer);
-	tx_push(peer);
+	wait = hf_tx_repair(peer);
+	hf_tx_push(peer);
 
 	if (!hf_txwin_inflight(&peer->txw))
-		tx_persist(peer);
+		hf_tx_persist(peer);
 	else if (wait)
-		reorder_arm(peer, wait);
+		hf_tx_reorder_arm(peer, wait);
 	else if (res.acked)
-		rto_arm(peer);
-	tx_answered_note(peer, took, now);
+		hf_tx_rto_arm(peer);
+	hf_tx_answered_note(peer, took, now);
 }
 
-static void tx_rto_expired(struct timer_list *t)
+static void hf_tx_rto_expired(struct timer_list *t)
 {
 	struct hf_peer *peer = from_timer(peer, t, rto_timer);
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
@@ -2215,15 +2215,15 @@ static void tx_rto_expired(struct timer_list *t)
 	if (!hf_txwin_inflight(&peer->txw)) {
 		/*
 		 * A zero window with nothing in flight to probe it: new data
-		 * is the probe, one push (tx_persist()).
+		 * is the probe, one push (hf_tx_persist()).
 		 */
 		if (peer->tx_zero_window) {
 			peer->tx_zero_window = false;
-			tx_push(peer);
+			hf_tx_push(peer);
 		} else if (peer->tx_credit.stalled) {
 			/* Credit stalled: one segment goes as a probe. */
 			peer->tx_probing = true;
-			tx_push(peer);
+			hf_tx_push(peer);
 			peer->tx_probing = false;
 		}
 		goto out;
@@ -2232,11 +2232,11 @@ static void tx_rto_expired(struct timer_list *t)
 	if (peer->reo_armed) {
 		/* Segments held back by the reordering window are due. */
 		peer->reo_armed = false;
-		wait = tx_repair(peer);
+		wait = hf_tx_repair(peer);
 		if (wait)
-			reorder_arm(peer, wait);
+			hf_tx_reorder_arm(peer, wait);
 		else
-			rto_arm(peer);
+			hf_tx_rto_arm(peer);
 		goto out;
 	}
 
@@ -2248,7 +2248,7 @@ static void tx_rto_expired(struct timer_list *t)
 	 * time to answer what a socket sent just before it closed.
 	 */
 	if (!peer->answered && peer->rto.retries >= HF_ORPHAN_RETRIES &&
-	    tx_all_orphaned(peer)) {
+	    hf_tx_all_orphaned(peer)) {
 		hf_stat_add(stats, HF_STAT_TX_MSGS_ORPHANED,
 			    hf_output_abort(peer, 0));
 		goto out;
@@ -2256,7 +2256,7 @@ static void tx_rto_expired(struct timer_list *t)
 	hf_rto_params_read(peer->cfg, &rp);
 	/*
 	 * A closed window: the flight waits for room, and the receiver
-	 * answers. The timer is a persist timer (rto_arm()); the expiry
+	 * answers. The timer is a persist timer (hf_tx_rto_arm()); the expiry
 	 * counts towards the retry limit, for a receiver that went silent,
 	 * but doubles the probe interval, not the RTO.
 	 */
@@ -2277,17 +2277,17 @@ static void tx_rto_expired(struct timer_list *t)
 		goto out;
 	}
 	/* A timeout is a loss sign to the frame-size controller too. */
-	tx_loss_sign(peer, hf_txwin_una(&peer->txw));
+	hf_tx_loss_sign(peer, hf_txwin_una(&peer->txw));
 	/* The oldest segment alone: the next ACK says whether that was all. */
 	hf_txwin_rto(&peer->txw);
-	tx_resend(peer, 1);
+	hf_tx_resend(peer, 1);
 	peer->rto_phase = HF_RTO_PROBE;
 	peer->rto_nxt = hf_txwin_nxt(&peer->txw);
-	rto_arm(peer);
-	tx_answered_note(peer, false, ktime_get_ns());
+	hf_tx_rto_arm(peer);
+	hf_tx_answered_note(peer, false, ktime_get_ns());
 out:
 	if (!peer->dead)
-		tx_sending_update(peer);
+		hf_tx_sending_update(peer);
 	spin_unlock_bh(&peer->lock);
 }
 
@@ -2302,13 +2302,13 @@ void hf_output_init(struct hf_peer *peer)
 	INIT_LIST_HEAD(&peer->tx_queue);
 	INIT_LIST_HEAD(&peer->tx_active);
 	INIT_LIST_HEAD(&peer->tx_sent);
-	tx_txwin_init(peer);
+	hf_tx_txwin_init(peer);
 	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 	hf_reorder_init(&peer->reo);
-	tx_fsize_init(peer);
-	timer_setup(&peer->rto_timer, tx_rto_expired, 0);
+	hf_tx_fsize_init(peer);
+	timer_setup(&peer->rto_timer, hf_tx_rto_expired, 0);
 	hrtimer_init(&peer->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	peer->pace_timer.function = tx_pace_expired;
+	peer->pace_timer.function = hf_tx_pace_expired;
 }
 
 /**
@@ -2328,14 +2328,14 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 	struct hf_rto_params rp;
 	u32 dropped = 0;
 
-	tx_release_inflight(peer);
+	hf_tx_release_inflight(peer);
 	list_splice_tail_init(&peer->tx_active, &peer->tx_sent);
 	list_splice_tail_init(&peer->tx_queue, &peer->tx_sent);
 	peer->tx_unstarted = 0;
 	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
 		list_del(&msg->node);
 		if (err)
-			tx_msg_fail(peer, msg, err);
+			hf_tx_msg_fail(peer, msg, err);
 		hf_tx_msg_put(msg);
 		dropped++;
 	}
@@ -2343,7 +2343,7 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 		peer->tx_prev_epoch = peer->tx_epoch;
 	peer->tx_epoch = 0;
 	peer->tx_rx_state = 0;
-	tx_txwin_init(peer);
+	hf_tx_txwin_init(peer);
 	peer->next_msg_id = 0;
 	peer->tx_msg_done = 0;
 	peer->frame_left = 0;
@@ -2352,11 +2352,11 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 	peer->tx_persist_armed = false;
 	peer->rto_phase = HF_RTO_IDLE;
 	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
-	tx_answered_note(peer, false, ktime_get_ns());
+	hf_tx_answered_note(peer, false, ktime_get_ns());
 	del_timer(&peer->rto_timer);
 	/* Under the lock it takes: if it runs, it finds nothing to send. */
 	hrtimer_try_to_cancel(&peer->pace_timer);
-	tx_sending_update(peer);
+	hf_tx_sending_update(peer);
 	return dropped;
 }
 
@@ -2411,13 +2411,13 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 	u32 limit;
 
 	hf_fsize_params_read(peer->cfg, &fp);
-	limit = tx_window(peer, &fp, seg_size, sk);
+	limit = hf_tx_window(peer, &fp, seg_size, sk);
 	info->hfi_flags |= HF_INFO_PEER;
 	info->hfi_epoch = peer->tx_epoch;
 	info->hfi_seg_size = seg_size;
 	info->hfi_frame_segs = hf_fsize_segs(&peer->fsize, &fp);
 	info->hfi_frame_bytes = info->hfi_frame_segs * seg_size;
-	info->hfi_pacing_rate = tx_pacing_rate(peer, sk);
+	info->hfi_pacing_rate = hf_tx_pacing_rate(peer, sk);
 	info->hfi_credit = inflight < limit ? limit - inflight : 0;
 	info->hfi_inflight = inflight;
 	info->hfi_srtt_us = peer->rto.srtt_us;
@@ -2450,7 +2450,7 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 			      peer->rx_credit.limit - peer->rx_credit.received : 0;
 	info->hfi_rx_unread = peer->rx_credit.received - peer->rx_credit.consumed;
 	info->hfi_rate_hint = peer->tx_rate_hint;
-	info->hfi_link_share = tx_link_share(peer);
+	info->hfi_link_share = hf_tx_link_share(peer);
 	info->hfi_backoff_answered_us =
 		div_u64(peer->tx_answered_total_ns +
 			(peer->tx_answered_ns && peer->rto.backoff >= rp.max_backoff ?

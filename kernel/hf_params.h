@@ -41,7 +41,7 @@
  *		  (its backlog, netdev_max_backlog 1000; a veth ring, 256):
  *		  segments in flight, or, where the device carries trains
  *		  whole, trains; the window is then two frames within
- *		  max_inflight full trains (tx_window(), hf_output.c)
+ *		  max_inflight full trains (hf_tx_window(), hf_output.c)
  * @credit_initial: bytes a sender may send a receiver before its first
  *		    grant (the unscheduled window); the same on both sides
  * @credit_budget: bytes a namespace grants its active senders together,

@@ -119,8 +119,8 @@ enum hf_rto_phase {
  * @rto_timer: fires when the oldest segment in flight is overdue, or when
  *	       a segment held back by the reordering window is due
  * @pace_timer: pushes again when a socket whose pacing ran ahead
- *		(tx_sock_ahead()) may send; softirq context
- * @tx_pace_ns: when the path is free again under its rate (tx_path_rate():
+ *		(hf_tx_sock_ahead()) may send; softirq context
+ * @tx_pace_ns: when the path is free again under its rate (hf_tx_path_rate():
  *		rate hint, link share), for all sockets sending to the peer
  * @tx_depart_ns: the latest departure time stamped towards the peer
  * @reo: the reordering window (time-based loss detection)
@@ -145,7 +145,7 @@ enum hf_rto_phase {
  * @tx_persist_armed: @rto_timer is set as that persist timer; data sent
  *		      meanwhile sets it as the RTO instead
  * @tx_rate_hint: the receiver's rate hint, bytes per second; 0: none.
- *		  Caps the pacing rate (tx_pacing_rate())
+ *		  Caps the pacing rate (hf_tx_pacing_rate())
  * @recover: nxt when the recovery began
  * @rto_phase: where the sender is after a timeout (enum hf_rto_phase)
  * @rto_nxt: nxt when the timer last expired
@@ -158,7 +158,7 @@ enum hf_rto_phase {
  * @tx_msgs_delivered: of those, confirmed by the receiver
  * @tx_msgs_failed: of those, reported failed to their socket
  * @tx_answered_ns: when an ACK that took data found the timeout at its
- *		    maximum backoff; 0 while it is not (tx_answered_note())
+ *		    maximum backoff; 0 while it is not (hf_tx_answered_note())
  * @tx_answered_total_ns: time spent so, stretches ended
  *
  * Receiver side:

@@ -516,7 +516,7 @@ out_sock:
  *
  * A message longer than @len is truncated and MSG_TRUNC set in
  * msg_flags, as in UDP; with MSG_TRUNC in @flags the full length is
- * returned. A message the socket's filter cut short (rx_deliver()) is
+ * returned. A message the socket's filter cut short (hf_rx_deliver()) is
  * reported the same way: MSG_TRUNC, and its length as it was sent.
  *
  * Return: bytes copied (or the message length with MSG_TRUNC), -EAGAIN,
@@ -765,7 +765,7 @@ static void hf_sock_destruct(struct sock *sk)
 
 /*
  * Messages delivered and never read: dropped, their bytes returned to
- * their flows' credit. Dead now, the socket takes no more (rx_deliver()
+ * their flows' credit. Dead now, the socket takes no more (hf_rx_deliver()
  * checks under the queue's lock), so none is left for the destructor.
  */
 static void hf_release_unread(struct sock *sk)
@@ -806,7 +806,7 @@ static int hf_release(struct socket *sock)
 	hf_release_unread(sk);
 	/*
 	 * Reassembly for it holds a reference on it: it goes now. Its own
-	 * messages are still delivered where a peer answers (tx_rto_expired()
+	 * messages are still delivered where a peer answers (hf_tx_rto_expired()
 	 * gives up those to a peer that never does).
 	 */
 	hf_input_sock_closed(sock_net(sk), sk);

@@ -5,7 +5,7 @@
 # carrier (hf_offload.c), which the qdisc takes once and the device
 # boundary takes apart. At the default window (max_inflight=128 entries
 # of the receiver's queue: veth carries a train whole, so the window is
-# two frames, tx_window() in hf_output.c; frames start at their largest),
+# two frames, hf_tx_window() in hf_output.c; frames start at their largest),
 # 64 MiB go through hfq at MTU 1500 and 9000: the skbs hfq takes per MiB stay
 # within 2x of MiB over the frame size, and the largest carries a whole
 # 1 MiB hyperframe. With tx-gso-list off, carriers are cut into segments

@@ -499,7 +499,7 @@ check_err $? "module gone with hfq attached"
 log_test "the module stays while an hfq qdisc exists"
 
 # 12. A device deleted with data held in hfq. The sender keeps what
-# stands in hfq to about 2 ms of its rate (tx_pick()): at 1 Mbit/s a
+# stands in hfq to about 2 ms of its rate (hf_tx_pick()): at 1 Mbit/s a
 # segment takes 12 ms and the data band is empty most of the time (33
 # and 37 of 40 samples on 6.1; a suite once saw it empty for all of 10
 # s), at 20 Mbit/s it holds a few segments (10 of 40 samples empty);

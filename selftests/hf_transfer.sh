@@ -74,7 +74,7 @@ for mtu in 1500 9000; do
 	# Frames pass whole: a hyperframe leaves as trains that stay under
 	# veth's gso_max_size (64 KiB: 43 segments at MTU 1500, 7 at 9000),
 	# and the receiver gets the same trains. A push that could send only
-	# a short part of a frame waits for more ACKs (tx_train_defer()), so
+	# a short part of a frame waits for more ACKs (hf_tx_train_defer()), so
 	# nearly every train is full: at best a frame of F segments takes
 	# ceil(F / per_train) skbs, at most frames + segs / per_train in all.
 	# Deferral must do better than 1.25x (without it trains carried what
@@ -119,7 +119,7 @@ for mtu in 1500 9000; do
 	# A clean round trip doubles the frame: 64 MiB make many.
 	(($(hf_stat 0 tx_frame_grows) > 0))
 	check_err $? "the frame size never grew on a clean link"
-	# 64 MiB against the send window (tx_window()): the sender
+	# 64 MiB against the send window (hf_tx_window()): the sender
 	# waits for credit, and nothing paces it (no pacing_rate, no cap).
 	echo "# MTU $mtu: $(hf_stat 0 tx_credit_stalls) credit stalls"
 	(($(hf_stat 0 tx_credit_stalls) > 0))

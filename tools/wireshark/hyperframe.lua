@@ -512,7 +512,7 @@ local function dissect_data(tvb, root, flags, flen, cap, items)
 		end
 	end
 	if packed then
-		-- One checksum over all of it (kernel: rx_train()).
+		-- One checksum over all of it (kernel: hf_rx_train()).
 		if not reason then
 			root:add(f.train_segs, tvb(24, 2), nsegs):set_generated()
 			items.train_segs = nsegs
