@@ -11,7 +11,10 @@
 #include <linux/list.h>
 #include <linux/refcount.h>
 #include <linux/skbuff.h>
+#include <linux/uio.h>
 #include <net/sock.h>
+
+struct hf_peer;
 
 /**
  * struct hf_tx_msg - a message being sent
@@ -85,7 +88,7 @@ struct hf_tx_msg {
  * @chunks: the segments by index, in page-sized tables of skb pointers
  *	    allocated as segments arrive; NULL for a refused message
  * @credited: payload bytes of its segments counted against the flow's
- *	      credit (hf_input.c), given back exactly
+ *	      credit (hf_grant.c), given back exactly
  * @first_ns: when its first segment arrived (the delivery tracepoint's
  *	      latency)
  * @progress_at: jiffies of its last new segment: one that makes no
@@ -120,7 +123,7 @@ struct hf_rx_msg {
  * as it arrived (@len: the socket's filter may keep less of it, skb->len,
  * but the credit counted every byte and gets every byte back), and the
  * reservation it holds against the namespace's and the module's limits
- * until it is freed (hf_input.c).
+ * until it is freed (hf_reasm.c).
  */
 struct hf_skb_cb {
 	u16 sport;
@@ -133,5 +136,20 @@ struct hf_skb_cb {
 };
 
 #define HF_SKB_CB(skb) ((struct hf_skb_cb *)((skb)->cb))
+
+u64 hf_tx_msg_charge(size_t len);
+struct hf_tx_msg *hf_tx_msg_alloc(struct sock *sk, struct iov_iter *from,
+				  size_t len, u32 seg_size,
+				  unsigned long mem_pages, int *err);
+void hf_tx_msg_put(struct hf_tx_msg *msg);
+
+/* Pages of @msg that bytes [@off, @off + @len) lie in; @len > 0. */
+static inline u32 hf_tx_msg_pages(u32 off, u32 len)
+{
+	return ((off + len - 1) >> PAGE_SHIFT) - (off >> PAGE_SHIFT) + 1;
+}
+
+void hf_tx_msg_resolved(const struct hf_tx_msg *msg);
+void hf_tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err);
 
 #endif /* _HF_MSG_H */

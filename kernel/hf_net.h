@@ -49,7 +49,7 @@
  * @dev_other: the counters of devices that found no free slot
  * @config: the namespace's settings (hf_params.h); a new namespace
  *	    starts with the initial namespace's
- * @cookie_key: the random key of the challenge cookies (hf_input.c)
+ * @cookie_key: the random key of the challenge cookies (hf_ack.c)
  * @net: the namespace this belongs to
  */
 struct hf_net {

@@ -25,7 +25,7 @@
  * hf_gso_segment(), which takes the trains apart again (no copy) at the
  * device boundary and passes each one on whole or cut, as the device
  * takes it. The sender never queues one the device would carry whole
- * (hf_output.c): XDP on the way could copy it into one buffer, where its
+ * (hf_train_skb.c): XDP on the way could copy it into one buffer, where its
  * trains' bounds are lost. One that crossed whole all the same (the
  * device's gso_max_size raised meanwhile) is taken apart by the receiver
  * (hf_input.c).

@@ -11,16 +11,12 @@
 
 #include "hf_peer.h"
 
-u64 hf_tx_msg_charge(size_t len);
-struct hf_tx_msg *hf_tx_msg_alloc(struct sock *sk, struct iov_iter *from,
-				  size_t len, u32 seg_size,
-				  unsigned long mem_pages, int *err);
-void hf_tx_msg_put(struct hf_tx_msg *msg);
+/* Segments one push sends at most, and what a window's resend does. */
+#define HF_PUSH_BUDGET		64
 
 void hf_output_init(struct hf_peer *peer);
 int hf_output_prepare(struct hf_peer *peer);
 void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg);
-void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h);
 u32 hf_output_abort(struct hf_peer *peer, int err);
 void hf_output_stop(struct hf_peer *peer);
 bool hf_output_idle(const struct hf_peer *peer);
@@ -29,5 +25,17 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 		    struct hf_info *info);
 
 int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority);
+
+/* The slot of sequence number @seq: the window is a ring of HF_WIN_SEGS. */
+static inline struct hf_tx_slot *hf_tx_slot_of(struct hf_peer *peer, u32 seq)
+{
+	return &peer->tx->slots[seq & (HF_WIN_SEGS - 1)];
+}
+
+void hf_tx_fsize_note(struct hf_peer *peer, unsigned int changed);
+void hf_tx_loss_sign(struct hf_peer *peer, u32 seq);
+void hf_tx_restart(struct hf_peer *peer);
+
+void hf_tx_push(struct hf_peer *peer);
 
 #endif /* _HF_OUTPUT_H */

@@ -183,11 +183,11 @@ enum hf_rto_phase {
  *		     stays closed while the socket has no room for it
  * @rx_refused_at: when (jiffies) it last refused; ACKs stay CLOSED until
  *		   that socket is down to half its buffer too, for
- *		   HF_REFUSED_HOLD at most (hf_input.c)
+ *		   HF_REFUSED_HOLD at most (hf_reasm.c)
  * @rx_credit: byte credit we grant the sender: its bytes received, and
  *	       consumed as programs read them (or they are dropped)
  * @rx_credit_reasm: bytes of @rx_credit.received still in reassembly:
- *		     granted beyond the share (hf_input.c says why)
+ *		     granted beyond the share (hf_grant.c says why)
  * @ack_owed: segments received since the last ACK
  * @ack_due: an ACK held back until the last segment of a train, or one
  *	     that could not be allocated (the ACK timer tries again)

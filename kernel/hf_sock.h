@@ -39,7 +39,7 @@ struct hf_sock_peer {
  * @rx_reserved: bytes the messages being reassembled for this socket
  *		 reserved at admission: a message is admitted while what is
  *		 delivered, this, and its own reservation fit SO_RCVBUF, or
- *		 into a socket that holds nothing (hf_input.c)
+ *		 into a socket that holds nothing (hf_reasm.c)
  * @rx_refused: a message for this socket was refused for a full buffer;
  *		the read that leaves half the buffer free tells the refused
  *		peers there is room again (hf_sock_room_again())
@@ -88,7 +88,7 @@ static inline int hf_sock_bound_ifindex(const struct sock *sk)
  * segments the sender resends meet a buffer that messages already in
  * flight fill again, and are refused again (the sender's window may hold
  * two frames); half a buffer of room takes them. Until then the window
- * stays closed (hf_input.c).
+ * stays closed (hf_reasm.c).
  */
 static inline bool hf_sock_room_again(const struct sock *sk)
 {

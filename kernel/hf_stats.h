@@ -164,7 +164,7 @@ enum hf_dev_stat {
  * @users: peers counting here (hf_net.devs_lock)
  * @tx_senders: of those, the peers with data to send or in flight: the
  *		sending side's link share is the device's hfq rate divided
- *		among them (hf_output.c)
+ *		among them (hf_pacing.c)
  * @v: one counter per enum hf_dev_stat
  */
 struct hf_dev_stats {

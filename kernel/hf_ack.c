@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hf_ack.c - ACKs: built and timed by the receiver (every HF_ACK_EVERY
+ * segments, at a frame's end, or by the delayed-ACK timer), the answers
+ * to a flow the receiver does not hold (a challenge or LOST), and their
+ * processing by the sender, as a sequence of named steps: validation,
+ * round-trip and reordering samples, the scoreboard, the backoff, the
+ * outcomes, credit, and what is sent next.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/errqueue.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <net/checksum.h>
+
+#include "hf_ack.h"
+#include "hf_compat.h"
+#include "hf_genl.h"
+#include "hf_grant.h"
+#include "hf_hfq.h"
+#include "hf_input.h"
+#include "hf_mem.h"
+#include "hf_msg.h"
+#include "hf_net.h"
+#include "hf_offload.h"
+#include "hf_output.h"
+#include "hf_pace.h"
+#include "hf_pacing.h"
+#include "hf_reasm.h"
+#include "hf_recovery.h"
+#include "hf_sock.h"
+#include "hf_trace.h"
+#include "hf_train_skb.h"
+
+/* Apply the outcomes an ACK reports for messages fully sent. */
+static void hf_tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	struct hf_tx_msg *msg, *tmp;
+
+	/* msg_done may not pass a message that is not fully sent. */
+	msg = list_first_entry_or_null(&peer->tx_active, struct hf_tx_msg, node);
+	if ((msg && hf_seq_after(a->msg_done, msg->msg_id)) ||
+	    hf_seq_after(a->msg_done, peer->next_msg_id)) {
+		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+		return;
+	}
+
+	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
+		if (!hf_seq_before(msg->msg_id, a->msg_done))
+			break;
+		list_del(&msg->node);
+		peer->tx_msg_done = msg->msg_id + 1;
+		switch (hf_ack_status(a, msg->msg_id)) {
+		case HF_STATUS_DELIVERED:
+			hf_stat_inc(stats, HF_STAT_TX_MSGS_DELIVERED);
+			peer->tx_msgs_delivered++;
+			hf_tx_msg_resolved(msg);
+			break;
+		case HF_STATUS_NO_PORT:
+			hf_tx_msg_fail(peer, msg, ECONNREFUSED);
+			break;
+		default:
+			hf_tx_msg_fail(peer, msg, EMSGSIZE);
+			break;
+		}
+		hf_tx_msg_put(msg);
+	}
+}
+
+/*
+ * A LOST answer: the receiver holds no state for our epoch (it lost it or
+ * replaced it) and names, in cum_seq, the segment of ours that told it.
+ * Believed only when the receiver had given us a state, which that
+ * segment echoed, and the segment is in flight: a forged answer must know
+ * the epoch and name a sequence number in flight, and one that names
+ * nothing of ours restarts nothing. Every message started fails
+ * (ECONNRESET) and the rest go out in a new epoch (hf_tx_restart()).
+ */
+static void hf_tx_lost(struct hf_peer *peer, const struct hf_ack_hdr *a)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+
+	lockdep_assert_held(&peer->lock);
+	if (!peer->tx_rx_state ||
+	    hf_seq_before(a->cum_seq, hf_txwin_una(&peer->txw)) ||
+	    !hf_seq_before(a->cum_seq, hf_txwin_nxt(&peer->txw))) {
+		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+		return;
+	}
+	hf_stat_inc(stats, HF_STAT_RX_ACKS);
+	peer->answered = true;
+	peer->last_active = jiffies;
+	peer->tx_last_active = get_jiffies_64();
+	hf_tx_restart(peer);
+	hf_tx_push(peer);
+}
+
+/*
+ * A challenge: the receiver holds another flow from us, so our new epoch
+ * must prove itself by echoing the state this ACK gave (taken by the
+ * caller). What is in flight, sent before, carried no echo: it goes again
+ * (the first segment that arrives echoing the state starts the flow
+ * there), and sending goes on. The answer proves the peer alive.
+ */
+static void hf_tx_challenged(struct hf_peer *peer)
+{
+	lockdep_assert_held(&peer->lock);
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_CHALLENGES);
+	peer->last_active = jiffies;
+	peer->tx_last_active = get_jiffies_64();
+	hf_rto_ack_progress(&peer->rto);
+	if (hf_txwin_inflight(&peer->txw)) {
+		hf_txwin_rto(&peer->txw);
+		peer->rto_phase = HF_RTO_IDLE;
+		hf_tx_resend(peer, HF_PUSH_BUDGET);
+		hf_tx_rto_arm(peer);
+	}
+	hf_tx_push(peer);
+}
+
+/**
+ * hf_output_ack() - apply an ACK from the peer
+ * @peer: the peer; caller holds its lock
+ * @h: the decoded, validated ACK
+ *
+ * Frees what is acknowledged, takes an RTT sample (Karn: never from a
+ * segment sent twice), reports message outcomes, retransmits exactly the
+ * segments the scoreboard finds lost, and sends more.
+ */
+void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	const struct hf_ack_hdr *a = &h->ack;
+	struct hf_txwin_ack_result res;
+	struct hf_rto_params rp;
+	u32 old_una = hf_txwin_una(&peer->txw);
+	u32 old_high = peer->txw.high_sacked;
+	u64 now = ktime_get_ns();
+	u64 sample = 0, sent_ns = 0, wait;
+	/* The round trip the time test allows for, before this ACK's sample. */
+	u32 rack_rtt_us = hf_tx_rack_rtt_us(peer);
+	struct hf_credit_params cp;
+	struct hf_fsize_params fp;
+	u64 late_sent_ns = 0, deliv_ns = 0, answer_ns = 0;
+	u32 sample_seq = 0;
+	bool complete = hf_txwin_blocks_complete(&peer->txw);
+	bool repaired = false, early = false, took;
+	unsigned int i;
+	u32 seq;
+
+	if (!peer->tx_epoch || a->epoch != peer->tx_epoch) {
+		hf_stat_inc(stats, HF_STAT_DROP_EPOCH);
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+		return;
+	}
+	if (h->flags & HF_AF_LOST) {
+		hf_tx_lost(peer, a);
+		return;
+	}
+	hf_stat_inc(stats, HF_STAT_RX_ACKS);
+	/*
+	 * The receiver names its state for our epoch in every ACK, the
+	 * first one teaching it to us; an ACK naming another is not its
+	 * own (a receiver that lost its state says LOST). It restarts
+	 * nothing.
+	 */
+	if (!a->rx_state ||
+	    (peer->tx_rx_state && a->rx_state != peer->tx_rx_state)) {
+		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
+		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+		return;
+	}
+	/*
+	 * A challenge is answered once: the receiver sends one for each
+	 * segment of the first window, and each would resend the flight.
+	 */
+	if (h->flags & HF_AF_CHALLENGE) {
+		if (!peer->tx_rx_state) {
+			peer->tx_rx_state = a->rx_state;
+			peer->answered = true;
+			hf_tx_challenged(peer);
+		}
+		return;
+	}
+	peer->tx_rx_state = a->rx_state;
+	peer->answered = true;
+	/*
+	 * The flow's own ACK: the receiver still holds its state. Forged
+	 * ones (another epoch, above) must not keep a flow alive that the
+	 * receiver has forgotten: the next message would go out in it and
+	 * be refused as a lost state (ECONNRESET) instead of starting anew.
+	 */
+	peer->last_active = jiffies;
+	peer->tx_last_active = get_jiffies_64();
+	/* A repair the receiver already had: the window was too narrow. */
+	if (h->flags & HF_AF_DUP) {
+		hf_stat_inc(stats, HF_STAT_TX_SPURIOUS);
+		peer->tx_spurious++;
+		hf_reorder_spurious(&peer->reo, now, peer->rto.srtt_us);
+	}
+
+	/*
+	 * The cumulative ack's round-trip sample, taken as Linux TCP does:
+	 * from the latest segment it acks that was sent once and not SACKed
+	 * before (whose ack only waited for a hole below it), and none at
+	 * all when it acks a repair (Karn). Read before the scoreboard moves.
+	 */
+	if (!hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
+		for (seq = old_una; hf_seq_before(seq, a->cum_seq); seq++) {
+			struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
+			bool sacked;
+
+			if (!slot->msg)
+				continue;
+			sacked = hf_txwin_sacked(&peer->txw, seq);
+			/* Shown arrived for the first time: RACK's candidate. */
+			if (!sacked) {
+				hf_tx_rack_candidate(peer, slot, now, &deliv_ns);
+				answer_ns = max(answer_ns, slot->sent_ns);
+			}
+			if (slot->rexmit) {
+				repaired = true;
+			} else if (!sacked) {
+				sent_ns = slot->sent_ns;
+				sample_seq = seq;
+				if (hf_seq_before(seq, peer->rto_nxt))
+					early = true;
+				/*
+				 * Sent once, and segments sent after it had
+				 * arrived first: how late it is says how
+				 * much reordering the window must allow.
+				 * Not when the last ACK could not name all
+				 * it held: it may have come long ago.
+				 */
+				if (hf_seq_before(seq, old_high) && complete)
+					hf_tx_late_candidate(slot, &late_sent_ns);
+			}
+		}
+	/*
+	 * The blocks' ends newly SACKed (a new block's start; the end a block
+	 * grew to) show late arrivals too, when below the highest SACK and
+	 * sent once; the highest SACK itself is RACK's candidate.
+	 */
+	for (i = 0; i < a->nsack; i++) {
+		u32 ends[2] = { a->sack[i].start, a->sack[i].end - 1 };
+		unsigned int e;
+
+		for (e = 0; e < 2; e++) {
+			const struct hf_tx_slot *slot;
+
+			seq = ends[e];
+			if (seq - old_una >= hf_txwin_inflight(&peer->txw) ||
+			    hf_txwin_sacked(&peer->txw, seq))
+				continue;
+			slot = hf_tx_slot_of(peer, seq);
+			if (!slot->msg)
+				continue;
+			answer_ns = max(answer_ns, slot->sent_ns);
+			if (hf_seq_after(seq + 1, old_high))
+				hf_tx_rack_candidate(peer, slot, now, &deliv_ns);
+			if (complete && hf_seq_before(seq, old_high) &&
+			    !slot->rexmit)
+				hf_tx_late_candidate(slot, &late_sent_ns);
+		}
+	}
+	/* A departure time still ahead: the qdisc sent it early. */
+	if (sent_ns && !repaired && now > sent_ns)
+		sample = now - sent_ns;
+
+	hf_txwin_ack(&peer->txw, a->cum_seq, a->sack, a->nsack, &res);
+	if (res.invalid) {
+		hf_stat_add(stats, HF_STAT_DROP_ACK_INVALID, res.invalid);
+		hf_dev_stat_add(peer->dstats, HF_DEV_STAT_DROPS, res.invalid);
+	}
+	/*
+	 * An ack behind what was acknowledged already, or for segments never
+	 * sent, says nothing about this flow: it proves neither progress nor
+	 * outcomes, and must not reset the retry count.
+	 */
+	if (res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
+		return;
+	/* Candidates offered only once the ACK is known to be sound. */
+	if (deliv_ns && !res.invalid)
+		hf_reorder_delivered(&peer->reo, deliv_ns, now);
+	/* The earliest sent of them was the latest. */
+	if (late_sent_ns && now > late_sent_ns)
+		hf_reorder_late(&peer->reo,
+				div_u64(now - late_sent_ns, NSEC_PER_USEC),
+				rack_rtt_us, peer->rto.min_rtt_us);
+	hf_txwin_repairs_grant(&peer->txw, res.delivered,
+			       peer->recovering || peer->reo_armed,
+			       hf_tx_rto_confirmed(peer));
+	/* Rounds of the frame-size controller end as the cumulative ack moves. */
+	hf_fsize_params_read(peer->cfg, &fp);
+	if (res.acked)
+		hf_tx_fsize_note(peer, hf_fsize_on_ack(&peer->fsize, &fp, a->cum_seq,
+						       now));
+
+	for (seq = old_una; seq != hf_txwin_una(&peer->txw); seq++) {
+		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
+
+		if (!slot->msg)
+			continue;
+		hf_tx_msg_put(slot->msg);
+		slot->msg = NULL;
+	}
+	/*
+	 * The highest SACKed segment is the latest sent that arrived. Newly
+	 * SACKed and sent once, it proves the path delivers, which ends a
+	 * backoff: under loss, una often moves only past repairs, and
+	 * without that a backed-off timer would stay for good. It is no
+	 * sample of the smoothed round trip: SACKs name the lowest ranges
+	 * first, so a segment is often reported late.
+	 */
+	/* The ACK takes something: it acks or newly SACKs a segment. */
+	took = res.acked || peer->txw.high_sacked != old_high;
+	if (hf_seq_after(peer->txw.high_sacked, hf_txwin_una(&peer->txw))) {
+		const struct hf_tx_slot *slot;
+
+		seq = peer->txw.high_sacked - 1;
+		slot = hf_tx_slot_of(peer, seq);
+		if (peer->txw.high_sacked != old_high) {
+			if (!hf_txwin_retransmitted(&peer->txw, seq))
+				hf_rto_backoff_end(&peer->rto);
+			if (!slot->rexmit && hf_seq_before(seq, peer->rto_nxt))
+				early = true;
+		}
+	}
+	if (peer->rto_phase == HF_RTO_PROBE && took)
+		hf_tx_rto_verdict(peer, early);
+	/*
+	 * F-RTO's second look: an original of the timer's flight that
+	 * arrives after a verdict of loss shows the flight was late, not
+	 * lost (reordering, a slow receiver). The rest goes back to the
+	 * scoreboard's loss detection rather than out again in slow start.
+	 */
+	else if (early && hf_tx_rto_confirmed(peer))
+		hf_tx_rto_verdict(peer, true);
+	/*
+	 * Whatever it took, the peer answered: the backoff falls to what the
+	 * answer's own timing needs, none when it came within the timeout
+	 * (core/hf_rto.c, note 4). A repair's ack is no sample (Karn), and
+	 * without this a flow whose acks answer repairs only, as in a
+	 * recovery, keeps the backoff of its timeouts for good.
+	 */
+	if (took)
+		hf_rto_answered(&peer->rto, hf_rto_params_read(peer->cfg, &rp),
+				answer_ns && now > answer_ns ?
+				min_t(u64, div_u64(now - answer_ns, NSEC_PER_USEC),
+				      U32_MAX) : 0);
+	if (peer->recovering &&
+	    !hf_seq_before(hf_txwin_una(&peer->txw), peer->recover)) {
+		peer->recovering = false;
+		hf_reorder_recovered(&peer->reo);
+	}
+	if (sample) {
+		u32 rtt_us = min_t(u64, div_u64(sample, 1000), U32_MAX);
+
+		hf_rto_sample(&peer->rto, hf_rto_params_read(peer->cfg, &rp), rtt_us);
+		hf_tx_fsize_note(peer, hf_fsize_on_rtt(&peer->fsize, &fp, sample_seq,
+						       rtt_us, peer->rto.min_rtt_us));
+	}
+	/*
+	 * Any valid ACK proves the peer alive: the retry limit counts
+	 * timeouts of a silent peer, not of a busy one (a receiver whose
+	 * socket buffer is full answers, without taking the segment). For
+	 * a closed socket's message only an ACK that takes something counts:
+	 * a receiver that refuses it for good (its program stopped reading)
+	 * must not keep it, its socket, their namespace and the module alive
+	 * for good; the retry limit ends it.
+	 */
+	if (took || !hf_tx_orphaned(peer))
+		hf_rto_ack_progress(&peer->rto);
+
+	hf_tx_outcomes(peer, a);
+
+	/*
+	 * Credit: the largest limit granted counts (a late ACK's is stale).
+	 * A receiver that refused a message for a full socket buffer says
+	 * CLOSED until its program reads; sending meanwhile only makes it
+	 * refuse more. Acks in the flow's order are not guaranteed, so a
+	 * stale closing ack costs at most a probe.
+	 */
+	switch (hf_credit_grant_wire(&peer->tx_credit,
+				     hf_credit_params_read(peer->cfg, &cp), a->credit,
+				     now)) {
+	case HF_CREDIT_NEW:
+		peer->tx_probe_shift = 0;
+		break;
+	case HF_CREDIT_INVALID:
+		hf_stat_inc(stats, HF_STAT_TX_CREDIT_INVALID);
+		break;
+	case HF_CREDIT_STALE:
+		break;
+	}
+	/* An open window ends the persist backoff (hf_tx_rto_arm()). */
+	if (peer->tx_zero_window && !(h->flags & HF_AF_CLOSED))
+		peer->tx_probe_shift = 0;
+	peer->tx_zero_window = h->flags & HF_AF_CLOSED;
+	hf_tx_rate_hint(peer, a->rate_kbps);
+	/*
+	 * What is in flight now may be refused: its loss is flow control,
+	 * not congestion, for the frame-size controller (hf_tx_loss_sign()).
+	 */
+	if (peer->tx_zero_window) {
+		peer->tx_refused_end = hf_txwin_nxt(&peer->txw);
+		peer->tx_refused_mark = true;
+	} else if (peer->tx_refused_mark &&
+		   !hf_seq_before(hf_txwin_una(&peer->txw), peer->tx_refused_end)) {
+		peer->tx_refused_mark = false;
+	}
+
+	/* The receiver has room again for what it refused: resend now. */
+	if (h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
+		hf_txwin_rto(&peer->txw);
+		peer->rto_phase = HF_RTO_IDLE;
+		peer->rto_nxt = hf_txwin_nxt(&peer->txw);
+		hf_rto_backoff_end(&peer->rto);
+		hf_stat_add(stats, HF_STAT_TX_WINDOW_RESENDS,
+			    hf_tx_resend(peer, HF_PUSH_BUDGET));
+		hf_tx_rto_arm(peer);
+	}
+
+	wait = hf_tx_repair(peer);
+	hf_tx_push(peer);
+
+	if (!hf_txwin_inflight(&peer->txw))
+		hf_tx_persist(peer);
+	else if (wait)
+		hf_tx_reorder_arm(peer, wait);
+	else if (res.acked)
+		hf_tx_rto_arm(peer);
+	hf_tx_answered_note(peer, took, now);
+}
+
+/*
+ * Answers to one peer per window: challenges, which a genuine new epoch
+ * of that peer needs and forgeries in its name compete for, and LOST.
+ */
+#define HF_EPOCH_CHALLENGES	64
+
+#define HF_EPOCH_LOSTS		8
+
+#define HF_EPOCH_REPLY_WINDOW	(HZ / 10)
+
+/*
+ * The ACK timer, unless it is already set or the peer is dead (its timers
+ * stopped for good). Peer lock held.
+ */
+void hf_rx_ack_timer_arm(struct hf_peer *peer)
+{
+	if (!peer->dead && !timer_pending(&peer->ack_timer))
+		mod_timer(&peer->ack_timer,
+			  jiffies + usecs_to_jiffies(READ_ONCE(peer->cfg->p.ack_delay_us)) + 1);
+}
+
+void hf_rx_send_ack(struct hf_peer *peer, u8 flags)
+{
+	struct net_device *dev = peer->dev;
+	struct hf_hdr h = { .type = HF_TYPE_ACK };
+	struct sk_buff *skb;
+	__sum16 csum;
+	bool closed;
+	int hlen;
+	u8 *hdr;
+
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_HLEN_MAX, GFP_ATOMIC);
+	if (!skb) {
+		/*
+		 * What was owed stays owed (one ACK may stand for a train),
+		 * and the timer tries again: any ACK says it all.
+		 */
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
+		peer->ack_due = true;
+		hf_rx_ack_timer_arm(peer);
+		return;
+	}
+	/*
+	 * Only for an ACK that leaves: the credit it grants is recorded as
+	 * advertised, and the SACK runs are extended for it.
+	 */
+	closed = hf_rx_window_closed(peer);
+	h.flags = flags | (closed ? HF_AF_CLOSED : 0) |
+		  (peer->ack_echo ? HF_AF_ECHO : 0);
+	h.ack.cum_seq = hf_rxwin_cum(&peer->rxw);
+	h.ack.credit = hf_rx_credit_limit(peer, closed);
+	h.ack.rate_kbps = hf_rx_rate_hint(peer);
+	h.ack.msg_done = peer->rx_msg_done;
+	h.ack.msg_status = peer->rx_msg_status;
+	h.ack.epoch = peer->rx_ep.epoch;
+	h.ack.rx_state = peer->rx_ep.state;
+	h.ack.nsack = hf_rxwin_sack(&peer->rxw, h.ack.sack, HF_SACK_MAX);
+	peer->ack_owed = 0;
+	peer->ack_due = false;
+	peer->ack_echo = false;
+	del_timer(&peer->ack_timer);
+
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	hlen = hf_hdr_len(&h);
+	hdr = skb_put(skb, hlen);
+	hf_hdr_encode(&h, hdr, hlen);
+	csum = csum_fold(csum_partial(hdr, hlen, 0));
+	memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_ACKS);
+	trace_hf_credit_grant(peer, h.ack.cum_seq, h.flags);
+	hf_xmit(peer, skb, TC_PRIO_CONTROL);
+}
+
+void hf_rx_ack_timer(struct timer_list *t)
+{
+	struct hf_peer *peer = from_timer(peer, t, ack_timer);
+
+	spin_lock_bh(&peer->lock);
+	if (!peer->dead && (peer->ack_owed || peer->ack_due))
+		hf_rx_send_ack(peer, 0);
+	spin_unlock_bh(&peer->lock);
+}
+
+/*
+ * The challenge cookie of @epoch from @peer in time bucket @bucket: a keyed
+ * hash no blind sender can compute, so only a sender that received our
+ * challenge ACK can echo it. Never 0, which means "no echo".
+ */
+u32 hf_rx_cookie(const struct hf_peer *peer, u32 epoch,
+		 unsigned long bucket)
+{
+	struct {
+		u32 epoch;
+		u32 bucket;
+		int ifindex;
+		u8 addr[ETH_ALEN];
+		u16 zero;
+	} in = {
+		.epoch = epoch,
+		.bucket = (u32)bucket,
+		.ifindex = peer->dev->ifindex,
+	};
+	u32 cookie;
+
+	ether_addr_copy(in.addr, peer->addr);
+	cookie = (u32)siphash(&in, sizeof(in), &hf_net(peer->net)->cookie_key);
+	return cookie ?: 1;
+}
+
+/*
+ * Whether a challenge (@lost false) or LOST answer may go to @peer now: at
+ * most HF_EPOCH_CHALLENGES and HF_EPOCH_LOSTS per HF_EPOCH_REPLY_WINDOW,
+ * so that forged DATA cannot make us send more than a trickle to the
+ * address it names, nor use up the challenges with LOSTs.
+ */
+bool hf_rx_reply_allowed(struct hf_peer *peer, bool lost)
+{
+	u8 *n = lost ? &peer->rx_losts : &peer->rx_challenges;
+
+	lockdep_assert_held(&peer->lock);
+	if (time_after(jiffies, peer->rx_reply_at + HF_EPOCH_REPLY_WINDOW)) {
+		peer->rx_reply_at = jiffies;
+		peer->rx_challenges = 0;
+		peer->rx_losts = 0;
+	}
+	if (*n >= (lost ? HF_EPOCH_LOSTS : HF_EPOCH_CHALLENGES))
+		return false;
+	(*n)++;
+	return true;
+}
+
+/*
+ * An ACK about an epoch that is not (yet) ours: a challenge (@flags
+ * HF_AF_CHALLENGE, @state the cookie to echo) or a LOST answer (@cum the
+ * segment that named a state we do not hold). It carries nothing of the
+ * current flow: no credit, no outcomes, no SACK.
+ */
+void hf_rx_send_reply(struct hf_peer *peer, u32 epoch, u32 state, u32 cum,
+		      u8 flags)
+{
+	struct net_device *dev = peer->dev;
+	struct hf_hdr h = { .type = HF_TYPE_ACK, .flags = flags };
+	struct sk_buff *skb;
+	__sum16 csum;
+	u8 *hdr;
+
+	lockdep_assert_held(&peer->lock);
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_ACK_HLEN, GFP_ATOMIC);
+	if (!skb) {
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
+		return;
+	}
+	h.ack.epoch = epoch;
+	h.ack.rx_state = state;
+	h.ack.cum_seq = cum;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	hdr = skb_put(skb, HF_ACK_HLEN);
+	hf_hdr_encode(&h, hdr, HF_ACK_HLEN);
+	csum = csum_fold(csum_partial(hdr, HF_ACK_HLEN, 0));
+	memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_ACKS);
+	hf_xmit(peer, skb, TC_PRIO_CONTROL);
+}
