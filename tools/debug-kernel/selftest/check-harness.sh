@@ -6,8 +6,9 @@
 #   clean    no bug                            -> exit 0 (no false alarm)
 #   leak     kmemleak finds 1 KiB blocks lost  -> exit 126, kmemleak.log
 #   reports  lockdep AB-BA, might_sleep under
-#            a spinlock, UBSAN shift, KASAN
-#            use-after-free                    -> exit 127, each report
+#            a spinlock, UBSAN shift, a use-
+#            after-free (KASAN, or KFENCE when
+#            it sampled the object)            -> exit 127, each report
 #                                                 named by console-check
 # Prints KTAP; exits non-zero when the harness let a bug through.
 # Usage: check-harness.sh   (build the debug kernel first: make debug-kernel)
@@ -88,10 +89,10 @@ missing=()
 for want in 'possible circular locking dependency' \
 	'BUG: sleeping function called from invalid context' \
 	'UBSAN: shift-out-of-bounds' \
-	'BUG: KASAN: (slab-)?use-after-free'; do
+	'BUG: (KASAN: (slab-)?|KFENCE: )use-after-free'; do
 	grep -qE "$want" <<<"$reports" || { missing+=("$want"); ok=0; }
 done
-result "lockdep, atomic sleep, UBSAN, KASAN each exit 127" "$ok" \
+result "lockdep, atomic sleep, UBSAN, use-after-free (KASAN or KFENCE) each exit 127" "$ok" \
 	"exit $rc after ${secs}s ($dir)" "${missing[@]/#/not caught: }"
 
 echo "# $((num - failed)) passed, $failed failed"
