@@ -126,43 +126,69 @@ static void hf_tx_challenged(struct hf_peer *peer)
 }
 
 /**
- * hf_output_ack() - apply an ACK from the peer
- * @peer: the peer; caller holds its lock
+ * struct hf_ack_ctx - one ACK being applied, and what was read of the
+ * scoreboard before it moved
  * @h: the decoded, validated ACK
- *
- * Frees what is acknowledged, takes an RTT sample (Karn: never from a
- * segment sent twice), reports message outcomes, retransmits exactly the
- * segments the scoreboard finds lost, and sends more.
+ * @now: when it was taken in, ns
+ * @old_una: the cumulative ack before it
+ * @old_high: the highest SACKed sequence number before it
+ * @rack_rtt_us: the round trip the time test allows for, before this
+ *		 ACK's sample (hf_tx_rack_rtt_us())
+ * @complete: the last ACK named every block the receiver held
+ * @sent_ns: send time of the round-trip sample's segment; 0 for none
+ * @sample_seq: that segment
+ * @deliv_ns: send time of RACK's candidate; 0 for none
+ * @late_sent_ns: send time of the earliest sent late arrival; 0 for none
+ * @answer_ns: send time of the latest sent segment the ACK shows arrived
+ * @repaired: the cumulative ack covers a repair (Karn: no sample)
+ * @early: it shows arrived a segment of the timer's flight sent once
+ * @res: what the scoreboard made of it
+ * @took: it acks or newly SACKs a segment
  */
-void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
+struct hf_ack_ctx {
+	const struct hf_hdr *h;
+	u64 now;
+	u32 old_una;
+	u32 old_high;
+	u32 rack_rtt_us;
+	bool complete;
+	u64 sent_ns;
+	u32 sample_seq;
+	u64 deliv_ns;
+	u64 late_sent_ns;
+	u64 answer_ns;
+	bool repaired;
+	bool early;
+	struct hf_txwin_ack_result res;
+	bool took;
+};
+
+/**
+ * hf_ack_admit() - whether an ACK belongs to the flow and carries news
+ * for the scoreboard
+ * @peer: the peer; caller holds its lock
+ * @h: the ACK
+ *
+ * Drops one of another epoch, or naming another receiver state; hands a
+ * LOST answer to hf_tx_lost() and a challenge to hf_tx_challenged(). An
+ * admitted ACK proves the peer and the receiver's state alive.
+ *
+ * Return: true when the caller goes on to apply it.
+ */
+static bool hf_ack_admit(struct hf_peer *peer, const struct hf_hdr *h)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	const struct hf_ack_hdr *a = &h->ack;
-	struct hf_txwin_ack_result res;
-	struct hf_rto_params rp;
-	u32 old_una = hf_txwin_una(&peer->txw);
-	u32 old_high = peer->txw.high_sacked;
-	u64 now = ktime_get_ns();
-	u64 sample = 0, sent_ns = 0, wait;
-	/* The round trip the time test allows for, before this ACK's sample. */
-	u32 rack_rtt_us = hf_tx_rack_rtt_us(peer);
-	struct hf_credit_params cp;
-	struct hf_fsize_params fp;
-	u64 late_sent_ns = 0, deliv_ns = 0, answer_ns = 0;
-	u32 sample_seq = 0;
-	bool complete = hf_txwin_blocks_complete(&peer->txw);
-	bool repaired = false, early = false, took;
-	unsigned int i;
-	u32 seq;
 
+	lockdep_assert_held(&peer->lock);
 	if (!peer->tx_epoch || a->epoch != peer->tx_epoch) {
 		hf_stat_inc(stats, HF_STAT_DROP_EPOCH);
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
-		return;
+		return false;
 	}
 	if (h->flags & HF_AF_LOST) {
 		hf_tx_lost(peer, a);
-		return;
+		return false;
 	}
 	hf_stat_inc(stats, HF_STAT_RX_ACKS);
 	/*
@@ -175,7 +201,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	    (peer->tx_rx_state && a->rx_state != peer->tx_rx_state)) {
 		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
-		return;
+		return false;
 	}
 	/*
 	 * A challenge is answered once: the receiver sends one for each
@@ -187,7 +213,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			peer->answered = true;
 			hf_tx_challenged(peer);
 		}
-		return;
+		return false;
 	}
 	peer->tx_rx_state = a->rx_state;
 	peer->answered = true;
@@ -199,110 +225,132 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 */
 	peer->last_active = jiffies;
 	peer->tx_last_active = get_jiffies_64();
-	/* A repair the receiver already had: the window was too narrow. */
-	if (h->flags & HF_AF_DUP) {
-		hf_stat_inc(stats, HF_STAT_TX_SPURIOUS);
-		peer->tx_spurious++;
-		hf_reorder_spurious(&peer->reo, now, peer->rto.srtt_us);
-	}
+	return true;
+}
 
-	/*
-	 * The cumulative ack's round-trip sample, taken as Linux TCP does:
-	 * from the latest segment it acks that was sent once and not SACKed
-	 * before (whose ack only waited for a hole below it), and none at
-	 * all when it acks a repair (Karn). Read before the scoreboard moves.
-	 */
-	if (!hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
-		for (seq = old_una; hf_seq_before(seq, a->cum_seq); seq++) {
-			struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
-			bool sacked;
+/**
+ * hf_ack_scan_cum() - what the cumulative ack shows, read before the
+ * scoreboard moves
+ * @peer: the peer; caller holds its lock
+ * @c: the ACK; its sample, RACK and reordering candidates are filled
+ *
+ * The round-trip sample is taken as Linux TCP does: from the latest
+ * segment it acks that was sent once and not SACKed before (whose ack
+ * only waited for a hole below it), and none at all when it acks a
+ * repair (Karn).
+ */
+static void hf_ack_scan_cum(struct hf_peer *peer, struct hf_ack_ctx *c)
+{
+	const struct hf_ack_hdr *a = &c->h->ack;
+	u32 seq;
 
-			if (!slot->msg)
-				continue;
-			sacked = hf_txwin_sacked(&peer->txw, seq);
-			/* Shown arrived for the first time: RACK's candidate. */
-			if (!sacked) {
-				hf_tx_rack_candidate(peer, slot, now, &deliv_ns);
-				answer_ns = max(answer_ns, slot->sent_ns);
-			}
-			if (slot->rexmit) {
-				repaired = true;
-			} else if (!sacked) {
-				sent_ns = slot->sent_ns;
-				sample_seq = seq;
-				if (hf_seq_before(seq, peer->rto_nxt))
-					early = true;
-				/*
-				 * Sent once, and segments sent after it had
-				 * arrived first: how late it is says how
-				 * much reordering the window must allow.
-				 * Not when the last ACK could not name all
-				 * it held: it may have come long ago.
-				 */
-				if (hf_seq_before(seq, old_high) && complete)
-					hf_tx_late_candidate(slot, &late_sent_ns);
-			}
+	lockdep_assert_held(&peer->lock);
+	if (hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
+		return;
+	for (seq = c->old_una; hf_seq_before(seq, a->cum_seq); seq++) {
+		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
+		bool sacked;
+
+		if (!slot->msg)
+			continue;
+		sacked = hf_txwin_sacked(&peer->txw, seq);
+		/* Shown arrived for the first time: RACK's candidate. */
+		if (!sacked) {
+			hf_tx_rack_candidate(peer, slot, c->now, &c->deliv_ns);
+			c->answer_ns = max(c->answer_ns, slot->sent_ns);
 		}
-	/*
-	 * The blocks' ends newly SACKed (a new block's start; the end a block
-	 * grew to) show late arrivals too, when below the highest SACK and
-	 * sent once; the highest SACK itself is RACK's candidate.
-	 */
+		if (slot->rexmit) {
+			c->repaired = true;
+		} else if (!sacked) {
+			c->sent_ns = slot->sent_ns;
+			c->sample_seq = seq;
+			if (hf_seq_before(seq, peer->rto_nxt))
+				c->early = true;
+			/*
+			 * Sent once, and segments sent after it had arrived
+			 * first: how late it is says how much reordering the
+			 * window must allow. Not when the last ACK could not
+			 * name all it held: it may have come long ago.
+			 */
+			if (hf_seq_before(seq, c->old_high) && c->complete)
+				hf_tx_late_candidate(slot, &c->late_sent_ns);
+		}
+	}
+}
+
+/**
+ * hf_ack_scan_sack() - what the SACK blocks' ends show, read before the
+ * scoreboard moves
+ * @peer: the peer; caller holds its lock
+ * @c: the ACK; its RACK and reordering candidates are filled
+ *
+ * The blocks' ends newly SACKed (a new block's start; the end a block
+ * grew to) show late arrivals too, when below the highest SACK and sent
+ * once; the highest SACK itself is RACK's candidate.
+ */
+static void hf_ack_scan_sack(struct hf_peer *peer, struct hf_ack_ctx *c)
+{
+	const struct hf_ack_hdr *a = &c->h->ack;
+	unsigned int i, e;
+
+	lockdep_assert_held(&peer->lock);
 	for (i = 0; i < a->nsack; i++) {
 		u32 ends[2] = { a->sack[i].start, a->sack[i].end - 1 };
-		unsigned int e;
 
 		for (e = 0; e < 2; e++) {
 			const struct hf_tx_slot *slot;
+			u32 seq = ends[e];
 
-			seq = ends[e];
-			if (seq - old_una >= hf_txwin_inflight(&peer->txw) ||
+			if (seq - c->old_una >= hf_txwin_inflight(&peer->txw) ||
 			    hf_txwin_sacked(&peer->txw, seq))
 				continue;
 			slot = hf_tx_slot_of(peer, seq);
 			if (!slot->msg)
 				continue;
-			answer_ns = max(answer_ns, slot->sent_ns);
-			if (hf_seq_after(seq + 1, old_high))
-				hf_tx_rack_candidate(peer, slot, now, &deliv_ns);
-			if (complete && hf_seq_before(seq, old_high) &&
+			c->answer_ns = max(c->answer_ns, slot->sent_ns);
+			if (hf_seq_after(seq + 1, c->old_high))
+				hf_tx_rack_candidate(peer, slot, c->now,
+						     &c->deliv_ns);
+			if (c->complete && hf_seq_before(seq, c->old_high) &&
 			    !slot->rexmit)
-				hf_tx_late_candidate(slot, &late_sent_ns);
+				hf_tx_late_candidate(slot, &c->late_sent_ns);
 		}
 	}
-	/* A departure time still ahead: the qdisc sent it early. */
-	if (sent_ns && !repaired && now > sent_ns)
-		sample = now - sent_ns;
+}
 
-	hf_txwin_ack(&peer->txw, a->cum_seq, a->sack, a->nsack, &res);
-	if (res.invalid) {
-		hf_stat_add(stats, HF_STAT_DROP_ACK_INVALID, res.invalid);
-		hf_dev_stat_add(peer->dstats, HF_DEV_STAT_DROPS, res.invalid);
-	}
-	/*
-	 * An ack behind what was acknowledged already, or for segments never
-	 * sent, says nothing about this flow: it proves neither progress nor
-	 * outcomes, and must not reset the retry count.
-	 */
-	if (res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
-		return;
+/**
+ * hf_ack_reorder() - feed the reordering window what a sound ACK showed,
+ * and let the repairs it paid for go
+ * @peer: the peer; caller holds its lock
+ * @c: the ACK, applied to the scoreboard
+ */
+static void hf_ack_reorder(struct hf_peer *peer, const struct hf_ack_ctx *c)
+{
+	lockdep_assert_held(&peer->lock);
 	/* Candidates offered only once the ACK is known to be sound. */
-	if (deliv_ns && !res.invalid)
-		hf_reorder_delivered(&peer->reo, deliv_ns, now);
+	if (c->deliv_ns && !c->res.invalid)
+		hf_reorder_delivered(&peer->reo, c->deliv_ns, c->now);
 	/* The earliest sent of them was the latest. */
-	if (late_sent_ns && now > late_sent_ns)
+	if (c->late_sent_ns && c->now > c->late_sent_ns)
 		hf_reorder_late(&peer->reo,
-				div_u64(now - late_sent_ns, NSEC_PER_USEC),
-				rack_rtt_us, peer->rto.min_rtt_us);
-	hf_txwin_repairs_grant(&peer->txw, res.delivered,
+				div_u64(c->now - c->late_sent_ns, NSEC_PER_USEC),
+				c->rack_rtt_us, peer->rto.min_rtt_us);
+	hf_txwin_repairs_grant(&peer->txw, c->res.delivered,
 			       peer->recovering || peer->reo_armed,
 			       hf_tx_rto_confirmed(peer));
-	/* Rounds of the frame-size controller end as the cumulative ack moves. */
-	hf_fsize_params_read(peer->cfg, &fp);
-	if (res.acked)
-		hf_tx_fsize_note(peer, hf_fsize_on_ack(&peer->fsize, &fp, a->cum_seq,
-						       now));
+}
 
+/**
+ * hf_ack_release() - drop the references of the segments the cumulative
+ * ack passed
+ * @peer: the peer; caller holds its lock
+ * @old_una: the cumulative ack before this ACK
+ */
+static void hf_ack_release(struct hf_peer *peer, u32 old_una)
+{
+	u32 seq;
+
+	lockdep_assert_held(&peer->lock);
 	for (seq = old_una; seq != hf_txwin_una(&peer->txw); seq++) {
 		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 
@@ -311,6 +359,20 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		hf_tx_msg_put(slot->msg);
 		slot->msg = NULL;
 	}
+}
+
+/**
+ * hf_ack_timeout() - what an ACK that takes something says to the
+ * retransmission timer: the backoff ends or falls, and F-RTO judges the
+ * last timeout
+ * @peer: the peer; caller holds its lock
+ * @c: the ACK, applied to the scoreboard
+ */
+static void hf_ack_timeout(struct hf_peer *peer, struct hf_ack_ctx *c)
+{
+	struct hf_rto_params rp;
+
+	lockdep_assert_held(&peer->lock);
 	/*
 	 * The highest SACKed segment is the latest sent that arrived. Newly
 	 * SACKed and sent once, it proves the path delivers, which ends a
@@ -319,29 +381,26 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * sample of the smoothed round trip: SACKs name the lowest ranges
 	 * first, so a segment is often reported late.
 	 */
-	/* The ACK takes something: it acks or newly SACKs a segment. */
-	took = res.acked || peer->txw.high_sacked != old_high;
 	if (hf_seq_after(peer->txw.high_sacked, hf_txwin_una(&peer->txw))) {
-		const struct hf_tx_slot *slot;
+		u32 seq = peer->txw.high_sacked - 1;
+		const struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 
-		seq = peer->txw.high_sacked - 1;
-		slot = hf_tx_slot_of(peer, seq);
-		if (peer->txw.high_sacked != old_high) {
+		if (peer->txw.high_sacked != c->old_high) {
 			if (!hf_txwin_retransmitted(&peer->txw, seq))
 				hf_rto_backoff_end(&peer->rto);
 			if (!slot->rexmit && hf_seq_before(seq, peer->rto_nxt))
-				early = true;
+				c->early = true;
 		}
 	}
-	if (peer->rto_phase == HF_RTO_PROBE && took)
-		hf_tx_rto_verdict(peer, early);
+	if (peer->rto_phase == HF_RTO_PROBE && c->took)
+		hf_tx_rto_verdict(peer, c->early);
 	/*
 	 * F-RTO's second look: an original of the timer's flight that
 	 * arrives after a verdict of loss shows the flight was late, not
 	 * lost (reordering, a slow receiver). The rest goes back to the
 	 * scoreboard's loss detection rather than out again in slow start.
 	 */
-	else if (early && hf_tx_rto_confirmed(peer))
+	else if (c->early && hf_tx_rto_confirmed(peer))
 		hf_tx_rto_verdict(peer, true);
 	/*
 	 * Whatever it took, the peer answered: the backoff falls to what the
@@ -350,37 +409,53 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * without this a flow whose acks answer repairs only, as in a
 	 * recovery, keeps the backoff of its timeouts for good.
 	 */
-	if (took)
+	if (c->took)
 		hf_rto_answered(&peer->rto, hf_rto_params_read(peer->cfg, &rp),
-				answer_ns && now > answer_ns ?
-				min_t(u64, div_u64(now - answer_ns, NSEC_PER_USEC),
+				c->answer_ns && c->now > c->answer_ns ?
+				min_t(u64, div_u64(c->now - c->answer_ns,
+						   NSEC_PER_USEC),
 				      U32_MAX) : 0);
-	if (peer->recovering &&
-	    !hf_seq_before(hf_txwin_una(&peer->txw), peer->recover)) {
-		peer->recovering = false;
-		hf_reorder_recovered(&peer->reo);
-	}
-	if (sample) {
-		u32 rtt_us = min_t(u64, div_u64(sample, 1000), U32_MAX);
+}
 
-		hf_rto_sample(&peer->rto, hf_rto_params_read(peer->cfg, &rp), rtt_us);
-		hf_tx_fsize_note(peer, hf_fsize_on_rtt(&peer->fsize, &fp, sample_seq,
-						       rtt_us, peer->rto.min_rtt_us));
-	}
-	/*
-	 * Any valid ACK proves the peer alive: the retry limit counts
-	 * timeouts of a silent peer, not of a busy one (a receiver whose
-	 * socket buffer is full answers, without taking the segment). For
-	 * a closed socket's message only an ACK that takes something counts:
-	 * a receiver that refuses it for good (its program stopped reading)
-	 * must not keep it, its socket, their namespace and the module alive
-	 * for good; the retry limit ends it.
-	 */
-	if (took || !hf_tx_orphaned(peer))
-		hf_rto_ack_progress(&peer->rto);
+/**
+ * hf_ack_rtt() - take the ACK's round-trip sample, if it has one, for the
+ * timer and the frame-size controller
+ * @peer: the peer; caller holds its lock
+ * @c: the ACK
+ * @fp: the frame-size controller's parameters
+ */
+static void hf_ack_rtt(struct hf_peer *peer, const struct hf_ack_ctx *c,
+		       const struct hf_fsize_params *fp)
+{
+	struct hf_rto_params rp;
+	u64 sample = 0;
+	u32 rtt_us;
 
-	hf_tx_outcomes(peer, a);
+	lockdep_assert_held(&peer->lock);
+	/* A departure time still ahead: the qdisc sent it early. */
+	if (c->sent_ns && !c->repaired && c->now > c->sent_ns)
+		sample = c->now - c->sent_ns;
+	if (!sample)
+		return;
+	rtt_us = min_t(u64, div_u64(sample, 1000), U32_MAX);
+	hf_rto_sample(&peer->rto, hf_rto_params_read(peer->cfg, &rp), rtt_us);
+	hf_tx_fsize_note(peer, hf_fsize_on_rtt(&peer->fsize, fp, c->sample_seq,
+					       rtt_us, peer->rto.min_rtt_us));
+}
 
+/**
+ * hf_ack_window() - apply what the ACK says of the receiver's room: its
+ * credit, a closed or reopened window, its rate hint
+ * @peer: the peer; caller holds its lock
+ * @c: the ACK
+ */
+static void hf_ack_window(struct hf_peer *peer, const struct hf_ack_ctx *c)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	const struct hf_ack_hdr *a = &c->h->ack;
+	struct hf_credit_params cp;
+
+	lockdep_assert_held(&peer->lock);
 	/*
 	 * Credit: the largest limit granted counts (a late ACK's is stale).
 	 * A receiver that refused a message for a full socket buffer says
@@ -389,8 +464,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * stale closing ack costs at most a probe.
 	 */
 	switch (hf_credit_grant_wire(&peer->tx_credit,
-				     hf_credit_params_read(peer->cfg, &cp), a->credit,
-				     now)) {
+				     hf_credit_params_read(peer->cfg, &cp),
+				     a->credit, c->now)) {
 	case HF_CREDIT_NEW:
 		peer->tx_probe_shift = 0;
 		break;
@@ -401,9 +476,9 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		break;
 	}
 	/* An open window ends the persist backoff (hf_tx_rto_arm()). */
-	if (peer->tx_zero_window && !(h->flags & HF_AF_CLOSED))
+	if (peer->tx_zero_window && !(c->h->flags & HF_AF_CLOSED))
 		peer->tx_probe_shift = 0;
-	peer->tx_zero_window = h->flags & HF_AF_CLOSED;
+	peer->tx_zero_window = c->h->flags & HF_AF_CLOSED;
 	hf_tx_rate_hint(peer, a->rate_kbps);
 	/*
 	 * What is in flight now may be refused: its loss is flow control,
@@ -413,12 +488,13 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		peer->tx_refused_end = hf_txwin_nxt(&peer->txw);
 		peer->tx_refused_mark = true;
 	} else if (peer->tx_refused_mark &&
-		   !hf_seq_before(hf_txwin_una(&peer->txw), peer->tx_refused_end)) {
+		   !hf_seq_before(hf_txwin_una(&peer->txw),
+				  peer->tx_refused_end)) {
 		peer->tx_refused_mark = false;
 	}
 
 	/* The receiver has room again for what it refused: resend now. */
-	if (h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
+	if (c->h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
 		hf_txwin_rto(&peer->txw);
 		peer->rto_phase = HF_RTO_IDLE;
 		peer->rto_nxt = hf_txwin_nxt(&peer->txw);
@@ -427,7 +503,19 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 			    hf_tx_resend(peer, HF_PUSH_BUDGET));
 		hf_tx_rto_arm(peer);
 	}
+}
 
+/**
+ * hf_ack_send_next() - after an ACK: repair what is found lost, send new
+ * data, and set the timer for what is left in flight
+ * @peer: the peer; caller holds its lock
+ * @c: the ACK
+ */
+static void hf_ack_send_next(struct hf_peer *peer, const struct hf_ack_ctx *c)
+{
+	u64 wait;
+
+	lockdep_assert_held(&peer->lock);
 	wait = hf_tx_repair(peer);
 	hf_tx_push(peer);
 
@@ -435,9 +523,89 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 		hf_tx_persist(peer);
 	else if (wait)
 		hf_tx_reorder_arm(peer, wait);
-	else if (res.acked)
+	else if (c->res.acked)
 		hf_tx_rto_arm(peer);
-	hf_tx_answered_note(peer, took, now);
+	hf_tx_answered_note(peer, c->took, c->now);
+}
+
+/**
+ * hf_output_ack() - apply an ACK from the peer
+ * @peer: the peer; caller holds its lock
+ * @h: the decoded, validated ACK
+ *
+ * Frees what is acknowledged, takes an RTT sample (Karn: never from a
+ * segment sent twice), reports message outcomes, retransmits exactly the
+ * segments the scoreboard finds lost, and sends more.
+ */
+void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	const struct hf_ack_hdr *a = &h->ack;
+	struct hf_ack_ctx c = {
+		.h = h,
+		.now = ktime_get_ns(),
+		.old_una = hf_txwin_una(&peer->txw),
+		.old_high = peer->txw.high_sacked,
+		.rack_rtt_us = hf_tx_rack_rtt_us(peer),
+		.complete = hf_txwin_blocks_complete(&peer->txw),
+	};
+	struct hf_fsize_params fp;
+
+	lockdep_assert_held(&peer->lock);
+	if (!hf_ack_admit(peer, h))
+		return;
+	/* A repair the receiver already had: the window was too narrow. */
+	if (h->flags & HF_AF_DUP) {
+		hf_stat_inc(stats, HF_STAT_TX_SPURIOUS);
+		peer->tx_spurious++;
+		hf_reorder_spurious(&peer->reo, c.now, peer->rto.srtt_us);
+	}
+	hf_ack_scan_cum(peer, &c);
+	hf_ack_scan_sack(peer, &c);
+
+	hf_txwin_ack(&peer->txw, a->cum_seq, a->sack, a->nsack, &c.res);
+	if (c.res.invalid) {
+		hf_stat_add(stats, HF_STAT_DROP_ACK_INVALID, c.res.invalid);
+		hf_dev_stat_add(peer->dstats, HF_DEV_STAT_DROPS, c.res.invalid);
+	}
+	/*
+	 * An ack behind what was acknowledged already, or for segments never
+	 * sent, says nothing about this flow: it proves neither progress nor
+	 * outcomes, and must not reset the retry count.
+	 */
+	if (c.res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
+		return;
+	hf_ack_reorder(peer, &c);
+	/* Rounds of the frame-size controller end as the cumulative ack moves. */
+	hf_fsize_params_read(peer->cfg, &fp);
+	if (c.res.acked)
+		hf_tx_fsize_note(peer, hf_fsize_on_ack(&peer->fsize, &fp,
+						       a->cum_seq, c.now));
+	hf_ack_release(peer, c.old_una);
+	/* The ACK takes something: it acks or newly SACKs a segment. */
+	c.took = c.res.acked || peer->txw.high_sacked != c.old_high;
+	hf_ack_timeout(peer, &c);
+	if (peer->recovering &&
+	    !hf_seq_before(hf_txwin_una(&peer->txw), peer->recover)) {
+		peer->recovering = false;
+		hf_reorder_recovered(&peer->reo);
+	}
+	hf_ack_rtt(peer, &c, &fp);
+	/*
+	 * Any valid ACK proves the peer alive: the retry limit counts
+	 * timeouts of a silent peer, not of a busy one (a receiver whose
+	 * socket buffer is full answers, without taking the segment). For
+	 * a closed socket's message only an ACK that takes something counts:
+	 * a receiver that refuses it for good (its program stopped reading)
+	 * must not keep it, its socket, their namespace and the module alive
+	 * for good; the retry limit ends it.
+	 */
+	if (c.took || !hf_tx_orphaned(peer))
+		hf_rto_ack_progress(&peer->rto);
+
+	hf_tx_outcomes(peer, a);
+	hf_ack_window(peer, &c);
+	hf_ack_send_next(peer, &c);
 }
 
 /*

@@ -242,3 +242,23 @@ u32 hf_rx_credit_limit(struct hf_peer *peer, bool closed)
 	peer->rx_credit.advertised = peer->rx_credit.limit;
 	return hf_credit_to_wire(peer->rx_credit.limit);
 }
+
+/**
+ * hf_tx_credit_take() - use the credit for a segment of @bytes taken by a
+ * push
+ * @peer: the peer; caller holds its lock
+ * @bytes: its payload
+ *
+ * Fails only for a persist probe, whose frame did not fit: it goes beyond
+ * the credit, and the persist timer's backoff grows until a grant comes.
+ */
+void hf_tx_credit_take(struct hf_peer *peer, u32 bytes)
+{
+	lockdep_assert_held(&peer->lock);
+	if (!hf_credit_consume(&peer->tx_credit, bytes))
+		return;
+	hf_credit_probe(&peer->tx_credit, bytes);
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_CREDIT_PROBES);
+	if (peer->tx_probe_shift < HF_PROBE_SHIFT_MAX)
+		peer->tx_probe_shift++;
+}

@@ -17,6 +17,7 @@ u32 hf_tx_credit_frame(struct hf_peer *peer, const struct hf_tx_msg *msg,
 		       u32 index, const struct hf_fsize_params *fp);
 void hf_tx_probe_arm(struct hf_peer *peer);
 void hf_tx_persist(struct hf_peer *peer);
+void hf_tx_credit_take(struct hf_peer *peer, u32 bytes);
 
 u32 hf_rx_credit_nactive(const struct hf_peer *peer);
 u64 hf_rx_credit_share_base(const struct hf_peer *peer);

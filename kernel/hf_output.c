@@ -342,163 +342,215 @@ static bool hf_tx_train_defer(const struct hf_peer *peer,
 	return room < want;
 }
 
-/* Send new segments while the window, message window and budget allow. */
-void hf_tx_push(struct hf_peer *peer)
+/**
+ * struct hf_tx_push_state - one push under way
+ * @train: the segments taken since the last send, to leave as one skb
+ * @fp: the frame-size controller's parameters
+ * @cap_segs: the most segments the next frame may have: credit and pacing
+ * @now: the clock, read again as each frame starts (a push is short)
+ * @stalled: the window or the credit closed on data waiting
+ * @sent: a segment was taken
+ */
+struct hf_tx_push_state {
+	struct hf_tx_train train;
+	struct hf_fsize_params fp;
+	u32 cap_segs;
+	u64 now;
+	bool stalled;
+	bool sent;
+};
+
+/**
+ * hf_tx_push_next() - the message the next segment of a push comes from,
+ * and its sequence number
+ * @peer: the peer; caller holds its lock
+ * @p: the push
+ * @budget: segments the push may still send before it stops between frames
+ * @seq: set to the sequence number taken
+ *
+ * The frame under way goes on; otherwise hf_tx_pick() chooses, within the
+ * window (hf_tx_window()), the credit (hf_tx_credit_frame()) and the pace,
+ * unless the push holds back for the window to open further
+ * (hf_tx_train_defer()).
+ *
+ * Return: the message, or NULL to end the push (@p->stalled set when the
+ * window or the credit closed).
+ */
+static struct hf_tx_msg *hf_tx_push_next(struct hf_peer *peer,
+					 struct hf_tx_push_state *p,
+					 int budget, u32 *seq)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
-	int budget = HF_PUSH_BUDGET;
-	struct hf_tx_train train = { .packed = READ_ONCE(hf_packed_trains) };
-	struct hf_fsize_params fp;
-	struct hf_rto_params rp;
-	bool stalled = false, sent = false;
-	/* The most segments the next frame may have: credit and pacing. */
-	u32 cap_segs = U32_MAX;
-	/* Read again as each frame starts: a push is short. */
-	u64 now = ktime_get_ns(), wake;
+	struct hf_tx_msg *msg;
+	u32 window;
+	u64 wake;
 
-	hf_fsize_params_read(peer->cfg, &fp);
-
-	for (;; budget--) {
-		struct hf_tx_msg *msg;
-		struct hf_tx_slot *slot;
-		u32 seq, index, off, window;
-		u8 flags = 0;
-		int err;
-
-		/*
-		 * The budget ends a push between frames, never inside one:
-		 * the window (hf_tx_window()) bounds a frame's rest.
-		 */
-		if (budget <= 0 && !peer->frame_left)
-			break;
-		if (peer->frame_left) {
-			msg = peer->frame_msg;
-		} else {
-			now = ktime_get_ns();
-			msg = hf_tx_pick(peer, now, &wake);
-			if (!msg) {
-				if (wake != U64_MAX) {
-					hf_stat_inc(stats, HF_STAT_TX_PACE_WAITS);
-					hf_tx_pace_arm(peer, wake);
-				}
-				break;
+	lockdep_assert_held(&peer->lock);
+	/*
+	 * The budget ends a push between frames, never inside one: the
+	 * window (hf_tx_window()) bounds a frame's rest.
+	 */
+	if (budget <= 0 && !peer->frame_left)
+		return NULL;
+	if (peer->frame_left) {
+		msg = peer->frame_msg;
+	} else {
+		p->now = ktime_get_ns();
+		msg = hf_tx_pick(peer, p->now, &wake);
+		if (!msg) {
+			if (wake != U64_MAX) {
+				hf_stat_inc(stats, HF_STAT_TX_PACE_WAITS);
+				hf_tx_pace_arm(peer, wake);
 			}
+			return NULL;
 		}
-		/* Within the window, the scoreboard always has room. */
-		window = hf_tx_window(peer, &fp, msg->seg_size, msg->sk);
-		if (peer->tx_zero_window ||
-		    hf_txwin_inflight(&peer->txw) >= window) {
-			stalled = true;
-			break;
-		}
-		if (!peer->frame_left) {
-			cap_segs = hf_tx_credit_frame(peer, msg, msg->next_seg, &fp);
-			if (!cap_segs) {
-				stalled = true;
-				break;
-			}
-			cap_segs = min(cap_segs, hf_tx_frame_paced_segs(peer, msg));
-		}
-		/*
-		 * A push that goes on with a frame sends what the window
-		 * holds of it in full trains: they leave as one carrier.
-		 */
-		if (!train.segs &&
-		    hf_tx_train_defer(peer, msg, window, peer->frame_left ?:
-				   min(hf_fsize_frame_segs(&peer->fsize, &fp,
-							   msg->nsegs - msg->next_seg),
-				       cap_segs),
-				   sent && peer->frame_left)) {
-			hf_stat_inc(stats, HF_STAT_TX_PUSH_DEFERRALS);
-			break;
-		}
-		if (hf_txwin_send(&peer->txw, &seq)) {
-			stalled = true;
-			break;
-		}
-
-		sent = true;
-		if (!msg->next_seg) {
-			msg->msg_id = peer->next_msg_id++;
-			msg->pred = hf_tx_msg_pred(peer, msg);
-			list_move_tail(&msg->node, &peer->tx_active);
-			peer->tx_unstarted--;
-		}
-		index = msg->next_seg++;
-		off = index * msg->seg_size;
-		if (!peer->frame_left) {
-			u32 rto_us = hf_rto_current_us(&peer->rto,
-						       hf_rto_params_read(peer->cfg, &rp));
-
-			hf_tx_fsize_note(peer, hf_fsize_prepare(&peer->fsize, &fp,
-								now, rto_us));
-			peer->frame_msg = msg;
-			msg->turn = ++peer->frame_turns;
-			peer->frame_seq = seq;
-			peer->frame_segs = min(hf_fsize_frame_segs(&peer->fsize, &fp,
-								   msg->nsegs - index),
-					       cap_segs);
-			peer->frame_left = peer->frame_segs;
-			hf_fsize_on_send(&peer->fsize, &fp, seq, peer->frame_segs,
-					 now);
-			flags |= HF_DF_FRAME_START;
-			/* Its size is known now: only a message's last is short. */
-			hf_stat_frame(stats, min_t(u64, msg->len - off,
-						   (u64)peer->frame_segs *
-						   msg->seg_size));
-			peer->tx_frames++;
-			hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_FRAMES);
-		}
-		if (!--peer->frame_left)
-			flags |= HF_DF_FRAME_END;
-		/* Fails only for a persist probe: its frame did not fit. */
-		if (hf_credit_consume(&peer->tx_credit,
-				      min(msg->len - off, msg->seg_size))) {
-			hf_credit_probe(&peer->tx_credit,
-					min(msg->len - off, msg->seg_size));
-			hf_stat_inc(stats, HF_STAT_TX_CREDIT_PROBES);
-			if (peer->tx_probe_shift < HF_PROBE_SHIFT_MAX)
-				peer->tx_probe_shift++;
-		}
-
-		slot = hf_tx_slot_of(peer, seq);
-		refcount_inc(&msg->refs);
-		slot->msg = msg;
-		slot->index = index;
-		slot->rexmit = false;
-		slot->sent_ns = now;
-		if (msg->next_seg == msg->nsegs)
-			hf_tx_sent_add(peer, msg);
-
-		err = hf_tx_train_add(peer, &train, msg, index, seq, flags);
-		/* Unsent but in flight: the timer will send it again. */
-		if (err == -ENOMEM) {
-			hf_stat_inc(stats, HF_STAT_TX_XMIT_ERRORS);
-			continue;
-		}
-		hf_stat_inc(stats, HF_STAT_TX_SEGS);
-		peer->tx_segs++;
-		peer->tx_bytes += min(msg->len - off, msg->seg_size);
-		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_SEGS);
-		hf_dev_stat_add(peer->dstats, HF_DEV_STAT_TX_BYTES,
-				min(msg->len - off, msg->seg_size));
-		/* The device is full: acks or the timer resume sending. */
-		if (err)
-			break;
 	}
-	/* What a frame cut short by the window or budget has so far. */
-	hf_tx_train_send(peer, &train);
-	hf_tx_carrier_send(peer, &train);
+	/* Within the window, the scoreboard always has room. */
+	window = hf_tx_window(peer, &p->fp, msg->seg_size, msg->sk);
+	if (peer->tx_zero_window || hf_txwin_inflight(&peer->txw) >= window) {
+		p->stalled = true;
+		return NULL;
+	}
+	if (!peer->frame_left) {
+		p->cap_segs = hf_tx_credit_frame(peer, msg, msg->next_seg,
+						 &p->fp);
+		if (!p->cap_segs) {
+			p->stalled = true;
+			return NULL;
+		}
+		p->cap_segs = min(p->cap_segs, hf_tx_frame_paced_segs(peer, msg));
+	}
+	/*
+	 * A push that goes on with a frame sends what the window holds of
+	 * it in full trains: they leave as one carrier.
+	 */
+	if (!p->train.segs &&
+	    hf_tx_train_defer(peer, msg, window, peer->frame_left ?:
+			      min(hf_fsize_frame_segs(&peer->fsize, &p->fp,
+						      msg->nsegs - msg->next_seg),
+				  p->cap_segs),
+			      p->sent && peer->frame_left)) {
+		hf_stat_inc(stats, HF_STAT_TX_PUSH_DEFERRALS);
+		return NULL;
+	}
+	if (hf_txwin_send(&peer->txw, seq)) {
+		p->stalled = true;
+		return NULL;
+	}
+	return msg;
+}
+
+/**
+ * hf_tx_msg_start() - number a message as its first segment is taken, and
+ * move it to the started ones
+ * @peer: the peer; caller holds its lock
+ * @msg: the message, on tx_queue
+ */
+static void hf_tx_msg_start(struct hf_peer *peer, struct hf_tx_msg *msg)
+{
+	lockdep_assert_held(&peer->lock);
+	msg->msg_id = peer->next_msg_id++;
+	msg->pred = hf_tx_msg_pred(peer, msg);
+	list_move_tail(&msg->node, &peer->tx_active);
+	peer->tx_unstarted--;
+}
+
+/**
+ * hf_tx_frame_start() - start a hyperframe of @msg at segment @index
+ * @peer: the peer; caller holds its lock
+ * @p: the push
+ * @msg: the message
+ * @seq: the frame's first sequence number
+ * @index: its first segment
+ *
+ * Sized by the frame-size controller (after its idle decay), the credit
+ * and the pace (@p->cap_segs), and counted once its size is known.
+ */
+static void hf_tx_frame_start(struct hf_peer *peer, struct hf_tx_push_state *p,
+			      struct hf_tx_msg *msg, u32 seq, u32 index)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	u32 off = index * msg->seg_size;
+	struct hf_rto_params rp;
+	u32 rto_us;
+
+	lockdep_assert_held(&peer->lock);
+	rto_us = hf_rto_current_us(&peer->rto,
+				   hf_rto_params_read(peer->cfg, &rp));
+	hf_tx_fsize_note(peer, hf_fsize_prepare(&peer->fsize, &p->fp, p->now,
+						rto_us));
+	peer->frame_msg = msg;
+	msg->turn = ++peer->frame_turns;
+	peer->frame_seq = seq;
+	peer->frame_segs = min(hf_fsize_frame_segs(&peer->fsize, &p->fp,
+						   msg->nsegs - index),
+			       p->cap_segs);
+	peer->frame_left = peer->frame_segs;
+	hf_fsize_on_send(&peer->fsize, &p->fp, seq, peer->frame_segs, p->now);
+	/* Its size is known now: only a message's last is short. */
+	hf_stat_frame(stats, min_t(u64, msg->len - off,
+				   (u64)peer->frame_segs * msg->seg_size));
+	peer->tx_frames++;
+	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_FRAMES);
+}
+
+/**
+ * hf_tx_slot_take() - give sequence number @seq to segment @index of @msg
+ * @peer: the peer; caller holds its lock
+ * @msg: the message, which the slot holds a reference to
+ * @seq: the sequence number
+ * @index: the segment
+ * @now: its send time, until pacing sets its departure
+ */
+static void hf_tx_slot_take(struct hf_peer *peer, struct hf_tx_msg *msg,
+			    u32 seq, u32 index, u64 now)
+{
+	struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
+
+	lockdep_assert_held(&peer->lock);
+	refcount_inc(&msg->refs);
+	slot->msg = msg;
+	slot->index = index;
+	slot->rexmit = false;
+	slot->sent_ns = now;
+	if (msg->next_seg == msg->nsegs)
+		hf_tx_sent_add(peer, msg);
+}
+
+/**
+ * hf_tx_seg_count() - count a new segment of @bytes handed to the device
+ * @peer: the peer; caller holds its lock
+ * @bytes: its payload
+ */
+static void hf_tx_seg_count(struct hf_peer *peer, u32 bytes)
+{
+	lockdep_assert_held(&peer->lock);
+	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_SEGS);
+	peer->tx_segs++;
+	peer->tx_bytes += bytes;
+	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_SEGS);
+	hf_dev_stat_add(peer->dstats, HF_DEV_STAT_TX_BYTES, bytes);
+}
+
+/**
+ * hf_tx_push_end() - after a push: count a stall, and time what is in
+ * flight or probe a credit stall
+ * @peer: the peer; caller holds its lock
+ * @p: the push
+ */
+static void hf_tx_push_end(struct hf_peer *peer, const struct hf_tx_push_state *p)
+{
+	lockdep_assert_held(&peer->lock);
 	/*
 	 * Data waits for credit: a stall each time the window closes on it,
 	 * not again for pushes that find it still closed.
 	 */
-	if (stalled && (sent || !peer->tx_stalled)) {
-		hf_stat_inc(stats, HF_STAT_TX_CREDIT_STALLS);
+	if (p->stalled && (p->sent || !peer->tx_stalled)) {
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_CREDIT_STALLS);
 		trace_hf_credit_stall(peer, hf_txwin_inflight(&peer->txw),
 				      peer->tx_zero_window);
 	}
-	peer->tx_stalled = stalled;
+	peer->tx_stalled = p->stalled;
 	/*
 	 * Whatever is in flight, even a segment we failed to build, is timed,
 	 * by the RTO: a persist timer set while nothing was in flight gives
@@ -512,6 +564,63 @@ void hf_tx_push(struct hf_peer *peer)
 		hf_tx_probe_arm(peer);
 	}
 	hf_tx_sending_update(peer);
+}
+
+/**
+ * hf_tx_push() - send new segments while the window, the message window
+ * and the budget allow
+ * @peer: the peer; caller holds its lock
+ */
+void hf_tx_push(struct hf_peer *peer)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	struct hf_tx_push_state p = {
+		.train = { .packed = READ_ONCE(hf_packed_trains) },
+		.cap_segs = U32_MAX,
+		.now = ktime_get_ns(),
+	};
+	int budget;
+
+	lockdep_assert_held(&peer->lock);
+	hf_fsize_params_read(peer->cfg, &p.fp);
+	for (budget = HF_PUSH_BUDGET;; budget--) {
+		struct hf_tx_msg *msg;
+		u32 seq, index, bytes;
+		u8 flags = 0;
+		int err;
+
+		msg = hf_tx_push_next(peer, &p, budget, &seq);
+		if (!msg)
+			break;
+		p.sent = true;
+		if (!msg->next_seg)
+			hf_tx_msg_start(peer, msg);
+		index = msg->next_seg++;
+		if (!peer->frame_left) {
+			hf_tx_frame_start(peer, &p, msg, seq, index);
+			flags |= HF_DF_FRAME_START;
+		}
+		if (!--peer->frame_left)
+			flags |= HF_DF_FRAME_END;
+		bytes = min(msg->len - index * msg->seg_size, msg->seg_size);
+		hf_tx_credit_take(peer, bytes);
+		hf_tx_slot_take(peer, msg, seq, index, p.now);
+
+		err = hf_tx_train_add(peer, &p.train, msg, index, seq, flags);
+		/* Unsent but in flight: the timer will send it again. */
+		if (err == -ENOMEM) {
+			hf_stat_inc(stats, HF_STAT_TX_XMIT_ERRORS);
+			continue;
+		}
+		hf_tx_seg_count(peer, bytes);
+		/* The device is full: acks or the timer resume sending. */
+		if (err)
+			break;
+	}
+	/* What a frame cut short by the window or budget has so far. */
+	hf_tx_train_send(peer, &p.train);
+	hf_tx_carrier_send(peer, &p.train);
+	hf_tx_push_end(peer, &p);
 }
 
 /*

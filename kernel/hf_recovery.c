@@ -378,46 +378,40 @@ void hf_tx_rto_verdict(struct hf_peer *peer, bool early)
 	peer->rto_phase = HF_RTO_IDLE;
 }
 
-static void hf_tx_rto_expired(struct timer_list *t)
+/**
+ * hf_tx_rto_nothing_inflight() - the timer fired with nothing in flight:
+ * the persist timer of a zero window or of a credit stall
+ * @peer: the peer; caller holds its lock
+ *
+ * New data is the probe, one push (hf_tx_persist()); a credit stall sends
+ * one segment beyond the credit.
+ */
+static void hf_tx_rto_nothing_inflight(struct hf_peer *peer)
 {
-	struct hf_peer *peer = from_timer(peer, t, rto_timer);
+	lockdep_assert_held(&peer->lock);
+	if (peer->tx_zero_window) {
+		peer->tx_zero_window = false;
+		hf_tx_push(peer);
+	} else if (peer->tx_credit.stalled) {
+		/* Credit stalled: one segment goes as a probe. */
+		peer->tx_probing = true;
+		hf_tx_push(peer);
+		peer->tx_probing = false;
+	}
+}
+
+/**
+ * hf_tx_rto_timeout() - a retransmission timeout: give up at the retry
+ * limit, or back off and send the oldest segment alone
+ * @peer: the peer; caller holds its lock
+ */
+static void hf_tx_rto_timeout(struct hf_peer *peer)
+{
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct hf_rto_params rp;
 	bool give_up;
-	u64 wait;
 
-	spin_lock_bh(&peer->lock);
-	if (peer->dead)
-		goto out;
-	peer->tx_persist_armed = false;
-	if (!hf_txwin_inflight(&peer->txw)) {
-		/*
-		 * A zero window with nothing in flight to probe it: new data
-		 * is the probe, one push (hf_tx_persist()).
-		 */
-		if (peer->tx_zero_window) {
-			peer->tx_zero_window = false;
-			hf_tx_push(peer);
-		} else if (peer->tx_credit.stalled) {
-			/* Credit stalled: one segment goes as a probe. */
-			peer->tx_probing = true;
-			hf_tx_push(peer);
-			peer->tx_probing = false;
-		}
-		goto out;
-	}
-
-	if (peer->reo_armed) {
-		/* Segments held back by the reordering window are due. */
-		peer->reo_armed = false;
-		wait = hf_tx_repair(peer);
-		if (wait)
-			hf_tx_reorder_arm(peer, wait);
-		else
-			hf_tx_rto_arm(peer);
-		goto out;
-	}
-
+	lockdep_assert_held(&peer->lock);
 	hf_stat_inc(stats, HF_STAT_TX_RTO);
 	/*
 	 * Only closed sockets' messages, to a peer that never answered (an
@@ -429,7 +423,7 @@ static void hf_tx_rto_expired(struct timer_list *t)
 	    hf_tx_all_orphaned(peer)) {
 		hf_stat_add(stats, HF_STAT_TX_MSGS_ORPHANED,
 			    hf_output_abort(peer, 0));
-		goto out;
+		return;
 	}
 	hf_rto_params_read(peer->cfg, &rp);
 	/*
@@ -452,7 +446,7 @@ static void hf_tx_rto_expired(struct timer_list *t)
 		/* The retry limit: the peer is unreachable. */
 		failed = hf_output_abort(peer, EHOSTUNREACH);
 		hf_genl_event_retry_limit(peer, epoch, failed);
-		goto out;
+		return;
 	}
 	/* A timeout is a loss sign to the frame-size controller too. */
 	hf_tx_loss_sign(peer, hf_txwin_una(&peer->txw));
@@ -463,6 +457,40 @@ static void hf_tx_rto_expired(struct timer_list *t)
 	peer->rto_nxt = hf_txwin_nxt(&peer->txw);
 	hf_tx_rto_arm(peer);
 	hf_tx_answered_note(peer, false, ktime_get_ns());
+}
+
+/**
+ * hf_tx_rto_expired() - the retransmission timer of a peer
+ * @t: its timer
+ *
+ * Timer (softirq) context; takes the peer lock. One timer serves four
+ * ends: the reordering window's wait, the RTO, and the persist timers of
+ * a zero window and of a credit stall.
+ */
+static void hf_tx_rto_expired(struct timer_list *t)
+{
+	struct hf_peer *peer = from_timer(peer, t, rto_timer);
+	u64 wait;
+
+	spin_lock_bh(&peer->lock);
+	if (peer->dead)
+		goto out;
+	peer->tx_persist_armed = false;
+	if (!hf_txwin_inflight(&peer->txw)) {
+		hf_tx_rto_nothing_inflight(peer);
+		goto out;
+	}
+	if (peer->reo_armed) {
+		/* Segments held back by the reordering window are due. */
+		peer->reo_armed = false;
+		wait = hf_tx_repair(peer);
+		if (wait)
+			hf_tx_reorder_arm(peer, wait);
+		else
+			hf_tx_rto_arm(peer);
+		goto out;
+	}
+	hf_tx_rto_timeout(peer);
 out:
 	if (!peer->dead)
 		hf_tx_sending_update(peer);
