@@ -42,6 +42,8 @@ static void hf_tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct hf_tx_msg *msg, *tmp;
 
+	lockdep_assert_held(&peer->lock);
+
 	/* msg_done may not pass a message that is not fully sent. */
 	msg = list_first_entry_or_null(&peer->tx_active, struct hf_tx_msg, node);
 	if ((msg && hf_seq_after(a->msg_done, msg->msg_id)) ||
@@ -624,6 +626,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
  */
 void hf_rx_ack_timer_arm(struct hf_peer *peer)
 {
+	lockdep_assert_held(&peer->lock);
 	if (!peer->dead && !timer_pending(&peer->ack_timer))
 		mod_timer(&peer->ack_timer,
 			  jiffies + usecs_to_jiffies(READ_ONCE(peer->cfg->p.ack_delay_us)) + 1);
@@ -638,6 +641,8 @@ void hf_rx_send_ack(struct hf_peer *peer, u8 flags)
 	bool closed;
 	int hlen;
 	u8 *hdr;
+
+	lockdep_assert_held(&peer->lock);
 
 	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_HLEN_MAX, GFP_ATOMIC);
 	if (!skb) {
@@ -711,6 +716,8 @@ u32 hf_rx_cookie(const struct hf_peer *peer, u32 epoch,
 		.ifindex = peer->dev->ifindex,
 	};
 	u32 cookie;
+
+	lockdep_assert_held(&peer->lock);
 
 	ether_addr_copy(in.addr, peer->addr);
 	cookie = (u32)siphash(&in, sizeof(in), &hf_net(peer->net)->cookie_key);

@@ -61,6 +61,8 @@ u32 hf_tx_credit_frame(struct hf_peer *peer, const struct hf_tx_msg *msg,
 	u64 now = ktime_get_ns();
 	u32 segs = U32_MAX;
 
+	lockdep_assert_held(&peer->lock);
+
 	if (avail < need) {
 		if (idle && avail >= msg->seg_size) {
 			segs = div_u64(avail, msg->seg_size);
@@ -86,6 +88,8 @@ void hf_tx_probe_arm(struct hf_peer *peer)
 	struct hf_rto_params rp;
 	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 
+	lockdep_assert_held(&peer->lock);
+
 	peer->reo_armed = false;
 	peer->tx_persist_armed = true;
 	mod_timer(&peer->rto_timer,
@@ -100,6 +104,7 @@ void hf_tx_probe_arm(struct hf_peer *peer)
  */
 void hf_tx_persist(struct hf_peer *peer)
 {
+	lockdep_assert_held(&peer->lock);
 	if (!peer->tx_zero_window) {
 		/* Or a credit stall: a probe after the persist timeout. */
 		if (peer->tx_credit.stalled)
@@ -145,6 +150,8 @@ u32 hf_rx_credit_nactive(const struct hf_peer *peer)
 {
 	u32 nactive = max(atomic_read(&hf_net(peer->net)->rx_credit_active), 0);
 
+	lockdep_assert_held(&peer->lock);
+
 	/* This one counts, busy or not: it is asking. */
 	return hf_rx_credit_busy(&peer->rx_credit) ? max(nactive, 1U) : nactive + 1;
 }
@@ -156,6 +163,8 @@ u64 hf_rx_credit_share_base(const struct hf_peer *peer)
 		    hf_seg_size(READ_ONCE(peer->dev->mtu));
 	u64 share;
 
+	lockdep_assert_held(&peer->lock);
+
 	share = min_t(u64, hf_credit_share(READ_ONCE(peer->cfg->p.credit_budget),
 					   nactive, 0),
 		      READ_ONCE(peer->cfg->p.mem_limit) / 4);
@@ -164,6 +173,7 @@ u64 hf_rx_credit_share_base(const struct hf_peer *peer)
 
 static u64 hf_rx_credit_share(const struct hf_peer *peer)
 {
+	lockdep_assert_held(&peer->lock);
 	return hf_rx_credit_share_base(peer) + peer->rx_credit_reasm;
 }
 
@@ -177,6 +187,8 @@ void hf_rx_credit_data(struct hf_peer *peer, u32 bytes)
 	struct hf_net *hn = hf_net(peer->net);
 	bool idle = !hf_rx_credit_busy(c);
 	u64 over = c->over;
+
+	lockdep_assert_held(&peer->lock);
 
 	peer->rx_credit_reasm += bytes;
 	hf_credit_rx_on_data(c, bytes);
@@ -193,6 +205,8 @@ void hf_rx_credit_release(struct hf_peer *peer, u64 bytes)
 	struct hf_credit_rx *c = &peer->rx_credit;
 	bool busy = hf_rx_credit_busy(c);
 
+	lockdep_assert_held(&peer->lock);
+
 	hf_credit_rx_on_consume(c, bytes);
 	if (busy && !hf_rx_credit_busy(c))
 		atomic_dec(&hf_net(peer->net)->rx_credit_active);
@@ -202,6 +216,8 @@ void hf_rx_credit_release(struct hf_peer *peer, u64 bytes)
 void hf_rx_credit_reset(struct hf_peer *peer)
 {
 	struct hf_credit_params cp;
+
+	lockdep_assert_held(&peer->lock);
 
 	peer->rx_credit_reasm = 0;
 	if (hf_rx_credit_busy(&peer->rx_credit))
@@ -223,6 +239,8 @@ bool hf_rx_credit_broken(struct hf_peer *peer, u32 seq, u32 n, u32 bytes)
 	const struct hf_credit_rx *c = &peer->rx_credit;
 	u64 slack = (u64)HF_CREDIT_SLACK_SEGS * hf_seg_size(READ_ONCE(peer->dev->mtu));
 
+	lockdep_assert_held(&peer->lock);
+
 	return c->received + bytes > c->limit + slack &&
 	       hf_rxwin_fresh(&peer->rxw, seq, n);
 }
@@ -235,6 +253,8 @@ bool hf_rx_credit_broken(struct hf_peer *peer, u32 seq, u32 n, u32 bytes)
 u32 hf_rx_credit_limit(struct hf_peer *peer, bool closed)
 {
 	struct hf_credit_params cp;
+
+	lockdep_assert_held(&peer->lock);
 
 	if (!closed)
 		hf_credit_rx_grant(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp),

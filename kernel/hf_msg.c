@@ -162,6 +162,8 @@ void hf_tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
 	struct sock_exterr_skb *serr;
 	struct sk_buff *skb;
 
+	lockdep_assert_held(&peer->lock);
+
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_MSGS_FAILED);
 	peer->tx_msgs_failed++;
 	hf_tx_msg_resolved(msg);

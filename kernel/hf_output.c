@@ -71,6 +71,8 @@ int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority)
 	struct net_device *dev = peer->dev;
 	int rc;
 
+	lockdep_assert_held(&peer->lock);
+
 	skb->dev = dev;
 	skb->protocol = hf_ethertype();
 	skb->priority = priority;
@@ -96,6 +98,7 @@ int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority)
  */
 static void hf_tx_txwin_init(struct hf_peer *peer)
 {
+	lockdep_assert_held(&peer->lock);
 	if (peer->tx)
 		hf_txwin_init(&peer->txw, peer->tx->sacked, peer->tx->rexmit,
 			      HF_WIN_SEGS, 0);
@@ -128,6 +131,8 @@ void hf_tx_fsize_note(struct hf_peer *peer, unsigned int changed)
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	enum hf_event_sign sign;
 
+	lockdep_assert_held(&peer->lock);
+
 	if (changed)
 		trace_hf_frame_size(peer, c);
 	if (changed & HF_FSIZE_CHANGED_FRAME)
@@ -149,6 +154,8 @@ void hf_tx_loss_sign(struct hf_peer *peer, u32 seq)
 {
 	struct hf_fsize_params fp;
 
+	lockdep_assert_held(&peer->lock);
+
 	if (peer->tx_zero_window ||
 	    (peer->tx_refused_mark && hf_seq_before(seq, peer->tx_refused_end)))
 		return;
@@ -167,6 +174,8 @@ static void hf_tx_fsize_init(struct hf_peer *peer)
 	struct hf_credit_params cp;
 	struct hf_fsize_params fp;
 
+	lockdep_assert_held(&peer->lock);
+
 	hf_fsize_init(&peer->fsize, hf_fsize_params_read(peer->cfg, &fp),
 		      hf_seg_size(READ_ONCE(peer->dev->mtu)));
 	hf_credit_tx_init(&peer->tx_credit, hf_credit_params_read(peer->cfg, &cp));
@@ -178,6 +187,8 @@ static void hf_tx_fsize_init(struct hf_peer *peer)
 static bool hf_tx_sock_busy(struct hf_peer *peer, struct hf_tx_msg *msg)
 {
 	struct hf_tx_msg *other = msg;
+
+	lockdep_assert_held(&peer->lock);
 
 	list_for_each_entry_continue_reverse(other, &peer->tx_queue, node)
 		if (other->sk == msg->sk)
@@ -204,6 +215,8 @@ static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 {
 	struct hf_tx_msg *msg, *best = NULL;
 	unsigned int scan = HF_PICK_SCAN;
+
+	lockdep_assert_held(&peer->lock);
 
 	*wake = U64_MAX;
 	if (list_empty(&peer->tx_queue) && list_empty(&peer->tx_active))
@@ -256,6 +269,8 @@ static u8 hf_tx_msg_pred(const struct hf_peer *peer, const struct hf_tx_msg *msg
 	u32 pred = 0;
 	unsigned int i;
 
+	lockdep_assert_held(&peer->lock);
+
 	for (i = 0; i < ARRAY_SIZE(lists); i++) {
 		list_for_each_entry(other, lists[i], node) {
 			u32 d = msg->msg_id - other->msg_id;
@@ -275,6 +290,8 @@ static u8 hf_tx_msg_pred(const struct hf_peer *peer, const struct hf_tx_msg *msg
 static void hf_tx_sent_add(struct hf_peer *peer, struct hf_tx_msg *msg)
 {
 	struct hf_tx_msg *pos;
+
+	lockdep_assert_held(&peer->lock);
 
 	list_del(&msg->node);
 	list_for_each_entry_reverse(pos, &peer->tx_sent, node)
@@ -300,6 +317,8 @@ static u32 hf_tx_window(const struct hf_peer *peer,
 {
 	u32 max = min_t(u32, READ_ONCE(peer->cfg->p.max_inflight), HF_WIN_SEGS);
 	u64 want;
+
+	lockdep_assert_held(&peer->lock);
 
 	if (!(READ_ONCE(peer->dev->features) & NETIF_F_GSO_FRAGLIST))
 		return max;
@@ -331,6 +350,8 @@ static bool hf_tx_train_defer(const struct hf_peer *peer,
 {
 	u32 inflight = hf_txwin_inflight(&peer->txw);
 	u32 room = window > inflight ? window - inflight : 0;
+
+	lockdep_assert_held(&peer->lock);
 
 	if (!inflight)
 		return false;
@@ -632,6 +653,8 @@ static void hf_tx_new_epoch(struct hf_peer *peer)
 {
 	u32 epoch;
 
+	lockdep_assert_held(&peer->lock);
+
 	do {
 		epoch = get_random_u32();
 	} while (!epoch || epoch == peer->tx_epoch ||
@@ -660,6 +683,8 @@ static void hf_tx_release_inflight(struct hf_peer *peer)
 {
 	u32 seq;
 
+	lockdep_assert_held(&peer->lock);
+
 	for (seq = hf_txwin_una(&peer->txw); seq != hf_txwin_nxt(&peer->txw);
 	     seq++) {
 		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
@@ -683,6 +708,8 @@ void hf_tx_restart(struct hf_peer *peer)
 	struct hf_tx_msg *msg, *tmp;
 	struct hf_rto_params rp;
 	u32 failed = 0;
+
+	lockdep_assert_held(&peer->lock);
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RESETS);
 	hf_tx_release_inflight(peer);
@@ -742,6 +769,8 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 {
 	unsigned long reset = msecs_to_jiffies(READ_ONCE(peer->cfg->p.flow_reset_ms));
 
+	lockdep_assert_held(&peer->lock);
+
 	/*
 	 * A flow idle for flow_reset_ms may be forgotten by the receiver
 	 * (its peer reclaimed after peer_idle_ms): start afresh, but only
@@ -798,6 +827,8 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 	struct hf_rto_params rp;
 	u32 dropped = 0;
 
+	lockdep_assert_held(&peer->lock);
+
 	hf_tx_release_inflight(peer);
 	list_splice_tail_init(&peer->tx_active, &peer->tx_sent);
 	list_splice_tail_init(&peer->tx_queue, &peer->tx_sent);
@@ -842,7 +873,8 @@ void hf_output_stop(struct hf_peer *peer)
 
 /**
  * hf_output_idle() - whether nothing is queued or in flight to the peer
- * @peer: the peer; caller holds its lock
+ * @peer: the peer; caller holds its lock, or takes the answer as a guess
+ *	  (the eviction scan of a full peer table, peer_evict())
  *
  * Return: true when idle.
  */
@@ -862,6 +894,7 @@ bool hf_output_idle(const struct hf_peer *peer)
  */
 u32 hf_output_queued_msgs(const struct hf_peer *peer)
 {
+	lockdep_assert_held(&peer->lock);
 	return peer->next_msg_id - peer->tx_msg_done + peer->tx_unstarted;
 }
 
@@ -879,6 +912,8 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 	struct hf_fsize_params fp;
 	struct hf_rto_params rp;
 	u32 limit;
+
+	lockdep_assert_held(&peer->lock);
 
 	hf_fsize_params_read(peer->cfg, &fp);
 	limit = hf_tx_window(peer, &fp, seg_size, sk);

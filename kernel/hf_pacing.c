@@ -49,6 +49,8 @@ void hf_tx_sending_update(struct hf_peer *peer)
 {
 	bool sending = !hf_output_idle(peer);
 
+	lockdep_assert_held(&peer->lock);
+
 	if (sending == peer->tx_sending)
 		return;
 	peer->tx_sending = sending;
@@ -68,6 +70,8 @@ u64 hf_tx_link_share(const struct hf_peer *peer)
 {
 	u64 link = hf_hfq_rate(peer->dev);
 	int senders = atomic_read(&peer->dstats->tx_senders);
+
+	lockdep_assert_held(&peer->lock);
 
 	if (!link)
 		return 0;
@@ -95,6 +99,8 @@ static u64 hf_tx_sock_rate(const struct hf_peer *peer, const struct sock *sk)
 {
 	unsigned long cap = sk ? READ_ONCE(sk->sk_max_pacing_rate) : 0;
 
+	lockdep_assert_held(&peer->lock);
+
 	return hf_fsize_rate(&peer->fsize,
 			     hf_tx_rate_min(READ_ONCE(peer->cfg->p.pacing_rate),
 					    cap == ~0UL ? 0 : cap));
@@ -108,6 +114,7 @@ static u64 hf_tx_sock_rate(const struct hf_peer *peer, const struct sock *sk)
  */
 u64 hf_tx_path_rate(const struct hf_peer *peer)
 {
+	lockdep_assert_held(&peer->lock);
 	return hf_fsize_rate(&peer->fsize,
 			     hf_tx_rate_min(peer->tx_rate_hint,
 					    hf_tx_link_share(peer)));
@@ -121,6 +128,7 @@ u64 hf_tx_path_rate(const struct hf_peer *peer)
  */
 u64 hf_tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
 {
+	lockdep_assert_held(&peer->lock);
 	return hf_tx_rate_min(hf_tx_sock_rate(peer, sk), hf_tx_path_rate(peer));
 }
 
@@ -131,6 +139,8 @@ u64 hf_tx_pacing_rate(const struct hf_peer *peer, const struct sock *sk)
 void hf_tx_rate_hint(struct hf_peer *peer, u32 kbps)
 {
 	u64 rate = div_u64((u64)kbps * 1000, 8);
+
+	lockdep_assert_held(&peer->lock);
 
 	if (rate == peer->tx_rate_hint)
 		return;
@@ -166,6 +176,8 @@ u64 hf_tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 	u64 now, start, floor, len_ns = 0, path_ns = 0;
 	u32 len;
 	s64 old;
+
+	lockdep_assert_held(&peer->lock);
 
 	/* Never paced: nothing to keep in order with. */
 	if (!rate && !path && !peer->tx_depart_ns)
@@ -218,6 +230,8 @@ bool hf_tx_sock_ahead(const struct hf_peer *peer, const struct sock *sk,
 {
 	u64 next = atomic64_read(&hf_sk(sk)->tx_pace_ns);
 
+	lockdep_assert_held(&peer->lock);
+
 	if (next <= now + HF_PACE_AHEAD_NS || !hf_tx_sock_rate(peer, sk))
 		return false;
 	*wake = min(*wake, next - HF_PACE_AHEAD_NS);
@@ -230,6 +244,7 @@ bool hf_tx_sock_ahead(const struct hf_peer *peer, const struct sock *sk,
  */
 void hf_tx_pace_arm(struct hf_peer *peer, u64 wake)
 {
+	lockdep_assert_held(&peer->lock);
 	if (hrtimer_is_queued(&peer->pace_timer) &&
 	    ktime_to_ns(hrtimer_get_expires(&peer->pace_timer)) <= wake)
 		return;
@@ -258,6 +273,7 @@ static enum hrtimer_restart hf_tx_pace_expired(struct hrtimer *t)
 u32 hf_tx_frame_paced_segs(const struct hf_peer *peer,
 			   const struct hf_tx_msg *msg)
 {
+	lockdep_assert_held(&peer->lock);
 	return hf_pace_segs(hf_tx_pacing_rate(peer, msg->sk), HF_FRAME_PACED_NS,
 			    msg->seg_size + HF_DATA_HLEN +
 			    peer->dev->hard_header_len);
@@ -283,6 +299,8 @@ u32 hf_rx_rate_hint(const struct hf_peer *peer)
 {
 	u64 link = hf_hfq_rate(peer->dev);
 	u64 hint;
+
+	lockdep_assert_held(&peer->lock);
 
 	if (!link)
 		return 0;

@@ -58,6 +58,8 @@ void hf_tx_rto_arm(struct hf_peer *peer)
 	struct hf_rto_params rp;
 	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 
+	lockdep_assert_held(&peer->lock);
+
 	if (peer->tx_zero_window)
 		us = min_t(u64, us << peer->tx_probe_shift, HF_PROBE_MAX_US);
 	/* One jiffy more: jiffies + 1 may be due within microseconds. */
@@ -69,6 +71,7 @@ void hf_tx_rto_arm(struct hf_peer *peer)
 /* Wake up when a segment held back by the reordering window is due. */
 void hf_tx_reorder_arm(struct hf_peer *peer, u64 wait_ns)
 {
+	lockdep_assert_held(&peer->lock);
 	if (peer->reo_armed)
 		return;
 	peer->reo_armed = true;
@@ -83,6 +86,8 @@ static void hf_tx_retransmit(struct hf_peer *peer, u32 seq)
 	struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 	struct sk_buff *skb;
 	u64 departure;
+
+	lockdep_assert_held(&peer->lock);
 
 	if (!slot->msg)
 		return;
@@ -114,6 +119,8 @@ bool hf_tx_orphaned(struct hf_peer *peer)
 {
 	const struct hf_tx_slot *slot = hf_tx_slot_of(peer, hf_txwin_una(&peer->txw));
 
+	lockdep_assert_held(&peer->lock);
+
 	return hf_txwin_inflight(&peer->txw) && slot->msg &&
 	       sock_flag(slot->msg->sk, SOCK_DEAD);
 }
@@ -134,6 +141,8 @@ static u64 hf_tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
 	u32 seq = hf_txwin_una(&peer->txw), end = peer->txw.rtx_next;
 	unsigned int scan = HF_REPAIR_SCAN, budget = HF_PUSH_BUDGET;
 	u64 first = ~0ULL;
+
+	lockdep_assert_held(&peer->lock);
 
 	for (; scan && budget && hf_seq_before(seq, end); scan--, seq++) {
 		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
@@ -167,6 +176,7 @@ void hf_tx_rack_candidate(const struct hf_peer *peer,
 			  const struct hf_tx_slot *slot, u64 now,
 			      u64 *deliv_ns)
 {
+	lockdep_assert_held(&peer->lock);
 	if (slot->sent_ns >= *deliv_ns &&
 	    hf_reorder_sample_ok(slot->sent_ns, now, slot->rexmit,
 				 peer->rto.min_rtt_us))
@@ -199,6 +209,8 @@ u32 hf_tx_rack_rtt_us(const struct hf_peer *peer)
 	struct hf_rto_params rp;
 	u32 rto = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
 
+	lockdep_assert_held(&peer->lock);
+
 	return min(max(peer->reo.rtt_us, peer->rto.srtt_us), rto);
 }
 
@@ -210,6 +222,7 @@ u32 hf_tx_rack_rtt_us(const struct hf_peer *peer)
  */
 bool hf_tx_rto_confirmed(const struct hf_peer *peer)
 {
+	lockdep_assert_held(&peer->lock);
 	return peer->rto_phase != HF_RTO_PROBE &&
 	       hf_seq_after(peer->txw.rto_end, hf_txwin_una(&peer->txw));
 }
@@ -238,6 +251,8 @@ u64 hf_tx_repair(struct hf_peer *peer)
 	u64 held = 0, again;
 	unsigned int budget;
 	u32 seq;
+
+	lockdep_assert_held(&peer->lock);
 
 	/* Repairs would be refused too: the window's opening resends them. */
 	if (peer->tx_zero_window)
@@ -291,6 +306,8 @@ static bool hf_tx_all_orphaned(const struct hf_peer *peer)
 	const struct hf_tx_msg *msg;
 	unsigned int i;
 
+	lockdep_assert_held(&peer->lock);
+
 	for (i = 0; i < ARRAY_SIZE(lists); i++)
 		list_for_each_entry(msg, lists[i], node)
 			if (!sock_flag(msg->sk, SOCK_DEAD))
@@ -342,6 +359,8 @@ unsigned int hf_tx_resend(struct hf_peer *peer, unsigned int budget)
 	unsigned int sent = 0;
 	u32 seq;
 
+	lockdep_assert_held(&peer->lock);
+
 	while (sent < budget && hf_txwin_next_lost(&peer->txw, &seq)) {
 		hf_tx_retransmit(peer, seq);
 		sent++;
@@ -362,6 +381,7 @@ unsigned int hf_tx_resend(struct hf_peer *peer, unsigned int budget)
  */
 void hf_tx_rto_verdict(struct hf_peer *peer, bool early)
 {
+	lockdep_assert_held(&peer->lock);
 	if (!early) {
 		/*
 		 * With the probe, HF_RTO_BUDGET per timeout, as before; none

@@ -78,6 +78,8 @@ struct sk_buff *hf_tx_seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 	u8 *hdr;
 	int nfrags = 0;
 
+	lockdep_assert_held(&peer->lock);
+
 	/*
 	 * Room for VLAN tags too: when the stack cuts a train, each segment
 	 * gets the head's link-layer header, tags and all (hf_offload.c).
@@ -125,6 +127,8 @@ static int hf_tx_data_xmit(struct hf_peer *peer, struct hf_tx_msg *msg,
 {
 	u64 departure;
 
+	lockdep_assert_held(&peer->lock);
+
 	/* Its segments' bytes with a header each, packed or chained. */
 	trace_hf_frame_xmit(peer, msg->msg_id, seq, segs,
 			    hf_train_wire_len(skb, 0));
@@ -147,6 +151,8 @@ int hf_tx_carrier_send(struct hf_peer *peer, struct hf_tx_train *t)
 	struct sk_buff *skb = t->carrier, *train, *next;
 	u32 seq = t->carrier_seq, segs;
 	int err, first;
+
+	lockdep_assert_held(&peer->lock);
 
 	if (!skb)
 		return 0;
@@ -184,6 +190,8 @@ static int hf_tx_carry(struct hf_peer *peer, struct hf_tx_train *t,
 {
 	int err = 0, err2 = 0;
 
+	lockdep_assert_held(&peer->lock);
+
 	if (t->carrier &&
 	    (t->carrier_msg != t->msg ||
 	     t->seq != t->carrier_seq + t->carrier_segs ||
@@ -214,6 +222,8 @@ int hf_tx_train_send(struct hf_peer *peer, struct hf_tx_train *t)
 {
 	struct sk_buff *skb = t->head;
 	u32 segs = t->segs;
+
+	lockdep_assert_held(&peer->lock);
 
 	if (!segs)
 		return 0;
@@ -249,6 +259,8 @@ static u32 hf_tx_train_paced_max(const struct hf_peer *peer,
 {
 	u64 rate = hf_tx_pacing_rate(peer, sk);
 
+	lockdep_assert_held(&peer->lock);
+
 	if (!rate)
 		return U32_MAX;
 	return max_t(u64, div_u64(rate, MSEC_PER_SEC), 2 * seg_len);
@@ -267,6 +279,8 @@ u32 hf_tx_train_segs(const struct hf_peer *peer, u32 seg_size,
 	u32 room = hf_dev_gso_max_size(peer->dev);
 	u32 hh = peer->dev->hard_header_len;
 	u32 segs;
+
+	lockdep_assert_held(&peer->lock);
 
 	segs = room > hh + 1 ? (room - hh - 1) / seg_len : 0;
 	segs = min(segs, READ_ONCE(peer->dev->gso_max_segs));
@@ -293,6 +307,8 @@ int hf_tx_train_add(struct hf_peer *peer, struct hf_tx_train *t,
 	u32 payload = min(msg->len - off, msg->seg_size);
 	u32 len = payload + (t->packed && t->segs ? 0 : HF_DATA_HLEN);
 	struct sk_buff *skb = NULL;
+
+	lockdep_assert_held(&peer->lock);
 
 	if (t->segs &&
 	    ((flags & HF_DF_FRAME_START) || t->msg != msg ||
