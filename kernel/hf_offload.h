@@ -37,6 +37,8 @@ struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
  *	 this host's, or another protocol's (TCP's GSO skb, say)
  *
  * Any context. A GSO skb counts its segments, as tc's packet count does.
+ *
+ * Return: the number of wire packets.
  */
 static inline u32 hf_skb_segs(const struct sk_buff *skb)
 {
@@ -51,6 +53,8 @@ static inline u32 hf_skb_segs(const struct sk_buff *skb)
  * Any context. A carrier's head is a packed train, and the others hang on
  * its frag_list; a chained train's head is a lone segment's header, and
  * a driver's frag_list skb is no GSO skb.
+ *
+ * Return: true for a carrier.
  */
 static inline bool hf_train_is_carrier(const struct sk_buff *skb)
 {
@@ -73,6 +77,8 @@ static inline bool hf_train_is_carrier(const struct sk_buff *skb)
  * header too: the head and each skb on its frag_list (a chained train's
  * segments, a carrier's trains) hold one; a packed train's other
  * segments have theirs implied.
+ *
+ * Return: the bytes it takes on the wire.
  */
 static inline u32 hf_train_wire_len(const struct sk_buff *skb, u32 hh)
 {
@@ -118,6 +124,8 @@ static inline void hf_csum_offload(struct sk_buff *skb)
  * memory, and its field is 0, so it is taken as TCP takes such an skb
  * (skb_csum_unnecessary()). A checksum is no authentication: whoever can
  * hand over such a frame could as well have computed a valid one.
+ *
+ * Return: true when its checksum need not be verified.
  */
 static inline bool hf_csum_local(const struct sk_buff *skb)
 {

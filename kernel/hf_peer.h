@@ -75,6 +75,7 @@ enum hf_rto_phase {
  * @rcu: frees the peer after a grace period
  * @refs: the table's reference plus one per user in progress
  * @net: the namespace; a peer never outlives it
+ * @cfg: the namespace's tunables (struct hf_config), read with READ_ONCE
  * @dev: the interface, held
  * @dstats: its counters, while in the table (hf_dev.c)
  * @addr: the remote Ethernet address

@@ -33,6 +33,8 @@ struct hf_sock_peer {
  * @peer: default destination set by connect(); valid when @has_peer
  * @has_peer: whether connect() set @peer
  * @tx_msgs: messages sent so far; names a message in error-queue entries
+ * @tx_msgs_done: of those, the ones whose outcome is known (HF_INFO's
+ *		  hfi_tx_msgs_done)
  * @rx_reasm: bytes of this socket's receive memory held by messages still
  *	      being reassembled (their segments' truesize); the rest of
  *	      sk_rmem_alloc is delivered and unread

@@ -72,6 +72,8 @@ done
 
 build "kernel style (checkpatch --strict)" "$logs/checkpatch.log" \
 	tools/checkpatch.sh
+build "kernel-doc (-Wall)" "$logs/kernel-doc.log" \
+	tools/kernel-doc.sh
 
 build "userspace build" "$logs/userspace.log" \
 	bash -c "cmake -S userspace -B build/userspace -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo &&

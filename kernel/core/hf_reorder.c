@@ -34,6 +34,8 @@ void hf_reorder_init(struct hf_reorder *r)
  * A repair acked sooner than the least round trip was acked for its
  * original (RFC 8985, 6.2), and before the least round trip is known
  * that cannot be told. A departure time still ahead (EDT) is no sample.
+ *
+ * Return: true when the segment's round trip may be taken as a sample.
  */
 bool hf_reorder_sample_ok(u64 sent_ns, u64 now_ns, bool repair,
 			  u32 min_rtt_us)
