@@ -58,7 +58,6 @@
 #include "hf_peer.h"
 #include "hf_sock.h"
 
-#define HF_MS_MAX	(24U * 3600 * 1000)	/* a day */
 #define HF_US_MAX	(60U * 1000 * 1000)	/* a minute */
 
 /* The malformed-frame counters are named after their reason. */
@@ -66,55 +65,13 @@
 
 static DEFINE_MUTEX(hf_config_lock);
 
-static struct netlink_range_validation hf_range_max_msg = {
-	.min = 1, .max = HF_WIRE_MSG_MAX,
-};
+/* A tunable's range, from HF_TUNABLES(). */
+#define HF_TUNABLE_RANGE(name, type, def, lo, hi, attr, desc)		\
+	static struct netlink_range_validation hf_range_##name = {	\
+		.min = lo, .max = hi,					\
+	};
 
-static struct netlink_range_validation hf_range_max_peers = {
-	.min = 1, .max = U32_MAX,
-};
-
-static struct netlink_range_validation hf_range_frame_segs = {
-	.min = 1, .max = U16_MAX,
-};
-
-static struct netlink_range_validation hf_range_frame_max_bytes = {
-	.min = 1, .max = HF_WIRE_MSG_MAX,
-};
-
-static struct netlink_range_validation hf_range_frame_delay_pct = {
-	.min = 0, .max = HF_FRAME_DELAY_PCT_MAX,
-};
-
-static struct netlink_range_validation hf_range_pacing_rate = {
-	.min = 0, .max = HF_PACING_RATE_MAX,
-};
-
-/* Per-socket receive charges are atomic_t: as hf_params_check(). */
-static struct netlink_range_validation hf_range_mem_limit = {
-	.min = 0, .max = INT_MAX / 2,
-};
-
-static struct netlink_range_validation hf_range_ms = {
-	.min = 1, .max = HF_MS_MAX,
-};
-
-static struct netlink_range_validation hf_range_ack_delay = {
-	.min = 0, .max = 1000 * 1000,
-};
-
-static struct netlink_range_validation hf_range_max_inflight = {
-	.min = 1, .max = HF_WIN_SEGS,
-};
-
-/* hf_params_check()'s bounds: below the credit's wire span. */
-static struct netlink_range_validation hf_range_credit_initial = {
-	.min = 0, .max = HF_CREDIT_DEFAULT_MAX_AHEAD,
-};
-
-static struct netlink_range_validation hf_range_credit_budget = {
-	.min = 1, .max = HF_CREDIT_DEFAULT_MAX_AHEAD,
-};
+HF_TUNABLES(HF_TUNABLE_RANGE)
 
 static struct netlink_range_validation hf_range_rto_us = {
 	.min = 1, .max = HF_US_MAX,
@@ -129,21 +86,17 @@ static struct netlink_range_validation hf_range_retry_limit = {
 	.min = 0, .max = U8_MAX,
 };
 
+#define HF_NLA_u32	NLA_U32
+#define HF_NLA_u64	NLA_U64
+#define HF_TUNABLE_POLICY(name, type, def, lo, hi, attr, desc)		\
+	[attr] = NLA_POLICY_FULL_RANGE(HF_NLA_##type, &hf_range_##name),
+
 static const struct nla_policy hf_config_policy[HF_CONFIG_A_MAX + 1] = {
+	HF_TUNABLES(HF_TUNABLE_POLICY)
 	[HF_CONFIG_A_ETHERTYPE] = {
 		.type = NLA_REJECT,
 		.reject_message = "ethertype is read-only (module parameter)",
 	},
-	[HF_CONFIG_A_MAX_MSG] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_max_msg),
-	[HF_CONFIG_A_MAX_PEERS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_max_peers),
-	[HF_CONFIG_A_FRAME_SEGS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_frame_segs),
-	[HF_CONFIG_A_MEM_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U64, &hf_range_mem_limit),
-	[HF_CONFIG_A_PEER_IDLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_ms),
-	[HF_CONFIG_A_FLOW_RESET_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_ms),
-	[HF_CONFIG_A_ACK_DELAY_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_ack_delay),
-	[HF_CONFIG_A_MAX_INFLIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_max_inflight),
-	[HF_CONFIG_A_CREDIT_INITIAL] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_credit_initial),
-	[HF_CONFIG_A_CREDIT_BUDGET] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_credit_budget),
 	[HF_CONFIG_A_RTO_MIN_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_rto_us),
 	[HF_CONFIG_A_RTO_MAX_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_rto_us),
 	[HF_CONFIG_A_RTO_INITIAL_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_rto_us),
@@ -153,10 +106,6 @@ static const struct nla_policy hf_config_policy[HF_CONFIG_A_MAX + 1] = {
 	},
 	[HF_CONFIG_A_RTO_MAX_BACKOFF] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_max_backoff),
 	[HF_CONFIG_A_RETRY_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_retry_limit),
-	[HF_CONFIG_A_FRAME_MIN_SEGS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_frame_segs),
-	[HF_CONFIG_A_FRAME_MAX_BYTES] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_frame_max_bytes),
-	[HF_CONFIG_A_FRAME_DELAY_PCT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hf_range_frame_delay_pct),
-	[HF_CONFIG_A_PACING_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hf_range_pacing_rate),
 };
 
 /**
@@ -181,54 +130,44 @@ void hf_config_init(const struct net *net, struct hf_config *c)
 	mutex_unlock(&hf_config_lock);
 }
 
+/* One tunable into a reply: u32 as it is, u64 aligned (HF_CONFIG_A_PAD). */
+static int hf_config_put_u32(struct sk_buff *skb, int attr, u32 value)
+{
+	return nla_put_u32(skb, attr, value);
+}
+
+static int hf_config_put_u64(struct sk_buff *skb, int attr, u64 value)
+{
+	return nla_put_u64_64bit(skb, attr, value, HF_CONFIG_A_PAD);
+}
+
+#define HF_TUNABLE_FILL(name, type, def, lo, hi, attr, desc)		\
+	err = err ?: hf_config_put_##type(skb, attr, READ_ONCE(hp->name));
+
+/**
+ * hf_config_fill() - put a namespace's settings into a reply
+ * @skb: the reply
+ * @c: the settings; read field by field, the RTO part as one
+ *
+ * Return: 0, or -EMSGSIZE.
+ */
 static int hf_config_fill(struct sk_buff *skb, const struct hf_config *c)
 {
 	const struct hf_params *hp = &c->p;
-	u64 pacing_rate = READ_ONCE(hp->pacing_rate);
-	u64 mem_limit = READ_ONCE(hp->mem_limit);
 	struct hf_rto_params rto;
+	int err = 0;
 
 	hf_rto_params_read(c, &rto);
-	if (nla_put_u16(skb, HF_CONFIG_A_ETHERTYPE, hp->ethertype) ||
-	    nla_put_u32(skb, HF_CONFIG_A_MAX_MSG, READ_ONCE(hp->max_msg)) ||
-	    nla_put_u32(skb, HF_CONFIG_A_MAX_PEERS,
-			READ_ONCE(hp->max_peers)) ||
-	    nla_put_u32(skb, HF_CONFIG_A_FRAME_SEGS,
-			READ_ONCE(hp->frame_segs)) ||
-	    nla_put_u64_64bit(skb, HF_CONFIG_A_MEM_LIMIT, mem_limit,
-			      HF_CONFIG_A_PAD) ||
-	    nla_put_u32(skb, HF_CONFIG_A_PEER_IDLE_MS,
-			READ_ONCE(hp->peer_idle_ms)) ||
-	    nla_put_u32(skb, HF_CONFIG_A_FLOW_RESET_MS,
-			READ_ONCE(hp->flow_reset_ms)) ||
-	    nla_put_u32(skb, HF_CONFIG_A_ACK_DELAY_US,
-			READ_ONCE(hp->ack_delay_us)) ||
-	    nla_put_u32(skb, HF_CONFIG_A_MAX_INFLIGHT,
-			READ_ONCE(hp->max_inflight)) ||
-	    nla_put_u32(skb, HF_CONFIG_A_RTO_MIN_US,
-			rto.min_us) ||
-	    nla_put_u32(skb, HF_CONFIG_A_RTO_MAX_US,
-			rto.max_us) ||
-	    nla_put_u32(skb, HF_CONFIG_A_RTO_INITIAL_US,
-			rto.initial_us) ||
+	HF_TUNABLES(HF_TUNABLE_FILL)
+	if (err ||
+	    nla_put_u16(skb, HF_CONFIG_A_ETHERTYPE, hp->ethertype) ||
+	    nla_put_u32(skb, HF_CONFIG_A_RTO_MIN_US, rto.min_us) ||
+	    nla_put_u32(skb, HF_CONFIG_A_RTO_MAX_US, rto.max_us) ||
+	    nla_put_u32(skb, HF_CONFIG_A_RTO_INITIAL_US, rto.initial_us) ||
 	    nla_put_u32(skb, HF_CONFIG_A_RTO_GRANULARITY_US,
 			rto.granularity_us) ||
-	    nla_put_u32(skb, HF_CONFIG_A_RTO_MAX_BACKOFF,
-			rto.max_backoff) ||
-	    nla_put_u32(skb, HF_CONFIG_A_RETRY_LIMIT,
-			rto.retry_limit) ||
-	    nla_put_u32(skb, HF_CONFIG_A_FRAME_MIN_SEGS,
-			READ_ONCE(hp->frame_min_segs)) ||
-	    nla_put_u32(skb, HF_CONFIG_A_FRAME_MAX_BYTES,
-			READ_ONCE(hp->frame_max_bytes)) ||
-	    nla_put_u32(skb, HF_CONFIG_A_FRAME_DELAY_PCT,
-			READ_ONCE(hp->frame_delay_pct)) ||
-	    nla_put_u64_64bit(skb, HF_CONFIG_A_PACING_RATE, pacing_rate,
-			      HF_CONFIG_A_PAD) ||
-	    nla_put_u32(skb, HF_CONFIG_A_CREDIT_INITIAL,
-			READ_ONCE(hp->credit_initial)) ||
-	    nla_put_u32(skb, HF_CONFIG_A_CREDIT_BUDGET,
-			READ_ONCE(hp->credit_budget)))
+	    nla_put_u32(skb, HF_CONFIG_A_RTO_MAX_BACKOFF, rto.max_backoff) ||
+	    nla_put_u32(skb, HF_CONFIG_A_RETRY_LIMIT, rto.retry_limit))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -296,6 +235,12 @@ static int hf_config_ceiling(const struct sk_buff *skb,
 	return -EPERM;
 }
 
+#define HF_TUNABLE_GET(name, type, def, lo, hi, attr, desc)		\
+	if (tb[attr])							\
+		p.name = nla_get_##type(tb[attr]);
+#define HF_TUNABLE_SET(name, type, def, lo, hi, attr, desc)		\
+	WRITE_ONCE(hp->name, p.name);
+
 static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct hf_config *c = &hf_net(genl_info_net(info))->config;
@@ -309,22 +254,7 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	p = *hp;
 	backoff = p.rto.max_backoff;
 	retry = p.rto.retry_limit;
-	hf_genl_u32_opt(tb, HF_CONFIG_A_MAX_MSG, &p.max_msg);
-	hf_genl_u32_opt(tb, HF_CONFIG_A_MAX_PEERS, &p.max_peers);
-	hf_genl_u32_opt(tb, HF_CONFIG_A_FRAME_SEGS, &p.frame_segs);
-	hf_genl_u32_opt(tb, HF_CONFIG_A_FRAME_MIN_SEGS, &p.frame_min_segs);
-	hf_genl_u32_opt(tb, HF_CONFIG_A_FRAME_MAX_BYTES, &p.frame_max_bytes);
-	hf_genl_u32_opt(tb, HF_CONFIG_A_FRAME_DELAY_PCT, &p.frame_delay_pct);
-	if (tb[HF_CONFIG_A_MEM_LIMIT])
-		p.mem_limit = nla_get_u64(tb[HF_CONFIG_A_MEM_LIMIT]);
-	if (tb[HF_CONFIG_A_PACING_RATE])
-		p.pacing_rate = nla_get_u64(tb[HF_CONFIG_A_PACING_RATE]);
-	hf_genl_u32_opt(tb, HF_CONFIG_A_PEER_IDLE_MS, &p.peer_idle_ms);
-	hf_genl_u32_opt(tb, HF_CONFIG_A_FLOW_RESET_MS, &p.flow_reset_ms);
-	hf_genl_u32_opt(tb, HF_CONFIG_A_ACK_DELAY_US, &p.ack_delay_us);
-	hf_genl_u32_opt(tb, HF_CONFIG_A_MAX_INFLIGHT, &p.max_inflight);
-	hf_genl_u32_opt(tb, HF_CONFIG_A_CREDIT_INITIAL, &p.credit_initial);
-	hf_genl_u32_opt(tb, HF_CONFIG_A_CREDIT_BUDGET, &p.credit_budget);
+	HF_TUNABLES(HF_TUNABLE_GET)
 	hf_genl_u32_opt(tb, HF_CONFIG_A_RTO_MIN_US, &p.rto.min_us);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_RTO_MAX_US, &p.rto.max_us);
 	hf_genl_u32_opt(tb, HF_CONFIG_A_RTO_INITIAL_US, &p.rto.initial_us);
@@ -352,21 +282,11 @@ static int hf_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	}
 
-	WRITE_ONCE(hp->max_msg, p.max_msg);
-	WRITE_ONCE(hp->max_peers, p.max_peers);
-	WRITE_ONCE(hp->frame_segs, p.frame_segs);
-	WRITE_ONCE(hp->frame_min_segs, p.frame_min_segs);
-	WRITE_ONCE(hp->frame_max_bytes, p.frame_max_bytes);
-	WRITE_ONCE(hp->frame_delay_pct, p.frame_delay_pct);
-	WRITE_ONCE(hp->pacing_rate, p.pacing_rate);
-	WRITE_ONCE(hp->mem_limit, p.mem_limit);
-	WRITE_ONCE(hp->peer_idle_ms, p.peer_idle_ms);
-	WRITE_ONCE(hp->flow_reset_ms, p.flow_reset_ms);
-	WRITE_ONCE(hp->ack_delay_us, p.ack_delay_us);
-	WRITE_ONCE(hp->max_inflight, p.max_inflight);
-	/* Read at each epoch's start (initial) and each grant (budget). */
-	WRITE_ONCE(hp->credit_initial, p.credit_initial);
-	WRITE_ONCE(hp->credit_budget, p.credit_budget);
+	/*
+	 * Each read as it is needed (credit_initial at each epoch's start,
+	 * credit_budget at each grant): no two need to change together.
+	 */
+	HF_TUNABLES(HF_TUNABLE_SET)
 	write_seqlock_bh(&c->seq);
 	hp->rto = p.rto;
 	write_sequnlock_bh(&c->seq);

@@ -27,26 +27,11 @@
 #include "hf_peer.h"
 #include "hf_sock.h"
 
+#define HF_TUNABLE_DEFAULT(name, type, def, lo, hi, attr, desc) .name = def,
+
 struct hf_params hf_params_default = {
 	.ethertype	= HF_ETH_P_DEFAULT,
-	.max_msg	= 64 << 20,
-	.max_peers	= 256,
-	.frame_segs	= HF_FSIZE_DEFAULT_INITIAL_SEGS,
-	.frame_min_segs	= HF_FSIZE_DEFAULT_MIN_SEGS,
-	.frame_max_bytes = HF_FSIZE_DEFAULT_MAX_BYTES,
-	/*
-	 * Off: without credits or rate hints the sender's own window queues
-	 * at the receiver, and every round trip looks inflated (on a clean
-	 * veth link under TCG, 46,463 frames of 1 segment for 46,630).
-	 */
-	.frame_delay_pct = 0,
-	.mem_limit	= 512ULL << 20,
-	.peer_idle_ms	= 10000,
-	.flow_reset_ms	= 2000,
-	.ack_delay_us	= 1000,
-	.max_inflight	= 128,
-	.credit_initial	= HF_CREDIT_DEFAULT_INITIAL,
-	.credit_budget	= 16 << 20,
+	HF_TUNABLES(HF_TUNABLE_DEFAULT)
 };
 
 static int hf_family = AF_HYPERFRAME;
@@ -56,38 +41,15 @@ MODULE_PARM_DESC(family, "address family slot to register (default 18, AF_ASH, n
 module_param_named(ethertype, hf_params_default.ethertype, ushort, 0444);
 MODULE_PARM_DESC(ethertype, "EtherType of hyperframe frames (default 0x88B5, IEEE local experimental)");
 
-module_param_named(max_msg, hf_params_default.max_msg, uint, 0444);
-MODULE_PARM_DESC(max_msg, "largest message in bytes (default 64 MiB, at most 1 GiB)");
+#define HF_PARAM_TYPE_u32	uint
+#define HF_PARAM_TYPE_u64	ullong
+#define HF_TUNABLE_PARAM_(name, ptype, desc)				\
+	module_param_named(name, hf_params_default.name, ptype, 0444);	\
+	MODULE_PARM_DESC(name, desc);
+#define HF_TUNABLE_PARAM(name, type, def, lo, hi, attr, desc)		\
+	HF_TUNABLE_PARAM_(name, HF_PARAM_TYPE_##type, desc)
 
-module_param_named(max_peers, hf_params_default.max_peers, uint, 0444);
-MODULE_PARM_DESC(max_peers, "peers one network namespace may hold (default 256)");
-
-module_param_named(frame_segs, hf_params_default.frame_segs, uint, 0444);
-MODULE_PARM_DESC(frame_segs, "wire segments in a new flow's first hyperframe (default 4)");
-
-module_param_named(frame_min_segs, hf_params_default.frame_min_segs, uint, 0444);
-MODULE_PARM_DESC(frame_min_segs, "smallest hyperframe in wire segments (default 1)");
-
-module_param_named(frame_max_bytes, hf_params_default.frame_max_bytes, uint, 0444);
-MODULE_PARM_DESC(frame_max_bytes, "largest hyperframe in payload bytes (default 1 MiB)");
-
-module_param_named(frame_delay_pct, hf_params_default.frame_delay_pct, uint, 0444);
-MODULE_PARM_DESC(frame_delay_pct, "round trip above the least by this percent is congestion (default 0: off)");
-
-module_param_named(pacing_rate, hf_params_default.pacing_rate, ullong, 0444);
-MODULE_PARM_DESC(pacing_rate, "every socket's pacing cap in bytes per second (default 0: none)");
-
-module_param_named(mem_limit, hf_params_default.mem_limit, ullong, 0444);
-MODULE_PARM_DESC(mem_limit, "bytes of reassembly a namespace may hold (default 512 MiB)");
-
-module_param_named(max_inflight, hf_params_default.max_inflight, uint, 0444);
-MODULE_PARM_DESC(max_inflight, "receiver queue entries per peer: segments, or trains where the device takes them whole (default 128, at most 4096)");
-
-module_param_named(credit_initial, hf_params_default.credit_initial, uint, 0444);
-MODULE_PARM_DESC(credit_initial, "bytes a sender may send before its first grant; the same on every node (default 64 KiB)");
-
-module_param_named(credit_budget, hf_params_default.credit_budget, uint, 0444);
-MODULE_PARM_DESC(credit_budget, "bytes a namespace grants its active senders together beyond what was read (default 16 MiB)");
+HF_TUNABLES(HF_TUNABLE_PARAM)
 
 static unsigned int hf_retry_limit = 8;
 module_param_named(retry_limit, hf_retry_limit, uint, 0444);
@@ -116,62 +78,52 @@ static struct packet_type hf_packet_type __read_mostly = {
 	.func = hf_input_rcv,
 };
 
+/**
+ * hf_tunable_check() - whether a module parameter lies in its range
+ * @name: its name
+ * @value: its value
+ * @lo: the least it may be
+ * @hi: the most it may be
+ *
+ * Process context, at load.
+ *
+ * Return: 0, or -EINVAL with the reason logged.
+ */
+static int __init hf_tunable_check(const char *name, u64 value, u64 lo, u64 hi)
+{
+	if (value >= lo && value <= hi)
+		return 0;
+	pr_err("%s=%llu is outside %llu..%llu\n", name, value, lo, hi);
+	return -EINVAL;
+}
+
+#define HF_TUNABLE_CHECK(name, type, def, lo, hi, attr, desc)		\
+	err = err ?: hf_tunable_check(#name, hf_params_default.name, lo, hi);
+
+/**
+ * hf_params_check() - check the module parameters and complete the
+ * defaults they leave
+ *
+ * Process context, at load. Each tunable is held to its range in
+ * HF_TUNABLES(); what ties tunables together is checked here.
+ *
+ * Return: 0, or -EINVAL with the reason logged.
+ */
 static int __init hf_params_check(void)
 {
+	int err = 0;
+
 	if (hf_params_default.ethertype < ETH_P_802_3_MIN) {
 		pr_err("ethertype=%#x is a length, not an EtherType (minimum %#x)\n",
 		       hf_params_default.ethertype, ETH_P_802_3_MIN);
 		return -EINVAL;
 	}
-	if (hf_params_default.max_msg > HF_WIRE_MSG_MAX) {
-		pr_err("max_msg=%u is above the wire limit %u\n",
-		       hf_params_default.max_msg, HF_WIRE_MSG_MAX);
-		return -EINVAL;
-	}
-	if (!hf_params_default.frame_min_segs ||
-	    hf_params_default.frame_segs < hf_params_default.frame_min_segs ||
-	    hf_params_default.frame_segs > U16_MAX) {
-		pr_err("frame_min_segs=%u frame_segs=%u: want 1 <= frame_min_segs <= frame_segs <= %u\n",
-		       hf_params_default.frame_min_segs, hf_params_default.frame_segs, U16_MAX);
-		return -EINVAL;
-	}
-	if (!hf_params_default.frame_max_bytes ||
-	    hf_params_default.frame_max_bytes > HF_WIRE_MSG_MAX) {
-		pr_err("frame_max_bytes=%u is outside 1..%u\n",
-		       hf_params_default.frame_max_bytes, HF_WIRE_MSG_MAX);
-		return -EINVAL;
-	}
-	if (hf_params_default.pacing_rate > HF_PACING_RATE_MAX) {
-		pr_err("pacing_rate=%llu is above %llu\n",
-		       hf_params_default.pacing_rate, HF_PACING_RATE_MAX);
-		return -EINVAL;
-	}
-	if (hf_params_default.frame_delay_pct > HF_FRAME_DELAY_PCT_MAX) {
-		pr_err("frame_delay_pct=%u is above %u\n",
-		       hf_params_default.frame_delay_pct, HF_FRAME_DELAY_PCT_MAX);
-		return -EINVAL;
-	}
-	if (!hf_params_default.max_inflight || hf_params_default.max_inflight > HF_WIN_SEGS) {
-		pr_err("max_inflight=%u is outside 1..%u\n",
-		       hf_params_default.max_inflight, HF_WIN_SEGS);
-		return -EINVAL;
-	}
-	/* Per-socket receive charges are atomic_t: keep far from INT_MAX. */
-	if (hf_params_default.mem_limit > INT_MAX / 2) {
-		pr_err("mem_limit=%llu is above %d\n", hf_params_default.mem_limit,
-		       INT_MAX / 2);
-		return -EINVAL;
-	}
-	if (hf_params_default.credit_initial > HF_CREDIT_DEFAULT_MAX_AHEAD ||
-	    !hf_params_default.credit_budget ||
-	    hf_params_default.credit_budget > HF_CREDIT_DEFAULT_MAX_AHEAD) {
-		pr_err("credit_initial=%u credit_budget=%u: want credit_initial <= %u and 1 <= credit_budget <= %u\n",
-		       hf_params_default.credit_initial, hf_params_default.credit_budget,
-		       HF_CREDIT_DEFAULT_MAX_AHEAD, HF_CREDIT_DEFAULT_MAX_AHEAD);
-		return -EINVAL;
-	}
-	if (!hf_params_default.max_peers) {
-		pr_err("max_peers must be at least 1\n");
+	HF_TUNABLES(HF_TUNABLE_CHECK)
+	if (err)
+		return err;
+	if (hf_params_default.frame_segs < hf_params_default.frame_min_segs) {
+		pr_err("frame_min_segs=%u frame_segs=%u: want frame_min_segs <= frame_segs\n",
+		       hf_params_default.frame_min_segs, hf_params_default.frame_segs);
 		return -EINVAL;
 	}
 	if (hf_retry_limit > U8_MAX) {

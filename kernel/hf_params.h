@@ -82,6 +82,69 @@ struct hf_config {
 /* The module parameters: read-only once the module is loaded. */
 extern struct hf_params hf_params_default;
 
+/* Longest a millisecond tunable may be: a day. */
+#define HF_MS_MAX		(24U * 3600 * 1000)
+
+/*
+ * HF_TUNABLES(X) - every tunable of struct hf_params but the EtherType
+ * (read-only, module-wide) and the RTO settings (which only make sense
+ * together: hf_rto_params_check()), one line each:
+ *
+ *	X(name, type, default, minimum, maximum, attribute, description)
+ *
+ * From that line come the default (hf_params_default) and the module
+ * parameter with its description and load-time range check (hf_main.c),
+ * and the generic netlink attribute's policy, fill and set (hf_genl.c).
+ * The type is u32 or u64. Checks between tunables are the callers'.
+ * frame_delay_pct is off by default: without credits or rate hints the
+ * sender's own window queues at the receiver, and every round trip looks
+ * inflated (on a clean veth link under TCG, 46,463 frames of 1 segment
+ * for 46,630). mem_limit stays far below INT_MAX: per-socket receive
+ * charges are atomic_t.
+ */
+#define HF_TUNABLES(X)							\
+	X(max_msg, u32, 64 << 20, 1, HF_WIRE_MSG_MAX,			\
+	  HF_CONFIG_A_MAX_MSG,						\
+	  "largest message in bytes (default 64 MiB, at most 1 GiB)")	\
+	X(max_peers, u32, 256, 1, U32_MAX, HF_CONFIG_A_MAX_PEERS,	\
+	  "peers one network namespace may hold (default 256)")		\
+	X(frame_segs, u32, HF_FSIZE_DEFAULT_INITIAL_SEGS, 1, U16_MAX,	\
+	  HF_CONFIG_A_FRAME_SEGS,					\
+	  "wire segments in a new flow's first hyperframe (default 4)")	\
+	X(frame_min_segs, u32, HF_FSIZE_DEFAULT_MIN_SEGS, 1, U16_MAX,	\
+	  HF_CONFIG_A_FRAME_MIN_SEGS,					\
+	  "smallest hyperframe in wire segments (default 1)")		\
+	X(frame_max_bytes, u32, HF_FSIZE_DEFAULT_MAX_BYTES, 1,		\
+	  HF_WIRE_MSG_MAX, HF_CONFIG_A_FRAME_MAX_BYTES,			\
+	  "largest hyperframe in payload bytes (default 1 MiB)")	\
+	X(frame_delay_pct, u32, 0, 0, HF_FRAME_DELAY_PCT_MAX,		\
+	  HF_CONFIG_A_FRAME_DELAY_PCT,					\
+	  "round trip above the least by this percent is congestion (default 0: off)") \
+	X(pacing_rate, u64, 0, 0, HF_PACING_RATE_MAX,			\
+	  HF_CONFIG_A_PACING_RATE,					\
+	  "every socket's pacing cap in bytes per second (default 0: none)") \
+	X(mem_limit, u64, 512ULL << 20, 0, INT_MAX / 2,			\
+	  HF_CONFIG_A_MEM_LIMIT,					\
+	  "bytes of reassembly a namespace may hold (default 512 MiB)")	\
+	X(peer_idle_ms, u32, 10000, 1, HF_MS_MAX,			\
+	  HF_CONFIG_A_PEER_IDLE_MS,					\
+	  "an idle peer is reclaimed after this many ms (default 10000)") \
+	X(flow_reset_ms, u32, 2000, 1, HF_MS_MAX,			\
+	  HF_CONFIG_A_FLOW_RESET_MS,					\
+	  "a sender idle this many ms starts a new epoch (default 2000)") \
+	X(ack_delay_us, u32, 1000, 0, 1000 * 1000,			\
+	  HF_CONFIG_A_ACK_DELAY_US,					\
+	  "longest an ACK waits for company, in us (default 1000)")	\
+	X(max_inflight, u32, 128, 1, HF_WIN_SEGS,			\
+	  HF_CONFIG_A_MAX_INFLIGHT,					\
+	  "receiver queue entries a peer may fill (default 128, max 4096)") \
+	X(credit_initial, u32, HF_CREDIT_DEFAULT_INITIAL, 0,		\
+	  HF_CREDIT_DEFAULT_MAX_AHEAD, HF_CONFIG_A_CREDIT_INITIAL,	\
+	  "bytes sent before the first grant, alike on all nodes (default 64 KiB)") \
+	X(credit_budget, u32, 16 << 20, 1, HF_CREDIT_DEFAULT_MAX_AHEAD,	\
+	  HF_CONFIG_A_CREDIT_BUDGET,					\
+	  "bytes granted to all active senders beyond what was read (default 16 MiB)")
+
 /* EtherType of every hyperframe frame, network order. */
 static inline __be16 hf_ethertype(void)
 {

@@ -15,7 +15,13 @@
 #   CAMELCASE  the qdisc API's own type names (struct Qdisc, Qdisc_ops)
 # and, in kernel/hf_trace.h only, the layout TRACE_EVENT() imposes (as in
 # include/trace/events/): OPEN_ENDED_LINE, PARENTHESIS_ALIGNMENT,
-# COMPLEX_MACRO and MACRO_ARG_REUSE (field lists shared between events).
+# COMPLEX_MACRO and MACRO_ARG_REUSE (field lists shared between events);
+# in the files that define or expand the tunables table (HF_TUNABLES(),
+# an X-macro as the kernel's own DEFINE_DROP_REASON()), what checkpatch
+# says of every such table: COMPLEX_MACRO, MACRO_ARG_REUSE,
+# MACRO_ARG_PRECEDENCE, MULTISTATEMENT_MACRO_USE_DO_WHILE and
+# TRAILING_SEMICOLON (an expansion is a list of declarations or
+# statements, never used as one expression).
 # Usage: checkpatch.sh
 set -euo pipefail
 
@@ -37,16 +43,20 @@ fi
 cd "$tree"
 ignore=PREFER_KERNEL_TYPES,BIT_MACRO,LINUX_VERSION_CODE,CONSTANT_COMPARISON,CONST_STRUCT,UNCOMMENTED_DEFINITION,CAMELCASE
 trace=kernel/hf_trace.h
+tables=(kernel/hf_params.h kernel/hf_main.c kernel/hf_genl.c)
 mapfile -t files < <(ls kernel/*.[ch] kernel/core/*.[ch] tools/debug-kernel/selftest/*.c |
-	grep -vxF "$trace")
+	grep -vxF -e "$trace" "${tables[@]/#/-e}")
 {
 	perl "$script" --no-tree --strict --terse --show-types --ignore "$ignore" \
 		-f "${files[@]}"
 	perl "$script" --no-tree --strict --terse --show-types \
 		--ignore "$ignore,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT,COMPLEX_MACRO,MACRO_ARG_REUSE" \
 		-f "$trace"
+	perl "$script" --no-tree --strict --terse --show-types \
+		--ignore "$ignore,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_PRECEDENCE,MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON" \
+		-f "${tables[@]}"
 } | tee "$dir/report" | grep -v '^total: 0 errors, 0 warnings, 0 checks' || true
-files+=("$trace")
+files+=("$trace" "${tables[@]}")
 if grep -qE '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK):' "$dir/report"; then
 	echo "checkpatch.sh: $(grep -cE ': (ERROR|WARNING|CHECK):' "$dir/report") problems in ${#files[@]} files" >&2
 	exit 1
