@@ -45,23 +45,23 @@ static void hf_tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 	lockdep_assert_held(&peer->lock);
 
 	/* msg_done may not pass a message that is not fully sent. */
-	msg = list_first_entry_or_null(&peer->tx_active, struct hf_tx_msg, node);
+	msg = list_first_entry_or_null(&peer->out.active, struct hf_tx_msg, node);
 	if ((msg && hf_seq_after(a->msg_done, msg->msg_id)) ||
-	    hf_seq_after(a->msg_done, peer->next_msg_id)) {
+	    hf_seq_after(a->msg_done, peer->out.next_msg_id)) {
 		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return;
 	}
 
-	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
+	list_for_each_entry_safe(msg, tmp, &peer->out.sent, node) {
 		if (!hf_seq_before(msg->msg_id, a->msg_done))
 			break;
 		list_del(&msg->node);
-		peer->tx_msg_done = msg->msg_id + 1;
+		peer->out.msg_done = msg->msg_id + 1;
 		switch (hf_ack_status(a, msg->msg_id)) {
 		case HF_STATUS_DELIVERED:
 			hf_stat_inc(stats, HF_STAT_TX_MSGS_DELIVERED);
-			peer->tx_msgs_delivered++;
+			peer->out.stats.msgs_delivered++;
 			hf_tx_msg_resolved(msg);
 			break;
 		case HF_STATUS_NO_PORT:
@@ -89,17 +89,17 @@ static void hf_tx_lost(struct hf_peer *peer, const struct hf_ack_hdr *a)
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 
 	lockdep_assert_held(&peer->lock);
-	if (!peer->tx_rx_state ||
-	    hf_seq_before(a->cum_seq, hf_txwin_una(&peer->txw)) ||
-	    !hf_seq_before(a->cum_seq, hf_txwin_nxt(&peer->txw))) {
+	if (!peer->out.rx_state ||
+	    hf_seq_before(a->cum_seq, hf_txwin_una(&peer->out.txw)) ||
+	    !hf_seq_before(a->cum_seq, hf_txwin_nxt(&peer->out.txw))) {
 		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return;
 	}
 	hf_stat_inc(stats, HF_STAT_RX_ACKS);
-	peer->answered = true;
+	peer->out.answered = true;
 	peer->last_active = jiffies;
-	peer->tx_last_active = get_jiffies_64();
+	peer->out.last_active = get_jiffies_64();
 	hf_tx_restart(peer);
 	hf_tx_push(peer);
 }
@@ -116,11 +116,11 @@ static void hf_tx_challenged(struct hf_peer *peer)
 	lockdep_assert_held(&peer->lock);
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_CHALLENGES);
 	peer->last_active = jiffies;
-	peer->tx_last_active = get_jiffies_64();
-	hf_rto_ack_progress(&peer->rto);
-	if (hf_txwin_inflight(&peer->txw)) {
-		hf_txwin_rto(&peer->txw);
-		peer->rto_phase = HF_RTO_IDLE;
+	peer->out.last_active = get_jiffies_64();
+	hf_rto_ack_progress(&peer->out.rec.rto);
+	if (hf_txwin_inflight(&peer->out.txw)) {
+		hf_txwin_rto(&peer->out.txw);
+		peer->out.rec.phase = HF_RTO_IDLE;
 		hf_tx_resend(peer, HF_PUSH_BUDGET);
 		hf_tx_rto_arm(peer);
 	}
@@ -183,7 +183,7 @@ static bool hf_ack_admit(struct hf_peer *peer, const struct hf_hdr *h)
 	const struct hf_ack_hdr *a = &h->ack;
 
 	lockdep_assert_held(&peer->lock);
-	if (!peer->tx_epoch || a->epoch != peer->tx_epoch) {
+	if (!peer->out.epoch || a->epoch != peer->out.epoch) {
 		hf_stat_inc(stats, HF_STAT_DROP_EPOCH);
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return false;
@@ -200,7 +200,7 @@ static bool hf_ack_admit(struct hf_peer *peer, const struct hf_hdr *h)
 	 * nothing.
 	 */
 	if (!a->rx_state ||
-	    (peer->tx_rx_state && a->rx_state != peer->tx_rx_state)) {
+	    (peer->out.rx_state && a->rx_state != peer->out.rx_state)) {
 		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		return false;
@@ -210,15 +210,15 @@ static bool hf_ack_admit(struct hf_peer *peer, const struct hf_hdr *h)
 	 * segment of the first window, and each would resend the flight.
 	 */
 	if (h->flags & HF_AF_CHALLENGE) {
-		if (!peer->tx_rx_state) {
-			peer->tx_rx_state = a->rx_state;
-			peer->answered = true;
+		if (!peer->out.rx_state) {
+			peer->out.rx_state = a->rx_state;
+			peer->out.answered = true;
 			hf_tx_challenged(peer);
 		}
 		return false;
 	}
-	peer->tx_rx_state = a->rx_state;
-	peer->answered = true;
+	peer->out.rx_state = a->rx_state;
+	peer->out.answered = true;
 	/*
 	 * The flow's own ACK: the receiver still holds its state. Forged
 	 * ones (another epoch, above) must not keep a flow alive that the
@@ -226,7 +226,7 @@ static bool hf_ack_admit(struct hf_peer *peer, const struct hf_hdr *h)
 	 * be refused as a lost state (ECONNRESET) instead of starting anew.
 	 */
 	peer->last_active = jiffies;
-	peer->tx_last_active = get_jiffies_64();
+	peer->out.last_active = get_jiffies_64();
 	return true;
 }
 
@@ -247,7 +247,7 @@ static void hf_ack_scan_cum(struct hf_peer *peer, struct hf_ack_ctx *c)
 	u32 seq;
 
 	lockdep_assert_held(&peer->lock);
-	if (hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
+	if (hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->out.txw)))
 		return;
 	for (seq = c->old_una; hf_seq_before(seq, a->cum_seq); seq++) {
 		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
@@ -255,7 +255,7 @@ static void hf_ack_scan_cum(struct hf_peer *peer, struct hf_ack_ctx *c)
 
 		if (!slot->msg)
 			continue;
-		sacked = hf_txwin_sacked(&peer->txw, seq);
+		sacked = hf_txwin_sacked(&peer->out.txw, seq);
 		/* Shown arrived for the first time: RACK's candidate. */
 		if (!sacked) {
 			hf_tx_rack_candidate(peer, slot, c->now, &c->deliv_ns);
@@ -266,7 +266,7 @@ static void hf_ack_scan_cum(struct hf_peer *peer, struct hf_ack_ctx *c)
 		} else if (!sacked) {
 			c->sent_ns = slot->sent_ns;
 			c->sample_seq = seq;
-			if (hf_seq_before(seq, peer->rto_nxt))
+			if (hf_seq_before(seq, peer->out.rec.rto_nxt))
 				c->early = true;
 			/*
 			 * Sent once, and segments sent after it had arrived
@@ -303,8 +303,8 @@ static void hf_ack_scan_sack(struct hf_peer *peer, struct hf_ack_ctx *c)
 			const struct hf_tx_slot *slot;
 			u32 seq = ends[e];
 
-			if (seq - c->old_una >= hf_txwin_inflight(&peer->txw) ||
-			    hf_txwin_sacked(&peer->txw, seq))
+			if (seq - c->old_una >= hf_txwin_inflight(&peer->out.txw) ||
+			    hf_txwin_sacked(&peer->out.txw, seq))
 				continue;
 			slot = hf_tx_slot_of(peer, seq);
 			if (!slot->msg)
@@ -331,14 +331,14 @@ static void hf_ack_reorder(struct hf_peer *peer, const struct hf_ack_ctx *c)
 	lockdep_assert_held(&peer->lock);
 	/* Candidates offered only once the ACK is known to be sound. */
 	if (c->deliv_ns && !c->res.invalid)
-		hf_reorder_delivered(&peer->reo, c->deliv_ns, c->now);
+		hf_reorder_delivered(&peer->out.rec.reo, c->deliv_ns, c->now);
 	/* The earliest sent of them was the latest. */
 	if (c->late_sent_ns && c->now > c->late_sent_ns)
-		hf_reorder_late(&peer->reo,
+		hf_reorder_late(&peer->out.rec.reo,
 				div_u64(c->now - c->late_sent_ns, NSEC_PER_USEC),
-				c->rack_rtt_us, peer->rto.min_rtt_us);
-	hf_txwin_repairs_grant(&peer->txw, c->res.delivered,
-			       peer->recovering || peer->reo_armed,
+				c->rack_rtt_us, peer->out.rec.rto.min_rtt_us);
+	hf_txwin_repairs_grant(&peer->out.txw, c->res.delivered,
+			       peer->out.rec.recovering || peer->out.rec.reo_armed,
 			       hf_tx_rto_confirmed(peer));
 }
 
@@ -353,7 +353,7 @@ static void hf_ack_release(struct hf_peer *peer, u32 old_una)
 	u32 seq;
 
 	lockdep_assert_held(&peer->lock);
-	for (seq = old_una; seq != hf_txwin_una(&peer->txw); seq++) {
+	for (seq = old_una; seq != hf_txwin_una(&peer->out.txw); seq++) {
 		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 
 		if (!slot->msg)
@@ -383,18 +383,18 @@ static void hf_ack_timeout(struct hf_peer *peer, struct hf_ack_ctx *c)
 	 * sample of the smoothed round trip: SACKs name the lowest ranges
 	 * first, so a segment is often reported late.
 	 */
-	if (hf_seq_after(peer->txw.high_sacked, hf_txwin_una(&peer->txw))) {
-		u32 seq = peer->txw.high_sacked - 1;
+	if (hf_seq_after(peer->out.txw.high_sacked, hf_txwin_una(&peer->out.txw))) {
+		u32 seq = peer->out.txw.high_sacked - 1;
 		const struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 
-		if (peer->txw.high_sacked != c->old_high) {
-			if (!hf_txwin_retransmitted(&peer->txw, seq))
-				hf_rto_backoff_end(&peer->rto);
-			if (!slot->rexmit && hf_seq_before(seq, peer->rto_nxt))
+		if (peer->out.txw.high_sacked != c->old_high) {
+			if (!hf_txwin_retransmitted(&peer->out.txw, seq))
+				hf_rto_backoff_end(&peer->out.rec.rto);
+			if (!slot->rexmit && hf_seq_before(seq, peer->out.rec.rto_nxt))
 				c->early = true;
 		}
 	}
-	if (peer->rto_phase == HF_RTO_PROBE && c->took)
+	if (peer->out.rec.phase == HF_RTO_PROBE && c->took)
 		hf_tx_rto_verdict(peer, c->early);
 	/*
 	 * F-RTO's second look: an original of the timer's flight that
@@ -412,7 +412,7 @@ static void hf_ack_timeout(struct hf_peer *peer, struct hf_ack_ctx *c)
 	 * recovery, keeps the backoff of its timeouts for good.
 	 */
 	if (c->took)
-		hf_rto_answered(&peer->rto, hf_rto_params_read(peer->cfg, &rp),
+		hf_rto_answered(&peer->out.rec.rto, hf_rto_params_read(peer->cfg, &rp),
 				c->answer_ns && c->now > c->answer_ns ?
 				min_t(u64, div_u64(c->now - c->answer_ns,
 						   NSEC_PER_USEC),
@@ -440,9 +440,9 @@ static void hf_ack_rtt(struct hf_peer *peer, const struct hf_ack_ctx *c,
 	if (!sample)
 		return;
 	rtt_us = min_t(u64, div_u64(sample, 1000), U32_MAX);
-	hf_rto_sample(&peer->rto, hf_rto_params_read(peer->cfg, &rp), rtt_us);
-	hf_tx_fsize_note(peer, hf_fsize_on_rtt(&peer->fsize, fp, c->sample_seq,
-					       rtt_us, peer->rto.min_rtt_us));
+	hf_rto_sample(&peer->out.rec.rto, hf_rto_params_read(peer->cfg, &rp), rtt_us);
+	hf_tx_fsize_note(peer, hf_fsize_on_rtt(&peer->out.frame.fsize, fp, c->sample_seq,
+					       rtt_us, peer->out.rec.rto.min_rtt_us));
 }
 
 /**
@@ -465,11 +465,11 @@ static void hf_ack_window(struct hf_peer *peer, const struct hf_ack_ctx *c)
 	 * refuse more. Acks in the flow's order are not guaranteed, so a
 	 * stale closing ack costs at most a probe.
 	 */
-	switch (hf_credit_grant_wire(&peer->tx_credit,
+	switch (hf_credit_grant_wire(&peer->out.grant.credit,
 				     hf_credit_params_read(peer->cfg, &cp),
 				     a->credit, c->now)) {
 	case HF_CREDIT_NEW:
-		peer->tx_probe_shift = 0;
+		peer->out.grant.probe_shift = 0;
 		break;
 	case HF_CREDIT_INVALID:
 		hf_stat_inc(stats, HF_STAT_TX_CREDIT_INVALID);
@@ -478,29 +478,29 @@ static void hf_ack_window(struct hf_peer *peer, const struct hf_ack_ctx *c)
 		break;
 	}
 	/* An open window ends the persist backoff (hf_tx_rto_arm()). */
-	if (peer->tx_zero_window && !(c->h->flags & HF_AF_CLOSED))
-		peer->tx_probe_shift = 0;
-	peer->tx_zero_window = c->h->flags & HF_AF_CLOSED;
+	if (peer->out.grant.zero_window && !(c->h->flags & HF_AF_CLOSED))
+		peer->out.grant.probe_shift = 0;
+	peer->out.grant.zero_window = c->h->flags & HF_AF_CLOSED;
 	hf_tx_rate_hint(peer, a->rate_kbps);
 	/*
 	 * What is in flight now may be refused: its loss is flow control,
 	 * not congestion, for the frame-size controller (hf_tx_loss_sign()).
 	 */
-	if (peer->tx_zero_window) {
-		peer->tx_refused_end = hf_txwin_nxt(&peer->txw);
-		peer->tx_refused_mark = true;
-	} else if (peer->tx_refused_mark &&
-		   !hf_seq_before(hf_txwin_una(&peer->txw),
-				  peer->tx_refused_end)) {
-		peer->tx_refused_mark = false;
+	if (peer->out.grant.zero_window) {
+		peer->out.grant.refused_end = hf_txwin_nxt(&peer->out.txw);
+		peer->out.grant.refused_mark = true;
+	} else if (peer->out.grant.refused_mark &&
+		   !hf_seq_before(hf_txwin_una(&peer->out.txw),
+				  peer->out.grant.refused_end)) {
+		peer->out.grant.refused_mark = false;
 	}
 
 	/* The receiver has room again for what it refused: resend now. */
-	if (c->h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->txw)) {
-		hf_txwin_rto(&peer->txw);
-		peer->rto_phase = HF_RTO_IDLE;
-		peer->rto_nxt = hf_txwin_nxt(&peer->txw);
-		hf_rto_backoff_end(&peer->rto);
+	if (c->h->flags & HF_AF_WINDOW && hf_txwin_inflight(&peer->out.txw)) {
+		hf_txwin_rto(&peer->out.txw);
+		peer->out.rec.phase = HF_RTO_IDLE;
+		peer->out.rec.rto_nxt = hf_txwin_nxt(&peer->out.txw);
+		hf_rto_backoff_end(&peer->out.rec.rto);
 		hf_stat_add(stats, HF_STAT_TX_WINDOW_RESENDS,
 			    hf_tx_resend(peer, HF_PUSH_BUDGET));
 		hf_tx_rto_arm(peer);
@@ -521,7 +521,7 @@ static void hf_ack_send_next(struct hf_peer *peer, const struct hf_ack_ctx *c)
 	wait = hf_tx_repair(peer);
 	hf_tx_push(peer);
 
-	if (!hf_txwin_inflight(&peer->txw))
+	if (!hf_txwin_inflight(&peer->out.txw))
 		hf_tx_persist(peer);
 	else if (wait)
 		hf_tx_reorder_arm(peer, wait);
@@ -546,10 +546,10 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	struct hf_ack_ctx c = {
 		.h = h,
 		.now = ktime_get_ns(),
-		.old_una = hf_txwin_una(&peer->txw),
-		.old_high = peer->txw.high_sacked,
+		.old_una = hf_txwin_una(&peer->out.txw),
+		.old_high = peer->out.txw.high_sacked,
 		.rack_rtt_us = hf_tx_rack_rtt_us(peer),
-		.complete = hf_txwin_blocks_complete(&peer->txw),
+		.complete = hf_txwin_blocks_complete(&peer->out.txw),
 	};
 	struct hf_fsize_params fp;
 
@@ -559,13 +559,13 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	/* A repair the receiver already had: the window was too narrow. */
 	if (h->flags & HF_AF_DUP) {
 		hf_stat_inc(stats, HF_STAT_TX_SPURIOUS);
-		peer->tx_spurious++;
-		hf_reorder_spurious(&peer->reo, c.now, peer->rto.srtt_us);
+		peer->out.stats.spurious++;
+		hf_reorder_spurious(&peer->out.rec.reo, c.now, peer->out.rec.rto.srtt_us);
 	}
 	hf_ack_scan_cum(peer, &c);
 	hf_ack_scan_sack(peer, &c);
 
-	hf_txwin_ack(&peer->txw, a->cum_seq, a->sack, a->nsack, &c.res);
+	hf_txwin_ack(&peer->out.txw, a->cum_seq, a->sack, a->nsack, &c.res);
 	if (c.res.invalid) {
 		hf_stat_add(stats, HF_STAT_DROP_ACK_INVALID, c.res.invalid);
 		hf_dev_stat_add(peer->dstats, HF_DEV_STAT_DROPS, c.res.invalid);
@@ -575,22 +575,22 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * sent, says nothing about this flow: it proves neither progress nor
 	 * outcomes, and must not reset the retry count.
 	 */
-	if (c.res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->txw)))
+	if (c.res.stale || hf_seq_after(a->cum_seq, hf_txwin_nxt(&peer->out.txw)))
 		return;
 	hf_ack_reorder(peer, &c);
 	/* Rounds of the frame-size controller end as the cumulative ack moves. */
 	hf_fsize_params_read(peer->cfg, &fp);
 	if (c.res.acked)
-		hf_tx_fsize_note(peer, hf_fsize_on_ack(&peer->fsize, &fp,
+		hf_tx_fsize_note(peer, hf_fsize_on_ack(&peer->out.frame.fsize, &fp,
 						       a->cum_seq, c.now));
 	hf_ack_release(peer, c.old_una);
 	/* The ACK takes something: it acks or newly SACKs a segment. */
-	c.took = c.res.acked || peer->txw.high_sacked != c.old_high;
+	c.took = c.res.acked || peer->out.txw.high_sacked != c.old_high;
 	hf_ack_timeout(peer, &c);
-	if (peer->recovering &&
-	    !hf_seq_before(hf_txwin_una(&peer->txw), peer->recover)) {
-		peer->recovering = false;
-		hf_reorder_recovered(&peer->reo);
+	if (peer->out.rec.recovering &&
+	    !hf_seq_before(hf_txwin_una(&peer->out.txw), peer->out.rec.recover)) {
+		peer->out.rec.recovering = false;
+		hf_reorder_recovered(&peer->out.rec.reo);
 	}
 	hf_ack_rtt(peer, &c, &fp);
 	/*
@@ -603,7 +603,7 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	 * for good; the retry limit ends it.
 	 */
 	if (c.took || !hf_tx_orphaned(peer))
-		hf_rto_ack_progress(&peer->rto);
+		hf_rto_ack_progress(&peer->out.rec.rto);
 
 	hf_tx_outcomes(peer, a);
 	hf_ack_window(peer, &c);
@@ -627,8 +627,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 void hf_rx_ack_timer_arm(struct hf_peer *peer)
 {
 	lockdep_assert_held(&peer->lock);
-	if (!peer->dead && !timer_pending(&peer->ack_timer))
-		mod_timer(&peer->ack_timer,
+	if (!peer->dead && !timer_pending(&peer->in.ack.timer))
+		mod_timer(&peer->in.ack.timer,
 			  jiffies + usecs_to_jiffies(READ_ONCE(peer->cfg->p.ack_delay_us)) + 1);
 }
 
@@ -651,7 +651,7 @@ void hf_rx_send_ack(struct hf_peer *peer, u8 flags)
 		 * and the timer tries again: any ACK says it all.
 		 */
 		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
-		peer->ack_due = true;
+		peer->in.ack.due = true;
 		hf_rx_ack_timer_arm(peer);
 		return;
 	}
@@ -661,19 +661,19 @@ void hf_rx_send_ack(struct hf_peer *peer, u8 flags)
 	 */
 	closed = hf_rx_window_closed(peer);
 	h.flags = flags | (closed ? HF_AF_CLOSED : 0) |
-		  (peer->ack_echo ? HF_AF_ECHO : 0);
-	h.ack.cum_seq = hf_rxwin_cum(&peer->rxw);
+		  (peer->in.ack.echo ? HF_AF_ECHO : 0);
+	h.ack.cum_seq = hf_rxwin_cum(&peer->in.rxw);
 	h.ack.credit = hf_rx_credit_limit(peer, closed);
 	h.ack.rate_kbps = hf_rx_rate_hint(peer);
-	h.ack.msg_done = peer->rx_msg_done;
-	h.ack.msg_status = peer->rx_msg_status;
-	h.ack.epoch = peer->rx_ep.epoch;
-	h.ack.rx_state = peer->rx_ep.state;
-	h.ack.nsack = hf_rxwin_sack(&peer->rxw, h.ack.sack, HF_SACK_MAX);
-	peer->ack_owed = 0;
-	peer->ack_due = false;
-	peer->ack_echo = false;
-	del_timer(&peer->ack_timer);
+	h.ack.msg_done = peer->in.msg_done;
+	h.ack.msg_status = peer->in.msg_status;
+	h.ack.epoch = peer->in.ep.epoch;
+	h.ack.rx_state = peer->in.ep.state;
+	h.ack.nsack = hf_rxwin_sack(&peer->in.rxw, h.ack.sack, HF_SACK_MAX);
+	peer->in.ack.owed = 0;
+	peer->in.ack.due = false;
+	peer->in.ack.echo = false;
+	del_timer(&peer->in.ack.timer);
 
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
 	hlen = hf_hdr_len(&h);
@@ -688,10 +688,10 @@ void hf_rx_send_ack(struct hf_peer *peer, u8 flags)
 
 void hf_rx_ack_timer(struct timer_list *t)
 {
-	struct hf_peer *peer = from_timer(peer, t, ack_timer);
+	struct hf_peer *peer = from_timer(peer, t, in.ack.timer);
 
 	spin_lock_bh(&peer->lock);
-	if (!peer->dead && (peer->ack_owed || peer->ack_due))
+	if (!peer->dead && (peer->in.ack.owed || peer->in.ack.due))
 		hf_rx_send_ack(peer, 0);
 	spin_unlock_bh(&peer->lock);
 }
@@ -732,13 +732,13 @@ u32 hf_rx_cookie(const struct hf_peer *peer, u32 epoch,
  */
 bool hf_rx_reply_allowed(struct hf_peer *peer, bool lost)
 {
-	u8 *n = lost ? &peer->rx_losts : &peer->rx_challenges;
+	u8 *n = lost ? &peer->in.losts : &peer->in.challenges;
 
 	lockdep_assert_held(&peer->lock);
-	if (time_after(jiffies, peer->rx_reply_at + HF_EPOCH_REPLY_WINDOW)) {
-		peer->rx_reply_at = jiffies;
-		peer->rx_challenges = 0;
-		peer->rx_losts = 0;
+	if (time_after(jiffies, peer->in.reply_at + HF_EPOCH_REPLY_WINDOW)) {
+		peer->in.reply_at = jiffies;
+		peer->in.challenges = 0;
+		peer->in.losts = 0;
 	}
 	if (*n >= (lost ? HF_EPOCH_LOSTS : HF_EPOCH_CHALLENGES))
 		return false;

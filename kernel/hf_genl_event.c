@@ -217,13 +217,13 @@ void hf_genl_event_flow_reset(const struct hf_peer *peer, u32 epoch,
 
 /**
  * hf_genl_event_epoch() - HF_EVENT_EPOCH: a new outgoing flow started
- * @peer: the peer, with its new tx_epoch; its lock held
+ * @peer: the peer, with its new out.epoch; its lock held
  */
 void hf_genl_event_epoch(const struct hf_peer *peer)
 {
 	struct hf_event ev = {
 		.type = HF_EVENT_EPOCH,
-		.epoch = peer->tx_epoch,
+		.epoch = peer->out.epoch,
 	};
 
 	hf_event_send(peer, &ev);
@@ -243,7 +243,7 @@ void hf_genl_event_backoff(const struct hf_peer *peer,
 {
 	struct hf_event ev = {
 		.type = HF_EVENT_BACKOFF,
-		.epoch = peer->tx_epoch,
+		.epoch = peer->out.epoch,
 		.sign = sign,
 		.rate_scale = rate_scale,
 		.frame_segs = frame_segs,

@@ -52,12 +52,12 @@ u32 hf_tx_credit_frame(struct hf_peer *peer, const struct hf_tx_msg *msg,
 		       u32 index, const struct hf_fsize_params *fp)
 {
 	u64 rest = msg->len - (u64)index * msg->seg_size;
-	u64 avail = hf_credit_avail(&peer->tx_credit);
+	u64 avail = hf_credit_avail(&peer->out.grant.credit);
 	u64 need = min_t(u64, rest,
-			 (u64)hf_fsize_frame_segs(&peer->fsize, fp,
+			 (u64)hf_fsize_frame_segs(&peer->out.frame.fsize, fp,
 						  msg->nsegs - index) *
 			 msg->seg_size);
-	bool idle = !hf_txwin_inflight(&peer->txw);
+	bool idle = !hf_txwin_inflight(&peer->out.txw);
 	u64 now = ktime_get_ns();
 	u32 segs = U32_MAX;
 
@@ -66,14 +66,14 @@ u32 hf_tx_credit_frame(struct hf_peer *peer, const struct hf_tx_msg *msg,
 	if (avail < need) {
 		if (idle && avail >= msg->seg_size) {
 			segs = div_u64(avail, msg->seg_size);
-		} else if (idle && peer->tx_probing) {
+		} else if (idle && peer->out.grant.probing) {
 			segs = 1;
 		} else {
-			hf_credit_stall(&peer->tx_credit, need, now);
+			hf_credit_stall(&peer->out.grant.credit, need, now);
 			return 0;
 		}
 	}
-	hf_credit_stall_end(&peer->tx_credit, now);
+	hf_credit_stall_end(&peer->out.grant.credit, now);
 	return segs;
 }
 
@@ -86,14 +86,14 @@ u32 hf_tx_credit_frame(struct hf_peer *peer, const struct hf_tx_msg *msg,
 void hf_tx_probe_arm(struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
-	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
+	u64 us = hf_rto_current_us(&peer->out.rec.rto, hf_rto_params_read(peer->cfg, &rp));
 
 	lockdep_assert_held(&peer->lock);
 
-	peer->reo_armed = false;
-	peer->tx_persist_armed = true;
-	mod_timer(&peer->rto_timer,
-		  jiffies + usecs_to_jiffies(min_t(u64, us << peer->tx_probe_shift,
+	peer->out.rec.reo_armed = false;
+	peer->out.grant.persist_armed = true;
+	mod_timer(&peer->out.rec.timer,
+		  jiffies + usecs_to_jiffies(min_t(u64, us << peer->out.grant.probe_shift,
 						   HF_PROBE_MAX_US)) + 1);
 }
 
@@ -105,22 +105,22 @@ void hf_tx_probe_arm(struct hf_peer *peer)
 void hf_tx_persist(struct hf_peer *peer)
 {
 	lockdep_assert_held(&peer->lock);
-	if (!peer->tx_zero_window) {
+	if (!peer->out.grant.zero_window) {
 		/* Or a credit stall: a probe after the persist timeout. */
-		if (peer->tx_credit.stalled)
+		if (peer->out.grant.credit.stalled)
 			hf_tx_probe_arm(peer);
 		else
-			del_timer(&peer->rto_timer);
-	} else if (!list_empty(&peer->tx_queue) ||
-		   !list_empty(&peer->tx_active)) {
+			del_timer(&peer->out.rec.timer);
+	} else if (!list_empty(&peer->out.queue) ||
+		   !list_empty(&peer->out.active)) {
 		hf_tx_rto_arm(peer);
 	} else {
 		/*
 		 * Nothing waits: the next message is the probe, sent as soon
 		 * as it is queued, since no timer would be armed for it.
 		 */
-		peer->tx_zero_window = false;
-		del_timer(&peer->rto_timer);
+		peer->out.grant.zero_window = false;
+		del_timer(&peer->out.rec.timer);
 	}
 }
 
@@ -153,7 +153,7 @@ u32 hf_rx_credit_nactive(const struct hf_peer *peer)
 	lockdep_assert_held(&peer->lock);
 
 	/* This one counts, busy or not: it is asking. */
-	return hf_rx_credit_busy(&peer->rx_credit) ? max(nactive, 1U) : nactive + 1;
+	return hf_rx_credit_busy(&peer->in.credit) ? max(nactive, 1U) : nactive + 1;
 }
 
 u64 hf_rx_credit_share_base(const struct hf_peer *peer)
@@ -174,7 +174,7 @@ u64 hf_rx_credit_share_base(const struct hf_peer *peer)
 static u64 hf_rx_credit_share(const struct hf_peer *peer)
 {
 	lockdep_assert_held(&peer->lock);
-	return hf_rx_credit_share_base(peer) + peer->rx_credit_reasm;
+	return hf_rx_credit_share_base(peer) + peer->in.credit_reasm;
 }
 
 /*
@@ -183,14 +183,14 @@ static u64 hf_rx_credit_share(const struct hf_peer *peer)
  */
 void hf_rx_credit_data(struct hf_peer *peer, u32 bytes)
 {
-	struct hf_credit_rx *c = &peer->rx_credit;
+	struct hf_credit_rx *c = &peer->in.credit;
 	struct hf_net *hn = hf_net(peer->net);
 	bool idle = !hf_rx_credit_busy(c);
 	u64 over = c->over;
 
 	lockdep_assert_held(&peer->lock);
 
-	peer->rx_credit_reasm += bytes;
+	peer->in.credit_reasm += bytes;
 	hf_credit_rx_on_data(c, bytes);
 	/* Kept: every byte is bounded by the socket and namespace limits. */
 	if (c->over != over)
@@ -202,7 +202,7 @@ void hf_rx_credit_data(struct hf_peer *peer, u32 bytes)
 /* @bytes were read, or dropped after they arrived. */
 void hf_rx_credit_release(struct hf_peer *peer, u64 bytes)
 {
-	struct hf_credit_rx *c = &peer->rx_credit;
+	struct hf_credit_rx *c = &peer->in.credit;
 	bool busy = hf_rx_credit_busy(c);
 
 	lockdep_assert_held(&peer->lock);
@@ -219,10 +219,10 @@ void hf_rx_credit_reset(struct hf_peer *peer)
 
 	lockdep_assert_held(&peer->lock);
 
-	peer->rx_credit_reasm = 0;
-	if (hf_rx_credit_busy(&peer->rx_credit))
+	peer->in.credit_reasm = 0;
+	if (hf_rx_credit_busy(&peer->in.credit))
 		atomic_dec(&hf_net(peer->net)->rx_credit_active);
-	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp));
+	hf_credit_rx_init(&peer->in.credit, hf_credit_params_read(peer->cfg, &cp));
 }
 
 /*
@@ -236,13 +236,13 @@ void hf_rx_credit_reset(struct hf_peer *peer)
  */
 bool hf_rx_credit_broken(struct hf_peer *peer, u32 seq, u32 n, u32 bytes)
 {
-	const struct hf_credit_rx *c = &peer->rx_credit;
+	const struct hf_credit_rx *c = &peer->in.credit;
 	u64 slack = (u64)HF_CREDIT_SLACK_SEGS * hf_seg_size(READ_ONCE(peer->dev->mtu));
 
 	lockdep_assert_held(&peer->lock);
 
 	return c->received + bytes > c->limit + slack &&
-	       hf_rxwin_fresh(&peer->rxw, seq, n);
+	       hf_rxwin_fresh(&peer->in.rxw, seq, n);
 }
 
 /*
@@ -257,10 +257,10 @@ u32 hf_rx_credit_limit(struct hf_peer *peer, bool closed)
 	lockdep_assert_held(&peer->lock);
 
 	if (!closed)
-		hf_credit_rx_grant(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp),
+		hf_credit_rx_grant(&peer->in.credit, hf_credit_params_read(peer->cfg, &cp),
 				   hf_rx_credit_share(peer));
-	peer->rx_credit.advertised = peer->rx_credit.limit;
-	return hf_credit_to_wire(peer->rx_credit.limit);
+	peer->in.credit.advertised = peer->in.credit.limit;
+	return hf_credit_to_wire(peer->in.credit.limit);
 }
 
 /**
@@ -275,10 +275,10 @@ u32 hf_rx_credit_limit(struct hf_peer *peer, bool closed)
 void hf_tx_credit_take(struct hf_peer *peer, u32 bytes)
 {
 	lockdep_assert_held(&peer->lock);
-	if (!hf_credit_consume(&peer->tx_credit, bytes))
+	if (!hf_credit_consume(&peer->out.grant.credit, bytes))
 		return;
-	hf_credit_probe(&peer->tx_credit, bytes);
+	hf_credit_probe(&peer->out.grant.credit, bytes);
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_CREDIT_PROBES);
-	if (peer->tx_probe_shift < HF_PROBE_SHIFT_MAX)
-		peer->tx_probe_shift++;
+	if (peer->out.grant.probe_shift < HF_PROBE_SHIFT_MAX)
+		peer->out.grant.probe_shift++;
 }

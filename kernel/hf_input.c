@@ -85,8 +85,8 @@ static void hf_rx_data_count(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags
 	hf_rx_credit_data(peer, bytes);
 	m->credited += bytes;
 	hf_stat_add(&hf_net(peer->net)->stats, HF_STAT_RX_SEGS, segs);
-	peer->rx_segs += segs;
-	peer->rx_bytes += bytes;
+	peer->in.stats.segs += segs;
+	peer->in.stats.bytes += bytes;
 	hf_dev_stat_add(peer->dstats, HF_DEV_STAT_RX_SEGS, segs);
 	hf_dev_stat_add(peer->dstats, HF_DEV_STAT_RX_BYTES, bytes);
 	if (flags & HF_DF_FRAME_START)
@@ -107,12 +107,12 @@ static void hf_rx_data_taken(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags
 		hf_rx_deliver_ready(peer);
 	now = hf_rx_resolve(peer);
 	now |= flags & (HF_DF_FRAME_END | HF_DF_ACK_NOW);
-	now |= hf_rxwin_pending(&peer->rxw) != 0;
-	peer->ack_owed += segs;
-	now |= peer->ack_owed >= HF_ACK_EVERY;
-	peer->ack_echo |= !!(flags & HF_DF_ACK_NOW);
-	peer->ack_due |= now;
-	if (peer->ack_due && !more)
+	now |= hf_rxwin_pending(&peer->in.rxw) != 0;
+	peer->in.ack.owed += segs;
+	now |= peer->in.ack.owed >= HF_ACK_EVERY;
+	peer->in.ack.echo |= !!(flags & HF_DF_ACK_NOW);
+	peer->in.ack.due |= now;
+	if (peer->in.ack.due && !more)
 		hf_rx_send_ack(peer, 0);
 	else
 		hf_rx_ack_timer_arm(peer);
@@ -138,7 +138,7 @@ static enum hf_epoch_verdict hf_rx_epoch_verdict(const struct hf_peer *peer,
 						 const struct hf_data_hdr *d,
 					      u32 nsegs, u32 *cookie)
 {
-	const struct hf_epoch_rx *e = &peer->rx_ep;
+	const struct hf_epoch_rx *e = &peer->in.ep;
 	unsigned long bucket = jiffies / HF_COOKIE_BUCKET;
 	u32 prev = 0;
 
@@ -161,7 +161,7 @@ static void hf_rx_epoch_start(struct hf_peer *peer, const struct hf_data_hdr *d,
 {
 	lockdep_assert_held(&peer->lock);
 	hf_input_reset(peer);
-	hf_epoch_rx_adopt(&peer->rx_ep, d, state);
+	hf_epoch_rx_adopt(&peer->in.ep, d, state);
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_EPOCHS);
 }
 
@@ -180,17 +180,17 @@ static bool hf_rx_epoch_admit(struct hf_peer *peer, const struct hf_data_hdr *d,
 
 	switch (hf_rx_epoch_verdict(peer, d, nsegs, &cookie)) {
 	case HF_EPOCH_ACCEPT:
-		hf_epoch_rx_accept(&peer->rx_ep, d);
+		hf_epoch_rx_accept(&peer->in.ep, d);
 		return true;
 	case HF_EPOCH_ADOPT:
 		if (!d->echo) {
-			hf_rx_epoch_start(peer, d, hf_rx_state_new(&peer->rx_ep));
+			hf_rx_epoch_start(peer, d, hf_rx_state_new(&peer->in.ep));
 			return true;
 		}
 		/* A challenge answered; one such adoption per gap. */
-		if (time_before(jiffies, peer->rx_adopted_at + HF_EPOCH_ADOPT_GAP))
+		if (time_before(jiffies, peer->in.adopted_at + HF_EPOCH_ADOPT_GAP))
 			break;
-		peer->rx_adopted_at = jiffies;
+		peer->in.adopted_at = jiffies;
 		hf_rx_epoch_start(peer, d, d->echo);
 		return true;
 	case HF_EPOCH_CHALLENGE:
@@ -251,9 +251,9 @@ static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	if (!hf_rx_epoch_admit(peer, d, 1, &why))
 		goto count_drop;
 
-	if (hf_seq_before(d->msg_id, peer->rx_msg_done)) {
+	if (hf_seq_before(d->msg_id, peer->in.msg_done)) {
 		/* A message already resolved: a segment of it is a duplicate. */
-		if (hf_rxwin_mark(&peer->rxw, d->seq) != HF_RX_NEW) {
+		if (hf_rxwin_mark(&peer->in.rxw, d->seq) != HF_RX_NEW) {
 			hf_stat_inc(stats, HF_STAT_RX_DUPLICATES);
 			hf_rx_send_ack(peer, HF_AF_DUP);
 		} else {
@@ -262,14 +262,14 @@ static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		}
 		goto drop;
 	}
-	if (d->msg_id - peer->rx_msg_done >= HF_STATUS_WINDOW)
+	if (d->msg_id - peer->in.msg_done >= HF_STATUS_WINDOW)
 		goto count_drop;
 	if (d->seg_size < HF_MIN_SEG_SIZE && d->msg_len > d->seg_size) {
 		why = HF_STAT_DROP_SEG_SIZE;
 		goto count_drop;
 	}
 
-	m = peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW];
+	m = peer->in.msgs[d->msg_id % HF_STATUS_WINDOW];
 	if (!m) {
 		m = hf_rx_msg_new(peer, h, &why);
 		if (!m)
@@ -306,7 +306,7 @@ static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		why = HF_STAT_DROP_OVER_CREDIT;
 		goto release;
 	}
-	switch (hf_rxwin_mark(&peer->rxw, d->seq)) {
+	switch (hf_rxwin_mark(&peer->in.rxw, d->seq)) {
 	case HF_RX_NEW:
 		/* Only progress keeps the flow alive, never a repeat. */
 		peer->last_active = jiffies;
@@ -329,7 +329,7 @@ static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
 		goto drop;
 	}
 	if (fresh)
-		peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW] = m;
+		peer->in.msgs[d->msg_id % HF_STATUS_WINDOW] = m;
 	if (hf_seq_after(d->seq, m->last_seq))
 		m->last_seq = d->seq;
 	hf_rx_data_count(peer, m, h->flags, 1, d->seg_len);
@@ -503,13 +503,13 @@ static struct hf_rx_msg *hf_rx_train_whole(struct hf_peer *peer,
 	v = hf_rx_epoch_verdict(peer, d, n, &cookie);
 	if ((v != HF_EPOCH_ACCEPT && v != HF_EPOCH_ADOPT) ||
 	    !hf_rx_epoch_admit(peer, d, n, &why) ||
-	    hf_seq_before(d->msg_id, peer->rx_msg_done) ||
-	    d->msg_id - peer->rx_msg_done >= HF_STATUS_WINDOW ||
-	    !hf_rxwin_fresh(&peer->rxw, d->seq, n) ||
+	    hf_seq_before(d->msg_id, peer->in.msg_done) ||
+	    d->msg_id - peer->in.msg_done >= HF_STATUS_WINDOW ||
+	    !hf_rxwin_fresh(&peer->in.rxw, d->seq, n) ||
 	    hf_rx_credit_broken(peer, d->seq, n, payload) ||
 	    skb->truesize > 2 * hf_rx_msg_reserve(payload, n))
 		return NULL;
-	m = peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW];
+	m = peer->in.msgs[d->msg_id % HF_STATUS_WINDOW];
 	if (!m) {
 		m = hf_rx_msg_new(peer, h, &why);
 		if (!m)
@@ -559,9 +559,9 @@ static void hf_rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
 
 		peer->last_active = jiffies;
 		if (fresh)
-			peer->rx_msgs[d->msg_id % HF_STATUS_WINDOW] = m;
+			peer->in.msgs[d->msg_id % HF_STATUS_WINDOW] = m;
 		for (i = 0; i < n; i++)
-			hf_rxwin_mark(&peer->rxw, d->seq + i);
+			hf_rxwin_mark(&peer->in.rxw, d->seq + i);
 		if (hf_seq_after(d->seq + n - 1, m->last_seq))
 			m->last_seq = d->seq + n - 1;
 		hf_rx_data_count(peer, m, h->flags, n, payload);
@@ -869,18 +869,18 @@ void hf_input_init(struct hf_peer *peer)
 {
 	struct hf_credit_params cp;
 
-	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
-	hf_credit_rx_init(&peer->rx_credit, hf_credit_params_read(peer->cfg, &cp));
-	peer->rx_adopted_at = jiffies - HF_EPOCH_ADOPT_GAP;
-	peer->rx_reply_at = jiffies;
-	timer_setup(&peer->ack_timer, hf_rx_ack_timer, 0);
+	hf_rxwin_init(&peer->in.rxw, peer->in.words, HF_WIN_SEGS, 0);
+	hf_credit_rx_init(&peer->in.credit, hf_credit_params_read(peer->cfg, &cp));
+	peer->in.adopted_at = jiffies - HF_EPOCH_ADOPT_GAP;
+	peer->in.reply_at = jiffies;
+	timer_setup(&peer->in.ack.timer, hf_rx_ack_timer, 0);
 }
 
 /**
  * hf_input_reset() - drop the incoming flow's reassembly, window and credit
  * @peer: the peer; caller holds its lock
  *
- * Its incarnation (@peer->rx_ep) is the caller's to change: a new one
+ * Its incarnation (@peer->in.ep) is the caller's to change: a new one
  * adopted, or forgotten with the peer.
  */
 void hf_input_reset(struct hf_peer *peer)
@@ -888,20 +888,20 @@ void hf_input_reset(struct hf_peer *peer)
 	unsigned int i;
 
 	for (i = 0; i < HF_STATUS_WINDOW; i++) {
-		if (peer->rx_msgs[i]) {
-			hf_rx_msg_free(peer, peer->rx_msgs[i]);
-			peer->rx_msgs[i] = NULL;
+		if (peer->in.msgs[i]) {
+			hf_rx_msg_free(peer, peer->in.msgs[i]);
+			peer->in.msgs[i] = NULL;
 		}
 	}
-	hf_rxwin_init(&peer->rxw, peer->rx_words, HF_WIN_SEGS, 0);
+	hf_rxwin_init(&peer->in.rxw, peer->in.words, HF_WIN_SEGS, 0);
 	hf_rx_credit_reset(peer);
-	peer->rx_msg_done = 0;
-	peer->rx_msg_status = 0;
-	peer->rx_refused = false;
-	peer->ack_owed = 0;
-	peer->ack_due = false;
-	peer->ack_echo = false;
-	del_timer(&peer->ack_timer);
+	peer->in.msg_done = 0;
+	peer->in.msg_status = 0;
+	peer->in.refused.on = false;
+	peer->in.ack.owed = 0;
+	peer->in.ack.due = false;
+	peer->in.ack.echo = false;
+	del_timer(&peer->in.ack.timer);
 }
 
 /**
@@ -910,5 +910,5 @@ void hf_input_reset(struct hf_peer *peer)
  */
 void hf_input_stop(struct hf_peer *peer)
 {
-	del_timer_sync(&peer->ack_timer);
+	del_timer_sync(&peer->in.ack.timer);
 }

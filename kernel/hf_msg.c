@@ -165,7 +165,7 @@ void hf_tx_msg_fail(struct hf_peer *peer, struct hf_tx_msg *msg, int err)
 	lockdep_assert_held(&peer->lock);
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_MSGS_FAILED);
-	peer->tx_msgs_failed++;
+	peer->out.stats.msgs_failed++;
 	hf_tx_msg_resolved(msg);
 
 	skb = alloc_skb(0, GFP_ATOMIC);

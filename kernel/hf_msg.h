@@ -18,8 +18,8 @@ struct hf_peer;
 
 /**
  * struct hf_tx_msg - a message being sent
- * @node: in the peer's tx_queue until it starts, its tx_active list while
- *	  segments remain unsent, then its tx_sent list until the outcome is
+ * @node: in the peer's out.queue until it starts, its out.active list while
+ *	  segments remain unsent, then its out.sent list until the outcome is
  *	  known
  * @refs: one for the list it is on, one per segment in flight
  * @sk: the sending socket; valid for the message's lifetime because

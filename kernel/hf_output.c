@@ -99,11 +99,11 @@ int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority)
 static void hf_tx_txwin_init(struct hf_peer *peer)
 {
 	lockdep_assert_held(&peer->lock);
-	if (peer->tx)
-		hf_txwin_init(&peer->txw, peer->tx->sacked, peer->tx->rexmit,
+	if (peer->out.ring)
+		hf_txwin_init(&peer->out.txw, peer->out.ring->sacked, peer->out.ring->rexmit,
 			      HF_WIN_SEGS, 0);
 	else
-		memset(&peer->txw, 0, sizeof(peer->txw));
+		memset(&peer->out.txw, 0, sizeof(peer->out.txw));
 }
 
 /* The event sign of a controller's congestion reason; 0 for the others. */
@@ -127,7 +127,7 @@ static enum hf_event_sign hf_tx_fsize_sign(u8 reason)
  */
 void hf_tx_fsize_note(struct hf_peer *peer, unsigned int changed)
 {
-	const struct hf_fsize_change *c = &peer->fsize.last;
+	const struct hf_fsize_change *c = &peer->out.frame.fsize.last;
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	enum hf_event_sign sign;
 
@@ -156,10 +156,10 @@ void hf_tx_loss_sign(struct hf_peer *peer, u32 seq)
 
 	lockdep_assert_held(&peer->lock);
 
-	if (peer->tx_zero_window ||
-	    (peer->tx_refused_mark && hf_seq_before(seq, peer->tx_refused_end)))
+	if (peer->out.grant.zero_window ||
+	    (peer->out.grant.refused_mark && hf_seq_before(seq, peer->out.grant.refused_end)))
 		return;
-	hf_tx_fsize_note(peer, hf_fsize_on_congestion(&peer->fsize,
+	hf_tx_fsize_note(peer, hf_fsize_on_congestion(&peer->out.frame.fsize,
 						      hf_fsize_params_read(peer->cfg, &fp),
 						   HF_FSIZE_LOSS, seq));
 }
@@ -176,11 +176,11 @@ static void hf_tx_fsize_init(struct hf_peer *peer)
 
 	lockdep_assert_held(&peer->lock);
 
-	hf_fsize_init(&peer->fsize, hf_fsize_params_read(peer->cfg, &fp),
+	hf_fsize_init(&peer->out.frame.fsize, hf_fsize_params_read(peer->cfg, &fp),
 		      hf_seg_size(READ_ONCE(peer->dev->mtu)));
-	hf_credit_tx_init(&peer->tx_credit, hf_credit_params_read(peer->cfg, &cp));
-	peer->tx_probe_shift = 0;
-	peer->tx_rate_hint = 0;
+	hf_credit_tx_init(&peer->out.grant.credit, hf_credit_params_read(peer->cfg, &cp));
+	peer->out.grant.probe_shift = 0;
+	peer->out.pace.rate_hint = 0;
 }
 
 /* Whether a message of @msg's socket goes first: started, or queued earlier. */
@@ -190,10 +190,10 @@ static bool hf_tx_sock_busy(struct hf_peer *peer, struct hf_tx_msg *msg)
 
 	lockdep_assert_held(&peer->lock);
 
-	list_for_each_entry_continue_reverse(other, &peer->tx_queue, node)
+	list_for_each_entry_continue_reverse(other, &peer->out.queue, node)
 		if (other->sk == msg->sk)
 			return true;
-	list_for_each_entry(other, &peer->tx_active, node)
+	list_for_each_entry(other, &peer->out.active, node)
 		if (other->sk == msg->sk)
 			return true;
 	return false;
@@ -219,7 +219,7 @@ static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 	lockdep_assert_held(&peer->lock);
 
 	*wake = U64_MAX;
-	if (list_empty(&peer->tx_queue) && list_empty(&peer->tx_active))
+	if (list_empty(&peer->out.queue) && list_empty(&peer->out.active))
 		return NULL;
 	/*
 	 * The path's schedule, all sockets together, ran ahead, or the queue
@@ -228,7 +228,7 @@ static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 	 * count): none goes.
 	 */
 	if (hf_tx_path_rate(peer)) {
-		u64 busy = max(peer->tx_pace_ns,
+		u64 busy = max(peer->out.pace.path_ns,
 			       now + hf_hfq_backlog_ns(peer->dev));
 
 		if (busy > now + HF_PACE_AHEAD_NS) {
@@ -236,8 +236,8 @@ static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 			return NULL;
 		}
 	}
-	if (peer->next_msg_id - peer->tx_msg_done < HF_STATUS_WINDOW) {
-		list_for_each_entry(msg, &peer->tx_queue, node) {
+	if (peer->out.next_msg_id - peer->out.msg_done < HF_STATUS_WINDOW) {
+		list_for_each_entry(msg, &peer->out.queue, node) {
 			if (!scan--)
 				break;
 			if (hf_tx_sock_busy(peer, msg) ||
@@ -246,7 +246,7 @@ static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 			return msg;
 		}
 	}
-	list_for_each_entry(msg, &peer->tx_active, node) {
+	list_for_each_entry(msg, &peer->out.active, node) {
 		if (hf_tx_sock_ahead(peer, msg->sk, now, wake))
 			continue;
 		if (!best || (s32)(msg->turn - best->turn) < 0)
@@ -258,13 +258,13 @@ static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 /*
  * The pred of @msg, started now as @msg->msg_id: how many messages back
  * the one it follows between the same two ports started, when that one is
- * still unresolved (on tx_active or tx_sent, at most HF_STATUS_WINDOW of
+ * still unresolved (on out.active or out.sent, at most HF_STATUS_WINDOW of
  * them); 0 when none is, so that the receiver may deliver @msg as soon as
  * it is complete, past any gap of other ports' messages still on the way.
  */
 static u8 hf_tx_msg_pred(const struct hf_peer *peer, const struct hf_tx_msg *msg)
 {
-	const struct list_head *lists[] = { &peer->tx_active, &peer->tx_sent };
+	const struct list_head *lists[] = { &peer->out.active, &peer->out.sent };
 	const struct hf_tx_msg *other;
 	u32 pred = 0;
 	unsigned int i;
@@ -286,7 +286,7 @@ static u8 hf_tx_msg_pred(const struct hf_peer *peer, const struct hf_tx_msg *msg
 	return min_t(u32, pred, HF_STATUS_WINDOW);
 }
 
-/* @msg is fully sent: keep tx_sent in msg_id order for the outcomes. */
+/* @msg is fully sent: keep out.sent in msg_id order for the outcomes. */
 static void hf_tx_sent_add(struct hf_peer *peer, struct hf_tx_msg *msg)
 {
 	struct hf_tx_msg *pos;
@@ -294,7 +294,7 @@ static void hf_tx_sent_add(struct hf_peer *peer, struct hf_tx_msg *msg)
 	lockdep_assert_held(&peer->lock);
 
 	list_del(&msg->node);
-	list_for_each_entry_reverse(pos, &peer->tx_sent, node)
+	list_for_each_entry_reverse(pos, &peer->out.sent, node)
 		if (hf_seq_before(pos->msg_id, msg->msg_id))
 			break;
 	list_add(&msg->node, &pos->node);
@@ -322,7 +322,7 @@ static u32 hf_tx_window(const struct hf_peer *peer,
 
 	if (!(READ_ONCE(peer->dev->features) & NETIF_F_GSO_FRAGLIST))
 		return max;
-	want = hf_fsize_segs(&peer->fsize, fp);
+	want = hf_fsize_segs(&peer->out.frame.fsize, fp);
 	/* A frame may carry its message's tail (hf_fsize_frame_segs()). */
 	want = 2 * (want + (want >> HF_FSIZE_TAIL_SHIFT));
 	want = min_t(u64, want, (u64)max * hf_tx_train_segs(peer, seg_size, sk));
@@ -348,7 +348,7 @@ static bool hf_tx_train_defer(const struct hf_peer *peer,
 			      const struct hf_tx_msg *msg, u32 window, u32 want,
 			   bool going)
 {
-	u32 inflight = hf_txwin_inflight(&peer->txw);
+	u32 inflight = hf_txwin_inflight(&peer->out.txw);
 	u32 room = window > inflight ? window - inflight : 0;
 
 	lockdep_assert_held(&peer->lock);
@@ -411,10 +411,10 @@ static struct hf_tx_msg *hf_tx_push_next(struct hf_peer *peer,
 	 * The budget ends a push between frames, never inside one: the
 	 * window (hf_tx_window()) bounds a frame's rest.
 	 */
-	if (budget <= 0 && !peer->frame_left)
+	if (budget <= 0 && !peer->out.frame.left)
 		return NULL;
-	if (peer->frame_left) {
-		msg = peer->frame_msg;
+	if (peer->out.frame.left) {
+		msg = peer->out.frame.msg;
 	} else {
 		p->now = ktime_get_ns();
 		msg = hf_tx_pick(peer, p->now, &wake);
@@ -428,11 +428,11 @@ static struct hf_tx_msg *hf_tx_push_next(struct hf_peer *peer,
 	}
 	/* Within the window, the scoreboard always has room. */
 	window = hf_tx_window(peer, &p->fp, msg->seg_size, msg->sk);
-	if (peer->tx_zero_window || hf_txwin_inflight(&peer->txw) >= window) {
+	if (peer->out.grant.zero_window || hf_txwin_inflight(&peer->out.txw) >= window) {
 		p->stalled = true;
 		return NULL;
 	}
-	if (!peer->frame_left) {
+	if (!peer->out.frame.left) {
 		p->cap_segs = hf_tx_credit_frame(peer, msg, msg->next_seg,
 						 &p->fp);
 		if (!p->cap_segs) {
@@ -446,15 +446,15 @@ static struct hf_tx_msg *hf_tx_push_next(struct hf_peer *peer,
 	 * it in full trains: they leave as one carrier.
 	 */
 	if (!p->train.segs &&
-	    hf_tx_train_defer(peer, msg, window, peer->frame_left ?:
-			      min(hf_fsize_frame_segs(&peer->fsize, &p->fp,
+	    hf_tx_train_defer(peer, msg, window, peer->out.frame.left ?:
+			      min(hf_fsize_frame_segs(&peer->out.frame.fsize, &p->fp,
 						      msg->nsegs - msg->next_seg),
 				  p->cap_segs),
-			      p->sent && peer->frame_left)) {
+			      p->sent && peer->out.frame.left)) {
 		hf_stat_inc(stats, HF_STAT_TX_PUSH_DEFERRALS);
 		return NULL;
 	}
-	if (hf_txwin_send(&peer->txw, seq)) {
+	if (hf_txwin_send(&peer->out.txw, seq)) {
 		p->stalled = true;
 		return NULL;
 	}
@@ -465,15 +465,15 @@ static struct hf_tx_msg *hf_tx_push_next(struct hf_peer *peer,
  * hf_tx_msg_start() - number a message as its first segment is taken, and
  * move it to the started ones
  * @peer: the peer; caller holds its lock
- * @msg: the message, on tx_queue
+ * @msg: the message, on out.queue
  */
 static void hf_tx_msg_start(struct hf_peer *peer, struct hf_tx_msg *msg)
 {
 	lockdep_assert_held(&peer->lock);
-	msg->msg_id = peer->next_msg_id++;
+	msg->msg_id = peer->out.next_msg_id++;
 	msg->pred = hf_tx_msg_pred(peer, msg);
-	list_move_tail(&msg->node, &peer->tx_active);
-	peer->tx_unstarted--;
+	list_move_tail(&msg->node, &peer->out.active);
+	peer->out.unstarted--;
 }
 
 /**
@@ -496,22 +496,22 @@ static void hf_tx_frame_start(struct hf_peer *peer, struct hf_tx_push_state *p,
 	u32 rto_us;
 
 	lockdep_assert_held(&peer->lock);
-	rto_us = hf_rto_current_us(&peer->rto,
+	rto_us = hf_rto_current_us(&peer->out.rec.rto,
 				   hf_rto_params_read(peer->cfg, &rp));
-	hf_tx_fsize_note(peer, hf_fsize_prepare(&peer->fsize, &p->fp, p->now,
+	hf_tx_fsize_note(peer, hf_fsize_prepare(&peer->out.frame.fsize, &p->fp, p->now,
 						rto_us));
-	peer->frame_msg = msg;
-	msg->turn = ++peer->frame_turns;
-	peer->frame_seq = seq;
-	peer->frame_segs = min(hf_fsize_frame_segs(&peer->fsize, &p->fp,
-						   msg->nsegs - index),
+	peer->out.frame.msg = msg;
+	msg->turn = ++peer->out.frame.turns;
+	peer->out.frame.seq = seq;
+	peer->out.frame.segs = min(hf_fsize_frame_segs(&peer->out.frame.fsize, &p->fp,
+						       msg->nsegs - index),
 			       p->cap_segs);
-	peer->frame_left = peer->frame_segs;
-	hf_fsize_on_send(&peer->fsize, &p->fp, seq, peer->frame_segs, p->now);
+	peer->out.frame.left = peer->out.frame.segs;
+	hf_fsize_on_send(&peer->out.frame.fsize, &p->fp, seq, peer->out.frame.segs, p->now);
 	/* Its size is known now: only a message's last is short. */
 	hf_stat_frame(stats, min_t(u64, msg->len - off,
-				   (u64)peer->frame_segs * msg->seg_size));
-	peer->tx_frames++;
+				   (u64)peer->out.frame.segs * msg->seg_size));
+	peer->out.stats.frames++;
 	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_FRAMES);
 }
 
@@ -547,8 +547,8 @@ static void hf_tx_seg_count(struct hf_peer *peer, u32 bytes)
 {
 	lockdep_assert_held(&peer->lock);
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_SEGS);
-	peer->tx_segs++;
-	peer->tx_bytes += bytes;
+	peer->out.stats.segs++;
+	peer->out.stats.bytes += bytes;
 	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_SEGS);
 	hf_dev_stat_add(peer->dstats, HF_DEV_STAT_TX_BYTES, bytes);
 }
@@ -566,22 +566,22 @@ static void hf_tx_push_end(struct hf_peer *peer, const struct hf_tx_push_state *
 	 * Data waits for credit: a stall each time the window closes on it,
 	 * not again for pushes that find it still closed.
 	 */
-	if (p->stalled && (p->sent || !peer->tx_stalled)) {
+	if (p->stalled && (p->sent || !peer->out.grant.stalled)) {
 		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_CREDIT_STALLS);
-		trace_hf_credit_stall(peer, hf_txwin_inflight(&peer->txw),
-				      peer->tx_zero_window);
+		trace_hf_credit_stall(peer, hf_txwin_inflight(&peer->out.txw),
+				      peer->out.grant.zero_window);
 	}
-	peer->tx_stalled = p->stalled;
+	peer->out.grant.stalled = p->stalled;
 	/*
 	 * Whatever is in flight, even a segment we failed to build, is timed,
 	 * by the RTO: a persist timer set while nothing was in flight gives
 	 * way to it.
 	 */
-	if (hf_txwin_inflight(&peer->txw)) {
-		if (!timer_pending(&peer->rto_timer) || peer->tx_persist_armed)
+	if (hf_txwin_inflight(&peer->out.txw)) {
+		if (!timer_pending(&peer->out.rec.timer) || peer->out.grant.persist_armed)
 			hf_tx_rto_arm(peer);
-	} else if (peer->tx_credit.stalled && !peer->tx_zero_window &&
-		   !timer_pending(&peer->rto_timer)) {
+	} else if (peer->out.grant.credit.stalled && !peer->out.grant.zero_window &&
+		   !timer_pending(&peer->out.rec.timer)) {
 		hf_tx_probe_arm(peer);
 	}
 	hf_tx_sending_update(peer);
@@ -617,11 +617,11 @@ void hf_tx_push(struct hf_peer *peer)
 		if (!msg->next_seg)
 			hf_tx_msg_start(peer, msg);
 		index = msg->next_seg++;
-		if (!peer->frame_left) {
+		if (!peer->out.frame.left) {
 			hf_tx_frame_start(peer, &p, msg, seq, index);
 			flags |= HF_DF_FRAME_START;
 		}
-		if (!--peer->frame_left)
+		if (!--peer->out.frame.left)
 			flags |= HF_DF_FRAME_END;
 		bytes = min(msg->len - index * msg->seg_size, msg->seg_size);
 		hf_tx_credit_take(peer, bytes);
@@ -657,24 +657,24 @@ static void hf_tx_new_epoch(struct hf_peer *peer)
 
 	do {
 		epoch = get_random_u32();
-	} while (!epoch || epoch == peer->tx_epoch ||
-		 epoch == peer->tx_prev_epoch);
-	if (peer->tx_epoch)
-		peer->tx_prev_epoch = peer->tx_epoch;
-	peer->tx_epoch = epoch;
+	} while (!epoch || epoch == peer->out.epoch ||
+		 epoch == peer->out.prev_epoch);
+	if (peer->out.epoch)
+		peer->out.prev_epoch = peer->out.epoch;
+	peer->out.epoch = epoch;
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_EPOCHS);
-	peer->tx_rx_state = 0;
+	peer->out.rx_state = 0;
 	hf_tx_txwin_init(peer);
-	hf_reorder_init(&peer->reo);
-	peer->recovering = false;
-	peer->tx_zero_window = false;
-	peer->tx_stalled = false;
-	peer->tx_refused_mark = false;
+	hf_reorder_init(&peer->out.rec.reo);
+	peer->out.rec.recovering = false;
+	peer->out.grant.zero_window = false;
+	peer->out.grant.stalled = false;
+	peer->out.grant.refused_mark = false;
 	hf_tx_fsize_init(peer);
-	peer->rto_phase = HF_RTO_IDLE;
-	peer->next_msg_id = 0;
-	peer->tx_msg_done = 0;
-	peer->frame_left = 0;
+	peer->out.rec.phase = HF_RTO_IDLE;
+	peer->out.next_msg_id = 0;
+	peer->out.msg_done = 0;
+	peer->out.frame.left = 0;
 	hf_genl_event_epoch(peer);
 }
 
@@ -685,7 +685,7 @@ static void hf_tx_release_inflight(struct hf_peer *peer)
 
 	lockdep_assert_held(&peer->lock);
 
-	for (seq = hf_txwin_una(&peer->txw); seq != hf_txwin_nxt(&peer->txw);
+	for (seq = hf_txwin_una(&peer->out.txw); seq != hf_txwin_nxt(&peer->out.txw);
 	     seq++) {
 		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 
@@ -713,18 +713,18 @@ void hf_tx_restart(struct hf_peer *peer)
 
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RESETS);
 	hf_tx_release_inflight(peer);
-	list_splice_tail_init(&peer->tx_active, &peer->tx_sent);
-	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
+	list_splice_tail_init(&peer->out.active, &peer->out.sent);
+	list_for_each_entry_safe(msg, tmp, &peer->out.sent, node) {
 		list_del(&msg->node);
 		hf_tx_msg_fail(peer, msg, ECONNRESET);
 		hf_tx_msg_put(msg);
 		failed++;
 	}
 	/* The reset first, then the epoch that replaces the flow. */
-	hf_genl_event_flow_reset(peer, peer->tx_epoch, failed);
+	hf_genl_event_flow_reset(peer, peer->out.epoch, failed);
 	hf_tx_new_epoch(peer);
-	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
-	del_timer(&peer->rto_timer);
+	hf_rto_init(&peer->out.rec.rto, hf_rto_params_read(peer->cfg, &rp));
+	del_timer(&peer->out.rec.timer);
 }
 
 /**
@@ -732,7 +732,7 @@ void hf_tx_restart(struct hf_peer *peer)
  * message
  * @peer: the peer, with a reference; no lock held
  *
- * Process context: the state is large (struct hf_peer_tx, about 100 KiB)
+ * Process context: the state is large (struct hf_peer_ring, about 100 KiB)
  * and charged to the sending task's memory cgroup, so it is allocated
  * here, never for a peer that only sends to us.
  *
@@ -740,18 +740,18 @@ void hf_tx_restart(struct hf_peer *peer)
  */
 int hf_output_prepare(struct hf_peer *peer)
 {
-	struct hf_peer_tx *tx;
+	struct hf_peer_ring *tx;
 
 	might_sleep();
-	if (READ_ONCE(peer->tx))
+	if (READ_ONCE(peer->out.ring))
 		return 0;
 	tx = kvzalloc(sizeof(*tx), GFP_KERNEL_ACCOUNT);
 	if (!tx)
 		return -ENOMEM;
 	spin_lock_bh(&peer->lock);
-	if (!peer->tx) {
+	if (!peer->out.ring) {
 		/* Nothing was ever in flight: the scoreboard starts here. */
-		WRITE_ONCE(peer->tx, tx);
+		WRITE_ONCE(peer->out.ring, tx);
 		hf_tx_txwin_init(peer);
 		tx = NULL;
 	}
@@ -779,15 +779,15 @@ void hf_output_queue(struct hf_peer *peer, struct hf_tx_msg *msg)
 	 * peer alive while the receiver's was reclaimed.
 	 */
 	if (hf_output_idle(peer) &&
-	    (!peer->tx_epoch ||
-	     time_after64(get_jiffies_64(), peer->tx_last_active + reset)))
+	    (!peer->out.epoch ||
+	     time_after64(get_jiffies_64(), peer->out.last_active + reset)))
 		hf_tx_new_epoch(peer);
 
-	list_add_tail(&msg->node, &peer->tx_queue);
-	peer->tx_unstarted++;
-	peer->tx_msgs++;
+	list_add_tail(&msg->node, &peer->out.queue);
+	peer->out.unstarted++;
+	peer->out.stats.msgs++;
 	peer->last_active = jiffies;
-	peer->tx_last_active = get_jiffies_64();
+	peer->out.last_active = get_jiffies_64();
 	hf_tx_push(peer);
 }
 
@@ -799,12 +799,12 @@ void hf_output_init(struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
 
-	INIT_LIST_HEAD(&peer->tx_queue);
-	INIT_LIST_HEAD(&peer->tx_active);
-	INIT_LIST_HEAD(&peer->tx_sent);
+	INIT_LIST_HEAD(&peer->out.queue);
+	INIT_LIST_HEAD(&peer->out.active);
+	INIT_LIST_HEAD(&peer->out.sent);
 	hf_tx_txwin_init(peer);
-	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
-	hf_reorder_init(&peer->reo);
+	hf_rto_init(&peer->out.rec.rto, hf_rto_params_read(peer->cfg, &rp));
+	hf_reorder_init(&peer->out.rec.reo);
 	hf_tx_fsize_init(peer);
 	hf_recovery_init(peer);
 	hf_pacing_init(peer);
@@ -830,33 +830,33 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 	lockdep_assert_held(&peer->lock);
 
 	hf_tx_release_inflight(peer);
-	list_splice_tail_init(&peer->tx_active, &peer->tx_sent);
-	list_splice_tail_init(&peer->tx_queue, &peer->tx_sent);
-	peer->tx_unstarted = 0;
-	list_for_each_entry_safe(msg, tmp, &peer->tx_sent, node) {
+	list_splice_tail_init(&peer->out.active, &peer->out.sent);
+	list_splice_tail_init(&peer->out.queue, &peer->out.sent);
+	peer->out.unstarted = 0;
+	list_for_each_entry_safe(msg, tmp, &peer->out.sent, node) {
 		list_del(&msg->node);
 		if (err)
 			hf_tx_msg_fail(peer, msg, err);
 		hf_tx_msg_put(msg);
 		dropped++;
 	}
-	if (peer->tx_epoch)
-		peer->tx_prev_epoch = peer->tx_epoch;
-	peer->tx_epoch = 0;
-	peer->tx_rx_state = 0;
+	if (peer->out.epoch)
+		peer->out.prev_epoch = peer->out.epoch;
+	peer->out.epoch = 0;
+	peer->out.rx_state = 0;
 	hf_tx_txwin_init(peer);
-	peer->next_msg_id = 0;
-	peer->tx_msg_done = 0;
-	peer->frame_left = 0;
+	peer->out.next_msg_id = 0;
+	peer->out.msg_done = 0;
+	peer->out.frame.left = 0;
 	/* Nothing waits for credit any more; the next epoch starts it anew. */
-	hf_credit_stall_end(&peer->tx_credit, ktime_get_ns());
-	peer->tx_persist_armed = false;
-	peer->rto_phase = HF_RTO_IDLE;
-	hf_rto_init(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
+	hf_credit_stall_end(&peer->out.grant.credit, ktime_get_ns());
+	peer->out.grant.persist_armed = false;
+	peer->out.rec.phase = HF_RTO_IDLE;
+	hf_rto_init(&peer->out.rec.rto, hf_rto_params_read(peer->cfg, &rp));
 	hf_tx_answered_note(peer, false, ktime_get_ns());
-	del_timer(&peer->rto_timer);
+	del_timer(&peer->out.rec.timer);
 	/* Under the lock it takes: if it runs, it finds nothing to send. */
-	hrtimer_try_to_cancel(&peer->pace_timer);
+	hrtimer_try_to_cancel(&peer->out.pace.timer);
 	hf_tx_sending_update(peer);
 	return dropped;
 }
@@ -867,8 +867,8 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
  */
 void hf_output_stop(struct hf_peer *peer)
 {
-	del_timer_sync(&peer->rto_timer);
-	hrtimer_cancel(&peer->pace_timer);
+	del_timer_sync(&peer->out.rec.timer);
+	hrtimer_cancel(&peer->out.pace.timer);
 }
 
 /**
@@ -880,9 +880,9 @@ void hf_output_stop(struct hf_peer *peer)
  */
 bool hf_output_idle(const struct hf_peer *peer)
 {
-	return list_empty(&peer->tx_queue) && list_empty(&peer->tx_active) &&
-	       list_empty(&peer->tx_sent) &&
-	       !hf_txwin_inflight(&peer->txw);
+	return list_empty(&peer->out.queue) && list_empty(&peer->out.active) &&
+	       list_empty(&peer->out.sent) &&
+	       !hf_txwin_inflight(&peer->out.txw);
 }
 
 /**
@@ -895,7 +895,7 @@ bool hf_output_idle(const struct hf_peer *peer)
 u32 hf_output_queued_msgs(const struct hf_peer *peer)
 {
 	lockdep_assert_held(&peer->lock);
-	return peer->next_msg_id - peer->tx_msg_done + peer->tx_unstarted;
+	return peer->out.next_msg_id - peer->out.msg_done + peer->out.unstarted;
 }
 
 /**
@@ -907,7 +907,7 @@ u32 hf_output_queued_msgs(const struct hf_peer *peer)
 void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 		    struct hf_info *info)
 {
-	u32 inflight = hf_txwin_inflight(&peer->txw);
+	u32 inflight = hf_txwin_inflight(&peer->out.txw);
 	u32 seg_size = hf_seg_size(READ_ONCE(peer->dev->mtu));
 	struct hf_fsize_params fp;
 	struct hf_rto_params rp;
@@ -918,47 +918,47 @@ void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 	hf_fsize_params_read(peer->cfg, &fp);
 	limit = hf_tx_window(peer, &fp, seg_size, sk);
 	info->hfi_flags |= HF_INFO_PEER;
-	info->hfi_epoch = peer->tx_epoch;
+	info->hfi_epoch = peer->out.epoch;
 	info->hfi_seg_size = seg_size;
-	info->hfi_frame_segs = hf_fsize_segs(&peer->fsize, &fp);
+	info->hfi_frame_segs = hf_fsize_segs(&peer->out.frame.fsize, &fp);
 	info->hfi_frame_bytes = info->hfi_frame_segs * seg_size;
 	info->hfi_pacing_rate = hf_tx_pacing_rate(peer, sk);
 	info->hfi_credit = inflight < limit ? limit - inflight : 0;
 	info->hfi_inflight = inflight;
-	info->hfi_srtt_us = peer->rto.srtt_us;
-	info->hfi_rttvar_us = peer->rto.rttvar_us;
-	info->hfi_min_rtt_us = peer->rto.min_rtt_us;
-	info->hfi_rto_us = hf_rto_current_us(&peer->rto,
+	info->hfi_srtt_us = peer->out.rec.rto.srtt_us;
+	info->hfi_rttvar_us = peer->out.rec.rto.rttvar_us;
+	info->hfi_min_rtt_us = peer->out.rec.rto.min_rtt_us;
+	info->hfi_rto_us = hf_rto_current_us(&peer->out.rec.rto,
 					     hf_rto_params_read(peer->cfg, &rp));
-	info->hfi_reorder_us = hf_reorder_window_us(&peer->reo,
-						    peer->rto.min_rtt_us,
-						    peer->rto.srtt_us);
-	info->hfi_backoff = peer->rto.backoff;
-	info->hfi_retries = peer->rto.retries;
+	info->hfi_reorder_us = hf_reorder_window_us(&peer->out.rec.reo,
+						    peer->out.rec.rto.min_rtt_us,
+						    peer->out.rec.rto.srtt_us);
+	info->hfi_backoff = peer->out.rec.rto.backoff;
+	info->hfi_retries = peer->out.rec.rto.retries;
 	info->hfi_tx_queued_msgs = hf_output_queued_msgs(peer);
-	info->hfi_tx_segs = peer->tx_segs;
-	info->hfi_retransmits = peer->tx_retransmits;
-	info->hfi_spurious = peer->tx_spurious;
-	info->hfi_rx_segs = peer->rx_segs;
-	info->hfi_tx_bytes = peer->tx_bytes;
-	info->hfi_rx_bytes = peer->rx_bytes;
-	info->hfi_tx_frames = peer->tx_frames;
-	info->hfi_peer_tx_msgs = peer->tx_msgs;
-	info->hfi_tx_msgs_delivered = peer->tx_msgs_delivered;
-	info->hfi_tx_msgs_failed = peer->tx_msgs_failed;
-	info->hfi_rx_msgs = peer->rx_delivered;
-	info->hfi_credit_bytes = hf_credit_avail(&peer->tx_credit);
+	info->hfi_tx_segs = peer->out.stats.segs;
+	info->hfi_retransmits = peer->out.stats.retransmits;
+	info->hfi_spurious = peer->out.stats.spurious;
+	info->hfi_rx_segs = peer->in.stats.segs;
+	info->hfi_tx_bytes = peer->out.stats.bytes;
+	info->hfi_rx_bytes = peer->in.stats.bytes;
+	info->hfi_tx_frames = peer->out.stats.frames;
+	info->hfi_peer_tx_msgs = peer->out.stats.msgs;
+	info->hfi_tx_msgs_delivered = peer->out.stats.msgs_delivered;
+	info->hfi_tx_msgs_failed = peer->out.stats.msgs_failed;
+	info->hfi_rx_msgs = peer->in.stats.delivered;
+	info->hfi_credit_bytes = hf_credit_avail(&peer->out.grant.credit);
 	info->hfi_credit_stall_us =
-		div_u64(hf_credit_stall_total_ns(&peer->tx_credit,
+		div_u64(hf_credit_stall_total_ns(&peer->out.grant.credit,
 						 ktime_get_ns()), NSEC_PER_USEC);
-	info->hfi_rx_credit = peer->rx_credit.limit > peer->rx_credit.received ?
-			      peer->rx_credit.limit - peer->rx_credit.received : 0;
-	info->hfi_rx_unread = peer->rx_credit.received - peer->rx_credit.consumed;
-	info->hfi_rate_hint = peer->tx_rate_hint;
+	info->hfi_rx_credit = peer->in.credit.limit > peer->in.credit.received ?
+			      peer->in.credit.limit - peer->in.credit.received : 0;
+	info->hfi_rx_unread = peer->in.credit.received - peer->in.credit.consumed;
+	info->hfi_rate_hint = peer->out.pace.rate_hint;
 	info->hfi_link_share = hf_tx_link_share(peer);
 	info->hfi_backoff_answered_us =
-		div_u64(peer->tx_answered_total_ns +
-			(peer->tx_answered_ns && peer->rto.backoff >= rp.max_backoff ?
-			 ktime_get_ns() - peer->tx_answered_ns : 0),
+		div_u64(peer->out.rec.answered_total_ns +
+			(peer->out.rec.answered_ns && peer->out.rec.rto.backoff >= rp.max_backoff ?
+			 ktime_get_ns() - peer->out.rec.answered_ns : 0),
 			NSEC_PER_USEC);
 }

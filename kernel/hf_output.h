@@ -29,7 +29,7 @@ int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority);
 /* The slot of sequence number @seq: the window is a ring of HF_WIN_SEGS. */
 static inline struct hf_tx_slot *hf_tx_slot_of(struct hf_peer *peer, u32 seq)
 {
-	return &peer->tx->slots[seq & (HF_WIN_SEGS - 1)];
+	return &peer->out.ring->slots[seq & (HF_WIN_SEGS - 1)];
 }
 
 void hf_tx_fsize_note(struct hf_peer *peer, unsigned int changed);

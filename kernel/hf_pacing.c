@@ -51,9 +51,9 @@ void hf_tx_sending_update(struct hf_peer *peer)
 
 	lockdep_assert_held(&peer->lock);
 
-	if (sending == peer->tx_sending)
+	if (sending == peer->out.pace.sending)
 		return;
-	peer->tx_sending = sending;
+	peer->out.pace.sending = sending;
 	if (sending)
 		atomic_inc(&peer->dstats->tx_senders);
 	else
@@ -76,7 +76,7 @@ u64 hf_tx_link_share(const struct hf_peer *peer)
 	if (!link)
 		return 0;
 	/* A peer asking counts, sending or not yet. */
-	if (!peer->tx_sending)
+	if (!peer->out.pace.sending)
 		senders++;
 	return div_u64(link, max(senders, 1));
 }
@@ -101,7 +101,7 @@ static u64 hf_tx_sock_rate(const struct hf_peer *peer, const struct sock *sk)
 
 	lockdep_assert_held(&peer->lock);
 
-	return hf_fsize_rate(&peer->fsize,
+	return hf_fsize_rate(&peer->out.frame.fsize,
 			     hf_tx_rate_min(READ_ONCE(peer->cfg->p.pacing_rate),
 					    cap == ~0UL ? 0 : cap));
 }
@@ -115,8 +115,8 @@ static u64 hf_tx_sock_rate(const struct hf_peer *peer, const struct sock *sk)
 u64 hf_tx_path_rate(const struct hf_peer *peer)
 {
 	lockdep_assert_held(&peer->lock);
-	return hf_fsize_rate(&peer->fsize,
-			     hf_tx_rate_min(peer->tx_rate_hint,
+	return hf_fsize_rate(&peer->out.frame.fsize,
+			     hf_tx_rate_min(peer->out.pace.rate_hint,
 					    hf_tx_link_share(peer)));
 }
 
@@ -142,11 +142,11 @@ void hf_tx_rate_hint(struct hf_peer *peer, u32 kbps)
 
 	lockdep_assert_held(&peer->lock);
 
-	if (rate == peer->tx_rate_hint)
+	if (rate == peer->out.pace.rate_hint)
 		return;
-	trace_hf_rate_hint(peer, peer->tx_rate_hint, rate);
+	trace_hf_rate_hint(peer, peer->out.pace.rate_hint, rate);
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RATE_HINTS);
-	peer->tx_rate_hint = rate;
+	peer->out.pace.rate_hint = rate;
 }
 
 /*
@@ -180,16 +180,16 @@ u64 hf_tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 	lockdep_assert_held(&peer->lock);
 
 	/* Never paced: nothing to keep in order with. */
-	if (!rate && !path && !peer->tx_depart_ns)
+	if (!rate && !path && !peer->out.pace.depart_ns)
 		return 0;
 	now = ktime_get_ns();
 	len = hf_train_wire_len(skb, peer->dev->hard_header_len);
-	floor = peer->tx_depart_ns;
+	floor = peer->out.pace.depart_ns;
 	if (!rate && !path)
 		floor = max(floor, now);
 	if (path) {
 		path_ns = hf_pace_len_ns(len, path);
-		floor = max(floor, hf_pace_start(peer->tx_pace_ns, now,
+		floor = max(floor, hf_pace_start(peer->out.pace.path_ns, now,
 						 path_ns / 2));
 	}
 	start = floor;
@@ -201,8 +201,8 @@ u64 hf_tx_pace(struct hf_peer *peer, struct sock *sk, struct sk_buff *skb)
 		} while (!atomic64_try_cmpxchg(next, &old, start + len_ns));
 	}
 	if (path)
-		peer->tx_pace_ns = start + path_ns;
-	peer->tx_depart_ns = start;
+		peer->out.pace.path_ns = start + path_ns;
+	peer->out.pace.depart_ns = start;
 	if (start > now)
 		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_PACING_DELAYS);
 	/*
@@ -245,16 +245,16 @@ bool hf_tx_sock_ahead(const struct hf_peer *peer, const struct sock *sk,
 void hf_tx_pace_arm(struct hf_peer *peer, u64 wake)
 {
 	lockdep_assert_held(&peer->lock);
-	if (hrtimer_is_queued(&peer->pace_timer) &&
-	    ktime_to_ns(hrtimer_get_expires(&peer->pace_timer)) <= wake)
+	if (hrtimer_is_queued(&peer->out.pace.timer) &&
+	    ktime_to_ns(hrtimer_get_expires(&peer->out.pace.timer)) <= wake)
 		return;
-	hrtimer_start(&peer->pace_timer, ns_to_ktime(wake),
+	hrtimer_start(&peer->out.pace.timer, ns_to_ktime(wake),
 		      HRTIMER_MODE_ABS_SOFT);
 }
 
 static enum hrtimer_restart hf_tx_pace_expired(struct hrtimer *t)
 {
-	struct hf_peer *peer = container_of(t, struct hf_peer, pace_timer);
+	struct hf_peer *peer = container_of(t, struct hf_peer, out.pace.timer);
 
 	spin_lock_bh(&peer->lock);
 	if (!peer->dead)
@@ -285,8 +285,8 @@ u32 hf_tx_frame_paced_segs(const struct hf_peer *peer,
  */
 void hf_pacing_init(struct hf_peer *peer)
 {
-	hrtimer_init(&peer->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	peer->pace_timer.function = hf_tx_pace_expired;
+	hrtimer_init(&peer->out.pace.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	peer->out.pace.timer.function = hf_tx_pace_expired;
 }
 
 /*

@@ -91,7 +91,7 @@ static void peer_free_rcu(struct rcu_head *head)
 	struct hf_peer *peer = container_of(head, struct hf_peer, rcu);
 
 	dev_put(peer->dev);
-	kvfree(peer->tx);
+	kvfree(peer->out.ring);
 	kfree(peer);
 }
 
@@ -141,7 +141,7 @@ enum hf_peer_kill {
  */
 static bool peer_proven(const struct hf_peer *peer)
 {
-	return READ_ONCE(peer->answered) || READ_ONCE(peer->rx_ep.echoed);
+	return READ_ONCE(peer->out.answered) || READ_ONCE(peer->in.ep.echoed);
 }
 
 /*
@@ -155,7 +155,7 @@ static bool peer_quiet(const struct hf_peer *peer)
 {
 	unsigned long reset = msecs_to_jiffies(READ_ONCE(peer->cfg->p.flow_reset_ms));
 
-	return hf_output_idle(peer) && !READ_ONCE(peer->rx_reserved) &&
+	return hf_output_idle(peer) && !READ_ONCE(peer->in.reserved) &&
 	       time_after(jiffies, READ_ONCE(peer->last_active) + reset);
 }
 
@@ -328,7 +328,7 @@ static void peer_finish(struct hf_peer *peer, int err)
 	spin_lock_bh(&peer->lock);
 	hf_output_abort(peer, err);
 	hf_input_reset(peer);
-	hf_epoch_rx_forget(&peer->rx_ep);
+	hf_epoch_rx_forget(&peer->in.ep);
 	spin_unlock_bh(&peer->lock);
 	hf_output_stop(peer);
 	hf_input_stop(peer);

@@ -109,7 +109,7 @@ static void hf_rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 		atomic64_sub(m->reserve, &hn->rx_reserved);
 		hf_mem_uncharge(hf_mem_pages(m->reserve));
 	}
-	peer->rx_reserved -= m->reserve;
+	peer->in.reserved -= m->reserve;
 	kfree_skb(m->head);
 	m->head = NULL;
 	if (m->sk) {
@@ -232,17 +232,17 @@ struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer,
 	 */
 	if (sk) {
 		if (!hf_rx_sock_reserve(sk, reserve)) {
-			peer->rx_refused = true;
-			peer->rx_refused_port = h->dport;
-			peer->rx_refused_need = reserve;
-			peer->rx_refused_at = jiffies;
+			peer->in.refused.on = true;
+			peer->in.refused.port = h->dport;
+			peer->in.refused.need = reserve;
+			peer->in.refused.at = jiffies;
 			WRITE_ONCE(hf_sk(sk)->rx_refused, true);
 			sock_put(sk);
 			*why = HF_STAT_DROP_RCVBUF;
 			return NULL;
 		}
 		*why = HF_STAT_DROP_MEM_LIMIT;
-		if (peer->rx_reserved + reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4)
+		if (peer->in.reserved + reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4)
 			goto unreserve_sock;
 		if (atomic64_add_return(reserve, &hn->rx_reserved) >
 		    READ_ONCE(peer->cfg->p.mem_limit))
@@ -273,7 +273,7 @@ struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer,
 	m->sk = sk;
 	m->reserve = reserve;
 	m->progress_at = jiffies;
-	peer->rx_reserved += reserve;
+	peer->in.reserved += reserve;
 	if (sk) {
 		m->head = alloc_skb(0, GFP_ATOMIC);
 		m->nchunks = DIV_ROUND_UP(m->nsegs, HF_PER_CHUNK);
@@ -336,7 +336,7 @@ static void hf_rx_msg_shrink(struct hf_peer *peer, struct hf_rx_msg *m,
 		return;
 	atomic64_sub(diff, &hf_net(peer->net)->rx_reserved);
 	hf_mem_uncharge(hf_mem_pages(m->reserve) - hf_mem_pages(keep));
-	peer->rx_reserved -= diff;
+	peer->in.reserved -= diff;
 	atomic_sub(diff, &hf_sk(m->sk)->rx_reserved);
 	m->reserve = keep;
 }
@@ -406,8 +406,8 @@ static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	HF_SKB_CB(head)->sport = m->sport;
 	BUILD_BUG_ON(sizeof(struct hf_skb_cb) > sizeof_field(struct sk_buff, cb));
 	HF_SKB_CB(head)->len = len;
-	HF_SKB_CB(head)->epoch = peer->rx_ep.epoch;
-	HF_SKB_CB(head)->rx_state = peer->rx_ep.state;
+	HF_SKB_CB(head)->epoch = peer->in.ep.epoch;
+	HF_SKB_CB(head)->rx_state = peer->in.ep.state;
 	HF_SKB_CB(head)->ifindex = peer->dev->ifindex;
 	ether_addr_copy(HF_SKB_CB(head)->addr, peer->addr);
 	/*
@@ -436,14 +436,14 @@ static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	sk->sk_data_ready(sk);
 	hf_sock_note_peer(hf_sk(sk), peer->dev->ifindex, peer->addr);
 	/* Out of reassembly: its bytes count against the share until read. */
-	peer->rx_credit_reasm -= min(m->credited, peer->rx_credit_reasm);
+	peer->in.credit_reasm -= min(m->credited, peer->in.credit_reasm);
 
 	hf_stat_inc(stats, HF_STAT_RX_MSGS);
 	hf_stat_add(stats, HF_STAT_RX_BYTES, m->len);
 	if (trace_hf_msg_deliver_enabled())
 		trace_hf_msg_deliver(peer, m->msg_id, m->sport, m->dport,
 				     m->len, ktime_get_ns() - m->first_ns);
-	peer->rx_delivered++;
+	peer->in.stats.delivered++;
 	return true;
 }
 
@@ -461,9 +461,9 @@ static bool hf_rx_pred_clear(const struct hf_peer *peer,
 	while (m->pred) {
 		u32 id = m->msg_id - m->pred;
 
-		if (hf_seq_before(id, peer->rx_msg_done))
+		if (hf_seq_before(id, peer->in.msg_done))
 			return true;
-		m = peer->rx_msgs[id % HF_STATUS_WINDOW];
+		m = peer->in.msgs[id % HF_STATUS_WINDOW];
 		if (!m || m->msg_id != id)
 			return false;
 		if (m->delivered)
@@ -489,9 +489,9 @@ void hf_rx_deliver_ready(struct hf_peer *peer)
 	unsigned int nblocked = 0, i;
 	u32 id;
 
-	for (id = peer->rx_msg_done;
-	     id - peer->rx_msg_done < HF_STATUS_WINDOW; id++) {
-		struct hf_rx_msg *m = peer->rx_msgs[id % HF_STATUS_WINDOW];
+	for (id = peer->in.msg_done;
+	     id - peer->in.msg_done < HF_STATUS_WINDOW; id++) {
+		struct hf_rx_msg *m = peer->in.msgs[id % HF_STATUS_WINDOW];
 		u32 pair;
 
 		if (!m || m->delivered || m->status != HF_STATUS_DELIVERED)
@@ -518,18 +518,18 @@ void hf_rx_deliver_ready(struct hf_peer *peer)
 bool hf_rx_resolve(struct hf_peer *peer)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
-	u32 cum = hf_rxwin_cum(&peer->rxw);
+	u32 cum = hf_rxwin_cum(&peer->in.rxw);
 	bool resolved = false;
 
 	for (;;) {
-		u32 slot = peer->rx_msg_done % HF_STATUS_WINDOW;
-		struct hf_rx_msg *m = peer->rx_msgs[slot];
+		u32 slot = peer->in.msg_done % HF_STATUS_WINDOW;
+		struct hf_rx_msg *m = peer->in.msgs[slot];
 		u8 status;
 
 		if (!m || m->received < m->nsegs ||
 		    !hf_seq_before(m->last_seq, cum))
 			break;
-		peer->rx_msgs[slot] = NULL;
+		peer->in.msgs[slot] = NULL;
 		status = m->status;
 		if (status == HF_STATUS_DELIVERED && !m->delivered &&
 		    !hf_rx_deliver(peer, m))
@@ -540,12 +540,12 @@ bool hf_rx_resolve(struct hf_peer *peer)
 			hf_stat_inc(stats, HF_STAT_RX_MSGS_TOO_BIG);
 		/* A delivered message's bytes come back as it is read. */
 		if (status != HF_STATUS_DELIVERED) {
-			peer->rx_credit_reasm -= min(m->credited,
-						     peer->rx_credit_reasm);
+			peer->in.credit_reasm -= min(m->credited,
+						     peer->in.credit_reasm);
 			hf_rx_credit_release(peer, m->credited);
 		}
-		peer->rx_msg_status = peer->rx_msg_status << 2 | status;
-		peer->rx_msg_done++;
+		peer->in.msg_status = peer->in.msg_status << 2 | status;
+		peer->in.msg_done++;
 		hf_rx_msg_free(peer, m);
 		resolved = true;
 	}
@@ -562,7 +562,7 @@ static bool hf_rx_reassembles_for(const struct hf_peer *peer, const struct sock 
 	unsigned int i;
 
 	for (i = 0; i < HF_STATUS_WINDOW; i++) {
-		const struct hf_rx_msg *m = peer->rx_msgs[i];
+		const struct hf_rx_msg *m = peer->in.msgs[i];
 
 		if (m && m->sk == sk && !m->delivered && m->received < m->nsegs)
 			return true;
@@ -588,16 +588,16 @@ bool hf_rx_window_closed(struct hf_peer *peer)
 	struct sock *sk;
 	bool closed;
 
-	if (!peer->rx_refused)
+	if (!peer->in.refused.on)
 		return false;
-	sk = hf_port_lookup(peer->net, peer->rx_refused_port,
+	sk = hf_port_lookup(peer->net, peer->in.refused.port,
 			    peer->dev->ifindex, NULL);
 	if (!sk)
 		return false;
 	closed = !hf_rx_reassembles_for(peer, sk) &&
-		 (hf_rx_sock_full(sk, peer->rx_refused_need) ||
+		 (hf_rx_sock_full(sk, peer->in.refused.need) ||
 		  (READ_ONCE(hf_sk(sk)->rx_refused) && !hf_sock_room_again(sk) &&
-		   time_before(jiffies, peer->rx_refused_at + HF_REFUSED_HOLD)));
+		   time_before(jiffies, peer->in.refused.at + HF_REFUSED_HOLD)));
 	sock_put(sk);
 	return closed;
 }
@@ -620,11 +620,11 @@ void hf_input_window_open(struct net *net)
 
 	rcu_read_lock();
 	hash_for_each_rcu(hn->peers, bkt, peer, node) {
-		if (!READ_ONCE(peer->rx_refused))
+		if (!READ_ONCE(peer->in.refused.on))
 			continue;
 		spin_lock_bh(&peer->lock);
-		if (!peer->dead && peer->rx_refused) {
-			peer->rx_refused = false;
+		if (!peer->dead && peer->in.refused.on) {
+			peer->in.refused.on = false;
 			/*
 			 * Its sender counts this ACK as the flow alive: so
 			 * must our idle reclaim.
@@ -668,9 +668,9 @@ void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len)
 	if (!peer)
 		return;
 	spin_lock_bh(&peer->lock);
-	if (!peer->dead && peer->rx_ep.epoch && peer->rx_ep.epoch == cb->epoch &&
-	    peer->rx_ep.state == cb->rx_state) {
-		struct hf_credit_rx *c = &peer->rx_credit;
+	if (!peer->dead && peer->in.ep.epoch && peer->in.ep.epoch == cb->epoch &&
+	    peer->in.ep.state == cb->rx_state) {
+		struct hf_credit_rx *c = &peer->in.credit;
 		u64 seg = hf_seg_size(READ_ONCE(peer->dev->mtu));
 		struct hf_credit_params cp;
 		u64 base, step;
@@ -683,7 +683,7 @@ void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len)
 			step = 0;
 		if (!hf_rx_window_closed(peer)) {
 			hf_credit_rx_grant(c, hf_credit_params_read(peer->cfg, &cp),
-					   base + peer->rx_credit_reasm);
+					   base + peer->in.credit_reasm);
 			if (hf_credit_rx_advertise(c, step, &wire)) {
 				/* Its sender counts the ACK as the flow alive. */
 				peer->last_active = jiffies;
@@ -724,7 +724,7 @@ void hf_input_expire(struct hf_peer *peer)
 
 	lockdep_assert_held(&peer->lock);
 	for (i = 0; i < HF_STATUS_WINDOW; i++) {
-		struct hf_rx_msg *m = peer->rx_msgs[i];
+		struct hf_rx_msg *m = peer->in.msgs[i];
 
 		if (m && m->sk && !m->delivered &&
 		    time_after(jiffies, m->progress_at + timeout))
@@ -751,7 +751,7 @@ void hf_input_sock_closed(struct net *net, const struct sock *sk)
 	hash_for_each_rcu(hn->peers, bkt, peer, node) {
 		spin_lock_bh(&peer->lock);
 		for (i = 0; !peer->dead && i < HF_STATUS_WINDOW; i++) {
-			struct hf_rx_msg *m = peer->rx_msgs[i];
+			struct hf_rx_msg *m = peer->in.msgs[i];
 
 			if (m && m->sk == sk && !m->delivered)
 				hf_rx_msg_drop(peer, m, HF_STATUS_NO_PORT);

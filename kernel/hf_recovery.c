@@ -50,34 +50,34 @@
 /*
  * Arm the retransmission timer. While the receiver's window is closed it
  * is a persist timer for what is in flight: the timeout doubled per probe
- * without room (tx_probe_shift), up to HF_PROBE_MAX_US, and the RTO's own
+ * without room (out.grant.probe_shift), up to HF_PROBE_MAX_US, and the RTO's own
  * backoff is left alone (hf_tx_rto_expired()).
  */
 void hf_tx_rto_arm(struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
-	u64 us = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
+	u64 us = hf_rto_current_us(&peer->out.rec.rto, hf_rto_params_read(peer->cfg, &rp));
 
 	lockdep_assert_held(&peer->lock);
 
-	if (peer->tx_zero_window)
-		us = min_t(u64, us << peer->tx_probe_shift, HF_PROBE_MAX_US);
+	if (peer->out.grant.zero_window)
+		us = min_t(u64, us << peer->out.grant.probe_shift, HF_PROBE_MAX_US);
 	/* One jiffy more: jiffies + 1 may be due within microseconds. */
-	peer->reo_armed = false;
-	peer->tx_persist_armed = false;
-	mod_timer(&peer->rto_timer, jiffies + usecs_to_jiffies(us) + 1);
+	peer->out.rec.reo_armed = false;
+	peer->out.grant.persist_armed = false;
+	mod_timer(&peer->out.rec.timer, jiffies + usecs_to_jiffies(us) + 1);
 }
 
 /* Wake up when a segment held back by the reordering window is due. */
 void hf_tx_reorder_arm(struct hf_peer *peer, u64 wait_ns)
 {
 	lockdep_assert_held(&peer->lock);
-	if (peer->reo_armed)
+	if (peer->out.rec.reo_armed)
 		return;
-	peer->reo_armed = true;
-	peer->tx_persist_armed = false;
+	peer->out.rec.reo_armed = true;
+	peer->out.grant.persist_armed = false;
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_REORDER_WAITS);
-	mod_timer(&peer->rto_timer, jiffies + nsecs_to_jiffies(wait_ns) + 1);
+	mod_timer(&peer->out.rec.timer, jiffies + nsecs_to_jiffies(wait_ns) + 1);
 }
 
 /* Send again the segment at @seq, alone in its frame. */
@@ -102,7 +102,7 @@ static void hf_tx_retransmit(struct hf_peer *peer, u32 seq)
 	}
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RETRANSMITS);
 	trace_hf_retransmit(peer, seq, slot->msg->msg_id, slot->index);
-	peer->tx_retransmits++;
+	peer->out.stats.retransmits++;
 	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_RETRANSMITS);
 	/* A repair counts against the socket's cap as any byte it sends. */
 	departure = hf_tx_pace(peer, slot->msg->sk, skb);
@@ -117,11 +117,11 @@ static void hf_tx_retransmit(struct hf_peer *peer, u32 seq)
  */
 bool hf_tx_orphaned(struct hf_peer *peer)
 {
-	const struct hf_tx_slot *slot = hf_tx_slot_of(peer, hf_txwin_una(&peer->txw));
+	const struct hf_tx_slot *slot = hf_tx_slot_of(peer, hf_txwin_una(&peer->out.txw));
 
 	lockdep_assert_held(&peer->lock);
 
-	return hf_txwin_inflight(&peer->txw) && slot->msg &&
+	return hf_txwin_inflight(&peer->out.txw) && slot->msg &&
 	       sock_flag(slot->msg->sk, SOCK_DEAD);
 }
 
@@ -138,7 +138,7 @@ bool hf_tx_orphaned(struct hf_peer *peer)
 static u64 hf_tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
 			      u64 now)
 {
-	u32 seq = hf_txwin_una(&peer->txw), end = peer->txw.rtx_next;
+	u32 seq = hf_txwin_una(&peer->out.txw), end = peer->out.txw.rtx_next;
 	unsigned int scan = HF_REPAIR_SCAN, budget = HF_PUSH_BUDGET;
 	u64 first = ~0ULL;
 
@@ -148,16 +148,16 @@ static u64 hf_tx_repair_again(struct hf_peer *peer, u32 rtt_us, u32 win_us,
 		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
 		u64 wait;
 
-		if (!hf_txwin_retransmitted(&peer->txw, seq) ||
-		    hf_txwin_sacked(&peer->txw, seq))
+		if (!hf_txwin_retransmitted(&peer->out.txw, seq) ||
+		    hf_txwin_sacked(&peer->out.txw, seq))
 			continue;
-		wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns, now,
+		wait = hf_reorder_wait_ns(&peer->out.rec.reo, slot->sent_ns, now,
 					  rtt_us, win_us);
 		if (wait) {
 			first = min(first, wait);
 			continue;
 		}
-		if (!hf_txwin_repairs_take(&peer->txw))
+		if (!hf_txwin_repairs_take(&peer->out.txw))
 			break;
 		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_REPAIRS_LOST);
 		hf_tx_retransmit(peer, seq);
@@ -179,7 +179,7 @@ void hf_tx_rack_candidate(const struct hf_peer *peer,
 	lockdep_assert_held(&peer->lock);
 	if (slot->sent_ns >= *deliv_ns &&
 	    hf_reorder_sample_ok(slot->sent_ns, now, slot->rexmit,
-				 peer->rto.min_rtt_us))
+				 peer->out.rec.rto.min_rtt_us))
 		*deliv_ns = slot->sent_ns;
 }
 
@@ -207,11 +207,11 @@ void hf_tx_late_candidate(const struct hf_tx_slot *slot,
 u32 hf_tx_rack_rtt_us(const struct hf_peer *peer)
 {
 	struct hf_rto_params rp;
-	u32 rto = hf_rto_current_us(&peer->rto, hf_rto_params_read(peer->cfg, &rp));
+	u32 rto = hf_rto_current_us(&peer->out.rec.rto, hf_rto_params_read(peer->cfg, &rp));
 
 	lockdep_assert_held(&peer->lock);
 
-	return min(max(peer->reo.rtt_us, peer->rto.srtt_us), rto);
+	return min(max(peer->out.rec.reo.rtt_us, peer->out.rec.rto.srtt_us), rto);
 }
 
 /*
@@ -223,8 +223,8 @@ u32 hf_tx_rack_rtt_us(const struct hf_peer *peer)
 bool hf_tx_rto_confirmed(const struct hf_peer *peer)
 {
 	lockdep_assert_held(&peer->lock);
-	return peer->rto_phase != HF_RTO_PROBE &&
-	       hf_seq_after(peer->txw.rto_end, hf_txwin_una(&peer->txw));
+	return peer->out.rec.phase != HF_RTO_PROBE &&
+	       hf_seq_after(peer->out.txw.rto_end, hf_txwin_una(&peer->out.txw));
 }
 
 /*
@@ -243,10 +243,10 @@ bool hf_tx_rto_confirmed(const struct hf_peer *peer)
  */
 u64 hf_tx_repair(struct hf_peer *peer)
 {
-	u32 win_us = hf_reorder_window_us(&peer->reo, peer->rto.min_rtt_us,
-					  peer->rto.srtt_us);
+	u32 win_us = hf_reorder_window_us(&peer->out.rec.reo, peer->out.rec.rto.min_rtt_us,
+					  peer->out.rec.rto.srtt_us);
 	u32 rtt_us = hf_tx_rack_rtt_us(peer);
-	u32 end = hf_txwin_repair_end(&peer->txw, hf_tx_rto_confirmed(peer));
+	u32 end = hf_txwin_repair_end(&peer->out.txw, hf_tx_rto_confirmed(peer));
 	u64 now = ktime_get_ns();
 	u64 held = 0, again;
 	unsigned int budget;
@@ -255,13 +255,13 @@ u64 hf_tx_repair(struct hf_peer *peer)
 	lockdep_assert_held(&peer->lock);
 
 	/* Repairs would be refused too: the window's opening resends them. */
-	if (peer->tx_zero_window)
+	if (peer->out.grant.zero_window)
 		return 0;
 	for (budget = HF_PUSH_BUDGET;
-	     budget && hf_seq_before(peer->txw.rtx_next, end) &&
-	     hf_txwin_peek_lost(&peer->txw, &seq); budget--) {
+	     budget && hf_seq_before(peer->out.txw.rtx_next, end) &&
+	     hf_txwin_peek_lost(&peer->out.txw, &seq); budget--) {
 		struct hf_tx_slot *slot = hf_tx_slot_of(peer, seq);
-		u64 wait = hf_reorder_wait_ns(&peer->reo, slot->sent_ns, now,
+		u64 wait = hf_reorder_wait_ns(&peer->out.rec.reo, slot->sent_ns, now,
 					      rtt_us, win_us);
 
 		/*
@@ -271,7 +271,7 @@ u64 hf_tx_repair(struct hf_peer *peer)
 		 * sends it once more only if it is.
 		 */
 		if (wait && slot->rexmit) {
-			hf_txwin_next_lost(&peer->txw, &seq);
+			hf_txwin_next_lost(&peer->out.txw, &seq);
 			continue;
 		}
 
@@ -281,13 +281,13 @@ u64 hf_tx_repair(struct hf_peer *peer)
 			break;
 		}
 		/* The next ACK that delivers pays for more. */
-		if (!hf_txwin_repairs_take(&peer->txw))
+		if (!hf_txwin_repairs_take(&peer->out.txw))
 			break;
-		hf_txwin_next_lost(&peer->txw, &seq);
+		hf_txwin_next_lost(&peer->out.txw, &seq);
 		hf_tx_loss_sign(peer, seq);
-		if (!peer->recovering) {
-			peer->recovering = true;
-			peer->recover = hf_txwin_nxt(&peer->txw);
+		if (!peer->out.rec.recovering) {
+			peer->out.rec.recovering = true;
+			peer->out.rec.recover = hf_txwin_nxt(&peer->out.txw);
 		}
 		hf_tx_retransmit(peer, seq);
 	}
@@ -301,7 +301,7 @@ u64 hf_tx_repair(struct hf_peer *peer)
 static bool hf_tx_all_orphaned(const struct hf_peer *peer)
 {
 	const struct list_head *lists[] = {
-		&peer->tx_queue, &peer->tx_active, &peer->tx_sent,
+		&peer->out.queue, &peer->out.active, &peer->out.sent,
 	};
 	const struct hf_tx_msg *msg;
 	unsigned int i;
@@ -325,7 +325,7 @@ static bool hf_tx_all_orphaned(const struct hf_peer *peer)
  *
  * A stretch starts when such an ACK leaves the timeout at its maximum
  * backoff, and ends when the backoff falls below it (or the flow ends):
- * its length goes to tx_answered_total_ns (HF_INFO) and the counter
+ * its length goes to out.rec.answered_total_ns (HF_INFO) and the counter
  * tx_backoff_answered_us. A silent peer never starts one.
  */
 void hf_tx_answered_note(struct hf_peer *peer, bool took, u64 now)
@@ -335,19 +335,19 @@ void hf_tx_answered_note(struct hf_peer *peer, bool took, u64 now)
 
 	lockdep_assert_held(&peer->lock);
 	hf_rto_params_read(peer->cfg, &rp);
-	at_max = rp.max_backoff && peer->rto.backoff >= rp.max_backoff &&
-		 hf_txwin_inflight(&peer->txw);
-	if (peer->tx_answered_ns && !at_max) {
-		u64 ns = now > peer->tx_answered_ns ? now - peer->tx_answered_ns : 0;
+	at_max = rp.max_backoff && peer->out.rec.rto.backoff >= rp.max_backoff &&
+		 hf_txwin_inflight(&peer->out.txw);
+	if (peer->out.rec.answered_ns && !at_max) {
+		u64 ns = now > peer->out.rec.answered_ns ? now - peer->out.rec.answered_ns : 0;
 
-		peer->tx_answered_total_ns += ns;
+		peer->out.rec.answered_total_ns += ns;
 		hf_stat_add(&hf_net(peer->net)->stats,
 			    HF_STAT_TX_BACKOFF_ANSWERED_US,
 			    div_u64(ns, NSEC_PER_USEC));
-		peer->tx_answered_ns = 0;
+		peer->out.rec.answered_ns = 0;
 	}
-	if (at_max && took && !peer->tx_answered_ns)
-		peer->tx_answered_ns = now ?: 1;
+	if (at_max && took && !peer->out.rec.answered_ns)
+		peer->out.rec.answered_ns = now ?: 1;
 }
 
 /*
@@ -361,7 +361,7 @@ unsigned int hf_tx_resend(struct hf_peer *peer, unsigned int budget)
 
 	lockdep_assert_held(&peer->lock);
 
-	while (sent < budget && hf_txwin_next_lost(&peer->txw, &seq)) {
+	while (sent < budget && hf_txwin_next_lost(&peer->out.txw, &seq)) {
 		hf_tx_retransmit(peer, seq);
 		sent++;
 	}
@@ -387,15 +387,15 @@ void hf_tx_rto_verdict(struct hf_peer *peer, bool early)
 		 * With the probe, HF_RTO_BUDGET per timeout, as before; none
 		 * more into a zero window.
 		 */
-		if (!peer->tx_zero_window)
+		if (!peer->out.grant.zero_window)
 			hf_tx_resend(peer, HF_RTO_BUDGET - 1);
-		peer->rto_phase = HF_RTO_IDLE;
+		peer->out.rec.phase = HF_RTO_IDLE;
 		return;
 	}
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RTO_SPURIOUS);
-	hf_txwin_rto_undo(&peer->txw);
-	hf_rto_backoff_end(&peer->rto);
-	peer->rto_phase = HF_RTO_IDLE;
+	hf_txwin_rto_undo(&peer->out.txw);
+	hf_rto_backoff_end(&peer->out.rec.rto);
+	peer->out.rec.phase = HF_RTO_IDLE;
 }
 
 /**
@@ -409,14 +409,14 @@ void hf_tx_rto_verdict(struct hf_peer *peer, bool early)
 static void hf_tx_rto_nothing_inflight(struct hf_peer *peer)
 {
 	lockdep_assert_held(&peer->lock);
-	if (peer->tx_zero_window) {
-		peer->tx_zero_window = false;
+	if (peer->out.grant.zero_window) {
+		peer->out.grant.zero_window = false;
 		hf_tx_push(peer);
-	} else if (peer->tx_credit.stalled) {
+	} else if (peer->out.grant.credit.stalled) {
 		/* Credit stalled: one segment goes as a probe. */
-		peer->tx_probing = true;
+		peer->out.grant.probing = true;
 		hf_tx_push(peer);
-		peer->tx_probing = false;
+		peer->out.grant.probing = false;
 	}
 }
 
@@ -439,7 +439,7 @@ static void hf_tx_rto_timeout(struct hf_peer *peer)
 	 * held for the whole retry limit. A few timeouts leave a real peer
 	 * time to answer what a socket sent just before it closed.
 	 */
-	if (!peer->answered && peer->rto.retries >= HF_ORPHAN_RETRIES &&
+	if (!peer->out.answered && peer->out.rec.rto.retries >= HF_ORPHAN_RETRIES &&
 	    hf_tx_all_orphaned(peer)) {
 		hf_stat_add(stats, HF_STAT_TX_MSGS_ORPHANED,
 			    hf_output_abort(peer, 0));
@@ -452,15 +452,15 @@ static void hf_tx_rto_timeout(struct hf_peer *peer)
 	 * counts towards the retry limit, for a receiver that went silent,
 	 * but doubles the probe interval, not the RTO.
 	 */
-	if (peer->tx_zero_window) {
-		if (peer->tx_probe_shift < HF_PROBE_SHIFT_MAX)
-			peer->tx_probe_shift++;
-		give_up = hf_rto_probe_timeout(&peer->rto, &rp);
+	if (peer->out.grant.zero_window) {
+		if (peer->out.grant.probe_shift < HF_PROBE_SHIFT_MAX)
+			peer->out.grant.probe_shift++;
+		give_up = hf_rto_probe_timeout(&peer->out.rec.rto, &rp);
 	} else {
-		give_up = hf_rto_timeout(&peer->rto, &rp);
+		give_up = hf_rto_timeout(&peer->out.rec.rto, &rp);
 	}
 	if (give_up) {
-		u32 epoch = peer->tx_epoch;
+		u32 epoch = peer->out.epoch;
 		u32 failed;
 
 		/* The retry limit: the peer is unreachable. */
@@ -469,12 +469,12 @@ static void hf_tx_rto_timeout(struct hf_peer *peer)
 		return;
 	}
 	/* A timeout is a loss sign to the frame-size controller too. */
-	hf_tx_loss_sign(peer, hf_txwin_una(&peer->txw));
+	hf_tx_loss_sign(peer, hf_txwin_una(&peer->out.txw));
 	/* The oldest segment alone: the next ACK says whether that was all. */
-	hf_txwin_rto(&peer->txw);
+	hf_txwin_rto(&peer->out.txw);
 	hf_tx_resend(peer, 1);
-	peer->rto_phase = HF_RTO_PROBE;
-	peer->rto_nxt = hf_txwin_nxt(&peer->txw);
+	peer->out.rec.phase = HF_RTO_PROBE;
+	peer->out.rec.rto_nxt = hf_txwin_nxt(&peer->out.txw);
 	hf_tx_rto_arm(peer);
 	hf_tx_answered_note(peer, false, ktime_get_ns());
 }
@@ -489,20 +489,20 @@ static void hf_tx_rto_timeout(struct hf_peer *peer)
  */
 static void hf_tx_rto_expired(struct timer_list *t)
 {
-	struct hf_peer *peer = from_timer(peer, t, rto_timer);
+	struct hf_peer *peer = from_timer(peer, t, out.rec.timer);
 	u64 wait;
 
 	spin_lock_bh(&peer->lock);
 	if (peer->dead)
 		goto out;
-	peer->tx_persist_armed = false;
-	if (!hf_txwin_inflight(&peer->txw)) {
+	peer->out.grant.persist_armed = false;
+	if (!hf_txwin_inflight(&peer->out.txw)) {
 		hf_tx_rto_nothing_inflight(peer);
 		goto out;
 	}
-	if (peer->reo_armed) {
+	if (peer->out.rec.reo_armed) {
 		/* Segments held back by the reordering window are due. */
-		peer->reo_armed = false;
+		peer->out.rec.reo_armed = false;
 		wait = hf_tx_repair(peer);
 		if (wait)
 			hf_tx_reorder_arm(peer, wait);
@@ -523,5 +523,5 @@ out:
  */
 void hf_recovery_init(struct hf_peer *peer)
 {
-	timer_setup(&peer->rto_timer, hf_tx_rto_expired, 0);
+	timer_setup(&peer->out.rec.timer, hf_tx_rto_expired, 0);
 }

@@ -56,7 +56,7 @@ TRACE_EVENT(hf_frame_xmit,
 	),
 	TP_fast_assign(
 		HF_TP_PEER_ASSIGN(peer);
-		__entry->epoch = peer->tx_epoch;
+		__entry->epoch = peer->out.epoch;
 		__entry->msg_id = msg_id;
 		__entry->seq = seq;
 		__entry->segs = segs;
@@ -105,7 +105,7 @@ TRACE_EVENT(hf_retransmit,
 	),
 	TP_fast_assign(
 		HF_TP_PEER_ASSIGN(peer);
-		__entry->epoch = peer->tx_epoch;
+		__entry->epoch = peer->out.epoch;
 		__entry->seq = seq;
 		__entry->msg_id = msg_id;
 		__entry->index = index;
@@ -133,13 +133,13 @@ TRACE_EVENT(hf_credit_grant,
 	),
 	TP_fast_assign(
 		HF_TP_PEER_ASSIGN(peer);
-		__entry->epoch = peer->rx_ep.epoch;
+		__entry->epoch = peer->in.ep.epoch;
 		__entry->cum_seq = cum_seq;
 		__entry->window = flags & HF_AF_CLOSED ? 0 : HF_WIN_SEGS;
 		__entry->flags = flags;
-		__entry->ahead = peer->rx_credit.limit > peer->rx_credit.received ?
-			min_t(u64, peer->rx_credit.limit -
-				   peer->rx_credit.received, U32_MAX) : 0;
+		__entry->ahead = peer->in.credit.limit > peer->in.credit.received ?
+			min_t(u64, peer->in.credit.limit -
+				   peer->in.credit.received, U32_MAX) : 0;
 	),
 	TP_printk("netns=%u ifindex=%d addr=%pM epoch=%u cum_seq=%u window=%u flags=%#x ahead=%u",
 		  __entry->netns, __entry->ifindex, __entry->addr, __entry->epoch,
@@ -159,7 +159,7 @@ TRACE_EVENT(hf_credit_stall,
 	),
 	TP_fast_assign(
 		HF_TP_PEER_ASSIGN(peer);
-		__entry->epoch = peer->tx_epoch;
+		__entry->epoch = peer->out.epoch;
 		__entry->inflight = inflight;
 		__entry->zero_window = zero_window;
 	),
@@ -188,7 +188,7 @@ TRACE_EVENT(hf_frame_size,
 	),
 	TP_fast_assign(
 		HF_TP_PEER_ASSIGN(peer);
-		__entry->epoch = peer->tx_epoch;
+		__entry->epoch = peer->out.epoch;
 		__entry->old_segs = c->old_segs;
 		__entry->new_segs = c->new_segs;
 		__entry->old_rate = c->old_rate;
@@ -216,7 +216,7 @@ TRACE_EVENT(hf_rate_hint,
 	),
 	TP_fast_assign(
 		HF_TP_PEER_ASSIGN(peer);
-		__entry->epoch = peer->tx_epoch;
+		__entry->epoch = peer->out.epoch;
 		__entry->old_rate = old_rate;
 		__entry->new_rate = new_rate;
 	),
@@ -292,7 +292,7 @@ TRACE_EVENT(hf_msg_deliver,
 	),
 	TP_fast_assign(
 		HF_TP_PEER_ASSIGN(peer);
-		__entry->epoch = peer->rx_ep.epoch;
+		__entry->epoch = peer->in.ep.epoch;
 		__entry->msg_id = msg_id;
 		__entry->sport = sport;
 		__entry->dport = dport;

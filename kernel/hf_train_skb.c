@@ -69,8 +69,8 @@ struct sk_buff *hf_tx_seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 			.frame_segs = frame_segs,
 			.frame_seq = frame_seq,
 			.seg_size = msg->seg_size,
-			.epoch = peer->tx_epoch,
-			.echo = peer->tx_rx_state,
+			.epoch = peer->out.epoch,
+			.echo = peer->out.rx_state,
 			.pred = msg->pred,
 		},
 	};
@@ -323,7 +323,7 @@ int hf_tx_train_add(struct hf_peer *peer, struct hf_tx_train *t,
 		return -ENOBUFS;
 	if (!t->packed) {
 		skb = hf_tx_seg_build(peer, msg, index, 1, seq, flags,
-				      peer->frame_seq, peer->frame_segs);
+				      peer->out.frame.seq, peer->out.frame.segs);
 		if (!skb)
 			return -ENOMEM;
 	}
@@ -337,8 +337,8 @@ int hf_tx_train_add(struct hf_peer *peer, struct hf_tx_train *t,
 		t->index = index;
 		t->len = 0;
 		t->flags = 0;
-		t->frame_seq = peer->frame_seq;
-		t->frame_segs = peer->frame_segs;
+		t->frame_seq = peer->out.frame.seq;
+		t->frame_segs = peer->out.frame.segs;
 		t->max_segs = hf_tx_train_segs(peer, msg->seg_size, msg->sk);
 	} else if (skb) {
 		hf_train_add(t->head, t->tail, skb);
