@@ -343,7 +343,7 @@ static int hf_frame_size_fill(struct sk_buff *skb, struct hf_stats *stats)
 							 HF_FRAME_SIZE_BUCKETS),
 				      HF_BUCKET_A_PAD) ||
 		    nla_put_u64_64bit(skb, HF_BUCKET_A_COUNT,
-				      atomic64_read(&stats->frame_size[i]),
+				      hf_stat_sum(stats, HF_STAT_FRAME_SIZE(i)),
 				      HF_BUCKET_A_PAD)) {
 			nla_nest_cancel(skb, nest);
 			return -EMSGSIZE;
@@ -351,7 +351,7 @@ static int hf_frame_size_fill(struct sk_buff *skb, struct hf_stats *stats)
 		nla_nest_end(skb, nest);
 	}
 	return nla_put_u64_64bit(skb, HF_STATS_A_FRAME_SIZE_SUM,
-				 atomic64_read(&stats->frame_size_sum),
+				 hf_stat_sum(stats, HF_STAT_FRAME_SIZE_SUM),
 				 HF_STATS_A_PAD);
 }
 
@@ -367,13 +367,13 @@ static int hf_stats_fill(struct sk_buff *skb, struct hf_net *hn)
 	for (i = 0; i < HF_STAT_MAX; i++)
 		if (hf_genl_counter_put(skb, HF_STATS_A_COUNTER,
 					hf_stat_names[i],
-					atomic64_read(&hn->stats.v[i])))
+					hf_stat_sum(&hn->stats, HF_STAT_V(i))))
 			return -EMSGSIZE;
 	for (i = HF_WERR_OK + 1; i < HF_WERR_MAX; i++) {
 		snprintf(name, sizeof(name), HF_MALFORMED_PREFIX "%s",
 			 hf_wire_err_name(i));
 		if (hf_genl_counter_put(skb, HF_STATS_A_COUNTER, name,
-					atomic64_read(&hn->stats.malformed[i])))
+					hf_stat_sum(&hn->stats, HF_STAT_MALFORMED(i))))
 			return -EMSGSIZE;
 	}
 	if (hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "peers",

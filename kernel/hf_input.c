@@ -402,7 +402,7 @@ static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
 
 	if (skb->len < HF_COMMON_LEN) {
 		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
-		atomic64_inc(&stats->malformed[HF_WERR_SHORT]);
+		hf_stat_malformed(stats, HF_WERR_SHORT);
 		goto drop;
 	}
 	/*
@@ -426,7 +426,7 @@ static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
 		werr = HF_WERR_FLAGS;
 	if (werr) {
 		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
-		atomic64_inc(&stats->malformed[werr]);
+		hf_stat_malformed(stats, werr);
 		goto drop;
 	}
 	/* A train's skb was counted once, as it arrived. */
@@ -630,7 +630,7 @@ static int hf_rx_train(struct sk_buff *skb, struct net_device *dev,
 
 	if (skb->len < HF_DATA_HLEN) {
 		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
-		atomic64_inc(&stats->malformed[HF_WERR_SHORT]);
+		hf_stat_malformed(stats, HF_WERR_SHORT);
 		goto drop;
 	}
 	if (!pskb_may_pull(skb, HF_DATA_HLEN)) {
@@ -651,7 +651,7 @@ static int hf_rx_train(struct sk_buff *skb, struct net_device *dev,
 		werr = HF_WERR_LENGTH;
 	if (werr) {
 		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
-		atomic64_inc(&stats->malformed[werr]);
+		hf_stat_malformed(stats, werr);
 		goto drop;
 	}
 	hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
@@ -761,7 +761,7 @@ static int hf_rx_linearized(struct sk_buff *skb, struct net_device *dev,
 		if (werr) {
 			/* What is left cannot be cut: one malformed frame. */
 			hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
-			atomic64_inc(&stats->malformed[werr]);
+			hf_stat_malformed(stats, werr);
 			break;
 		}
 		flen = h.hlen + h.data.seg_len;
@@ -772,7 +772,7 @@ static int hf_rx_linearized(struct sk_buff *skb, struct net_device *dev,
 		}
 		if (skb_copy_bits(skb, off, skb_put(seg, flen), flen)) {
 			hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
-			atomic64_inc(&stats->malformed[HF_WERR_SHORT]);
+			hf_stat_malformed(stats, HF_WERR_SHORT);
 			kfree_skb(seg);
 			break;
 		}

@@ -110,10 +110,10 @@ static int hf_proc_show(struct seq_file *seq, void *v)
 
 	for (i = 0; i < HF_STAT_MAX; i++)
 		seq_printf(seq, "%s %lld\n", hf_stat_names[i],
-			   (s64)atomic64_read(&hn->stats.v[i]));
+			   (s64)hf_stat_sum(&hn->stats, HF_STAT_V(i)));
 	for (i = HF_WERR_OK + 1; i < HF_WERR_MAX; i++)
 		seq_printf(seq, "drop_malformed_%s %lld\n", hf_wire_err_name(i),
-			   (s64)atomic64_read(&hn->stats.malformed[i]));
+			   (s64)hf_stat_sum(&hn->stats, HF_STAT_MALFORMED(i)));
 	seq_printf(seq, "peers %u\n", READ_ONCE(hn->npeers));
 	seq_printf(seq, "rx_mem_bytes %lld\n", (s64)atomic64_read(&hn->rx_mem));
 	seq_printf(seq, "rx_mem_reserved_bytes %lld\n",
@@ -132,11 +132,38 @@ static void hf_net_gc(struct work_struct *work)
 	schedule_delayed_work(&hn->gc, HF_GC_INTERVAL);
 }
 
+/**
+ * hf_stats_init() - allocate a namespace's counters, all 0
+ * @s: the counters
+ *
+ * Process context; charged to the memory cgroup of the task that creates
+ * the namespace.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int hf_stats_init(struct hf_stats *s)
+{
+	s->pcpu = alloc_percpu_gfp(struct hf_stats_pcpu, GFP_KERNEL_ACCOUNT);
+	return s->pcpu ? 0 : -ENOMEM;
+}
+
+/**
+ * hf_stats_free() - free a namespace's counters
+ * @s: the counters, no longer bumped by anyone
+ */
+void hf_stats_free(struct hf_stats *s)
+{
+	free_percpu(s->pcpu);
+	s->pcpu = NULL;
+}
+
 static int __net_init hf_net_init(struct net *net)
 {
 	struct hf_net *hn = hf_net(net);
 
 	hn->net = net;
+	if (hf_stats_init(&hn->stats))
+		return -ENOMEM;
 	hf_config_init(net, &hn->config);
 	get_random_bytes(&hn->cookie_key, sizeof(hn->cookie_key));
 	get_random_bytes(&hn->peer_key, sizeof(hn->peer_key));
@@ -152,8 +179,10 @@ static int __net_init hf_net_init(struct net *net)
 	INIT_DELAYED_WORK(&hn->gc, hf_net_gc);
 
 	if (!proc_create_net_single("hyperframe", 0444, net->proc_net,
-				    hf_proc_show, NULL))
+				    hf_proc_show, NULL)) {
+		hf_stats_free(&hn->stats);
 		return -ENOMEM;
+	}
 	schedule_delayed_work(&hn->gc, HF_GC_INTERVAL);
 	return 0;
 }
@@ -167,6 +196,8 @@ static void __net_exit hf_net_exit(struct net *net)
 	/* No device is left to bring a frame: nothing is evicted after this. */
 	flush_work(&hn->evict_work);
 	hf_peer_flush_net(net);
+	/* The peers' timers are stopped: nothing counts any more. */
+	hf_stats_free(&hn->stats);
 }
 
 static struct pernet_operations hf_net_ops = {

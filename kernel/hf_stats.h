@@ -9,6 +9,7 @@
 #define _HF_STATS_H
 
 #include <linux/atomic.h>
+#include <linux/percpu.h>
 
 #include "core/hf_hist.h"
 #include "core/hf_wire.h"
@@ -99,28 +100,65 @@ enum hf_stat {
 };
 
 /**
- * struct hf_stats - the counters of one namespace
+ * struct hf_stats_pcpu - one CPU's share of a namespace's counters
  * @v: one counter per enum hf_stat
  * @malformed: failed decodes, by enum hf_wire_err
  * @frame_size: hyperframes sent, by payload size (hf_hist.h log2 buckets,
  *		not cumulative); they sum to HF_STAT_TX_FRAMES
  * @frame_size_sum: payload bytes of those hyperframes
  */
-struct hf_stats {
-	atomic64_t v[HF_STAT_MAX];
-	atomic64_t malformed[HF_WERR_MAX];
-	atomic64_t frame_size[HF_FRAME_SIZE_BUCKETS];
-	atomic64_t frame_size_sum;
+struct hf_stats_pcpu {
+	u64 v[HF_STAT_MAX];
+	u64 malformed[HF_WERR_MAX];
+	u64 frame_size[HF_FRAME_SIZE_BUCKETS];
+	u64 frame_size_sum;
 };
 
+/**
+ * struct hf_stats - the counters of one namespace: per CPU, as the
+ * kernel's SNMP counters, since the data path bumps them for every
+ * segment; a reader sums the CPUs' shares (hf_stat_read())
+ * @pcpu: the CPUs' shares, from namespace creation to its end
+ */
+struct hf_stats {
+	struct hf_stats_pcpu __percpu *pcpu;
+};
+
+/**
+ * hf_stat_add() - add to a namespace counter
+ * @s: the namespace's counters
+ * @i: the counter
+ * @n: what to add
+ *
+ * Any context.
+ */
 static inline void hf_stat_add(struct hf_stats *s, enum hf_stat i, u64 n)
 {
-	atomic64_add(n, &s->v[i]);
+	this_cpu_add(s->pcpu->v[i], n);
 }
 
+/**
+ * hf_stat_inc() - count one in a namespace counter
+ * @s: the namespace's counters
+ * @i: the counter
+ *
+ * Any context.
+ */
 static inline void hf_stat_inc(struct hf_stats *s, enum hf_stat i)
 {
-	atomic64_inc(&s->v[i]);
+	this_cpu_inc(s->pcpu->v[i]);
+}
+
+/**
+ * hf_stat_malformed() - count a frame that failed to decode
+ * @s: the namespace's counters
+ * @err: why (HF_STAT_DROP_MALFORMED is counted apart)
+ *
+ * Any context.
+ */
+static inline void hf_stat_malformed(struct hf_stats *s, enum hf_wire_err err)
+{
+	this_cpu_inc(s->pcpu->malformed[err]);
 }
 
 /**
@@ -134,10 +172,41 @@ static inline void hf_stat_frame(struct hf_stats *s, u64 bytes)
 	u32 b = hf_hist_log2_bucket(bytes, HF_FRAME_SIZE_MIN_SHIFT,
 				    HF_FRAME_SIZE_BUCKETS);
 
-	atomic64_inc(&s->v[HF_STAT_TX_FRAMES]);
-	atomic64_inc(&s->frame_size[b]);
-	atomic64_add(bytes, &s->frame_size_sum);
+	this_cpu_inc(s->pcpu->v[HF_STAT_TX_FRAMES]);
+	this_cpu_inc(s->pcpu->frame_size[b]);
+	this_cpu_add(s->pcpu->frame_size_sum, bytes);
 }
+
+/**
+ * hf_stat_sum() - the sum of the CPUs' shares of one counter
+ * @s: the namespace's counters
+ * @off: the counter's offset in struct hf_stats_pcpu
+ *
+ * Any context; read without stopping the writers: each share is a word
+ * read whole on the 64-bit machines the module builds for.
+ *
+ * Return: the sum.
+ */
+static inline u64 hf_stat_sum(const struct hf_stats *s, size_t off)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*(u64 *)((char *)per_cpu_ptr(s->pcpu, cpu) + off));
+	return sum;
+}
+
+/* One namespace counter, a malformed-frame reason, a histogram bucket. */
+#define HF_STAT_V(i)		(offsetof(struct hf_stats_pcpu, v) + (i) * sizeof(u64))
+#define HF_STAT_MALFORMED(i)	(offsetof(struct hf_stats_pcpu, malformed) + \
+				 (i) * sizeof(u64))
+#define HF_STAT_FRAME_SIZE(i)	(offsetof(struct hf_stats_pcpu, frame_size) + \
+				 (i) * sizeof(u64))
+#define HF_STAT_FRAME_SIZE_SUM	offsetof(struct hf_stats_pcpu, frame_size_sum)
+
+int hf_stats_init(struct hf_stats *s);
+void hf_stats_free(struct hf_stats *s);
 
 extern const char *const hf_stat_names[HF_STAT_MAX];
 
