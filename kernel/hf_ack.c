@@ -48,8 +48,7 @@ static void hf_tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 	msg = list_first_entry_or_null(&peer->out.active, struct hf_tx_msg, node);
 	if ((msg && hf_seq_after(a->msg_done, msg->msg_id)) ||
 	    hf_seq_after(a->msg_done, peer->out.next_msg_id)) {
-		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
-		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+		hf_peer_drop(peer, HF_STAT_DROP_ACK_INVALID, 1);
 		return;
 	}
 
@@ -92,8 +91,7 @@ static void hf_tx_lost(struct hf_peer *peer, const struct hf_ack_hdr *a)
 	if (!peer->out.rx_state ||
 	    hf_seq_before(a->cum_seq, hf_txwin_una(&peer->out.txw)) ||
 	    !hf_seq_before(a->cum_seq, hf_txwin_nxt(&peer->out.txw))) {
-		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
-		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+		hf_peer_drop(peer, HF_STAT_DROP_ACK_INVALID, 1);
 		return;
 	}
 	hf_stat_inc(stats, HF_STAT_RX_ACKS);
@@ -184,8 +182,7 @@ static bool hf_ack_admit(struct hf_peer *peer, const struct hf_hdr *h)
 
 	lockdep_assert_held(&peer->lock);
 	if (!peer->out.epoch || a->epoch != peer->out.epoch) {
-		hf_stat_inc(stats, HF_STAT_DROP_EPOCH);
-		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+		hf_peer_drop(peer, HF_STAT_DROP_EPOCH, 1);
 		return false;
 	}
 	if (h->flags & HF_AF_LOST) {
@@ -201,8 +198,7 @@ static bool hf_ack_admit(struct hf_peer *peer, const struct hf_hdr *h)
 	 */
 	if (!a->rx_state ||
 	    (peer->out.rx_state && a->rx_state != peer->out.rx_state)) {
-		hf_stat_inc(stats, HF_STAT_DROP_ACK_INVALID);
-		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+		hf_peer_drop(peer, HF_STAT_DROP_ACK_INVALID, 1);
 		return false;
 	}
 	/*
@@ -566,10 +562,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	hf_ack_scan_sack(peer, &c);
 
 	hf_txwin_ack(&peer->out.txw, a->cum_seq, a->sack, a->nsack, &c.res);
-	if (c.res.invalid) {
-		hf_stat_add(stats, HF_STAT_DROP_ACK_INVALID, c.res.invalid);
-		hf_dev_stat_add(peer->dstats, HF_DEV_STAT_DROPS, c.res.invalid);
-	}
+	if (c.res.invalid)
+		hf_peer_drop(peer, HF_STAT_DROP_ACK_INVALID, c.res.invalid);
 	/*
 	 * An ack behind what was acknowledged already, or for segments never
 	 * sent, says nothing about this flow: it proves neither progress nor

@@ -24,6 +24,7 @@ struct hf_config;
 struct hf_net;
 #include "core/hf_wire.h"
 #include "hf_msg.h"
+#include "hf_net.h"
 #include "hf_params.h"
 #include "hf_stats.h"
 
@@ -373,6 +374,21 @@ struct hf_peer {
 	struct hf_peer_out out;
 	struct hf_peer_in in;
 };
+
+/**
+ * hf_peer_drop() - count frames of @peer dropped for @why: the namespace's
+ * drop_* counter and the device's drops together
+ * @peer: the peer
+ * @why: the namespace counter that names the reason (HF_STAT_DROP_*)
+ * @n: frames dropped
+ *
+ * Any context.
+ */
+static inline void hf_peer_drop(struct hf_peer *peer, enum hf_stat why, u64 n)
+{
+	hf_stat_add(&hf_net(peer->net)->stats, why, n);
+	hf_dev_stat_add(peer->dstats, HF_DEV_STAT_DROPS, n);
+}
 
 struct hf_peer *hf_peer_find_rcu(struct hf_net *hn, int ifindex,
 				 const u8 *addr);
