@@ -549,27 +549,24 @@ static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
 #define HF_RXF_MORE	BIT(1)	/* segments of its train follow it */
 #define HF_RXF_UNFILLED	BIT(2)	/* copied out of a train that crossed no wire */
 
-/*
- * Take in one frame from @src on @dev: a lone segment or ACK, or one
- * segment of a train; @how: HF_RXF_* flags. Return: NET_RX_SUCCESS or
- * NET_RX_DROP.
+/**
+ * hf_rx_frame_decode() - make a frame's header linear and decode it
+ * @skb: the frame
+ * @stats: the namespace's counters, where a drop is counted
+ * @h: set to its header
+ *
+ * Return: true when @h holds a well-formed header; false when the frame is
+ * to be dropped, its drop_* counter bumped.
  */
-static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
-		       const u8 *src, unsigned int how)
+static bool hf_rx_frame_decode(struct sk_buff *skb, struct hf_stats *stats,
+			       struct hf_hdr *h)
 {
-	struct net *net = dev_net(dev);
-	struct hf_net *hn = hf_net(net);
-	struct hf_stats *stats = &hn->stats;
 	enum hf_wire_err werr;
-	struct hf_peer *peer;
-	struct hf_hdr h;
-	u32 flen;
-	int err;
 
 	if (skb->len < HF_COMMON_LEN) {
 		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
 		atomic64_inc(&stats->malformed[HF_WERR_SHORT]);
-		goto drop;
+		return false;
 	}
 	/*
 	 * Make the header linear, and only the header: a DATA segment's
@@ -580,38 +577,119 @@ static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
 				      (skb->data[0] & 0x0f) == HF_TYPE_DATA ?
 				      HF_DATA_HLEN : HF_HLEN_MAX))) {
 		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
-		goto drop;
+		return false;
 	}
 
-	werr = hf_hdr_decode(skb->data, skb->len, &h);
+	werr = hf_hdr_decode(skb->data, skb->len, h);
 	/*
 	 * A packed train goes to hf_rx_train() as it arrives: one here came
 	 * inside another train, which no sender builds.
 	 */
-	if (!werr && h.type == HF_TYPE_DATA && (h.flags & HF_DF_PACKED))
+	if (!werr && h->type == HF_TYPE_DATA && (h->flags & HF_DF_PACKED))
 		werr = HF_WERR_FLAGS;
 	if (werr) {
 		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
 		atomic64_inc(&stats->malformed[werr]);
-		goto drop;
+		return false;
 	}
-	/* A train's skb was counted once, as it arrived. */
-	if ((how & HF_RXF_LONE) && h.type == HF_TYPE_DATA) {
-		hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
-		trace_hf_frame_recv(dev, src, 1, skb->len);
-	}
-	flen = h.hlen + (h.type == HF_TYPE_DATA ? h.data.seg_len : 0);
+	return true;
+}
+
+/**
+ * hf_rx_frame_verify() - cut a frame to its length and check its checksum
+ * @skb: the frame, its header decoded
+ * @stats: the namespace's counters, where a drop is counted
+ * @h: its header, which says how long it is
+ * @how: HF_RXF_* flags
+ *
+ * Return: true when the frame is whole and its checksum right, or left
+ * unfilled by a sender on this host; false when it is to be dropped, its
+ * drop_* counter bumped.
+ */
+static bool hf_rx_frame_verify(struct sk_buff *skb, struct hf_stats *stats,
+			       const struct hf_hdr *h, unsigned int how)
+{
+	u32 flen = h->hlen + (h->type == HF_TYPE_DATA ? h->data.seg_len : 0);
+
 	if (pskb_trim(skb, flen)) {
 		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
-		goto drop;
+		return false;
 	}
 	/* A frame that crossed no wire may have it unfilled: hf_csum_local(). */
 	if ((how & HF_RXF_UNFILLED) || hf_csum_local(skb)) {
 		hf_stat_inc(stats, HF_STAT_RX_CSUM_LOCAL);
 	} else if (csum_fold(skb_checksum(skb, 0, flen, 0))) {
 		hf_stat_inc(stats, HF_STAT_DROP_CSUM);
-		goto drop;
+		return false;
 	}
+	return true;
+}
+
+/**
+ * hf_rx_frame_take() - hand a checked frame to its peer's receiver or sender
+ * @peer: its source, with a reference the call gives up; its lock not
+ *	held, taken here
+ * @skb: the frame, consumed
+ * @h: its header
+ * @how: HF_RXF_* flags
+ *
+ * A DATA segment goes to hf_rx_data(), an ACK to hf_output_ack(); a frame
+ * for a peer being torn down is dropped.
+ *
+ * Return: NET_RX_SUCCESS, or NET_RX_DROP for a dead peer.
+ */
+static int hf_rx_frame_take(struct hf_peer *peer, struct sk_buff *skb,
+			    const struct hf_hdr *h, unsigned int how)
+{
+	spin_lock_bh(&peer->lock);
+	if (peer->dead) {
+		spin_unlock_bh(&peer->lock);
+		hf_peer_put(peer);
+		kfree_skb(skb);
+		return NET_RX_DROP;
+	}
+	if (h->type == HF_TYPE_DATA) {
+		hf_rx_data(peer, skb, h, how & HF_RXF_MORE);
+	} else {
+		hf_output_ack(peer, h);
+		consume_skb(skb);
+	}
+	spin_unlock_bh(&peer->lock);
+	hf_peer_put(peer);
+	return NET_RX_SUCCESS;
+}
+
+/**
+ * hf_rx_frame() - take in one frame: a lone segment or ACK, or one segment
+ * of a train
+ * @skb: the frame, consumed
+ * @dev: the interface it arrived on
+ * @src: its source address
+ * @how: HF_RXF_* flags
+ *
+ * Softirq context, no lock held.
+ *
+ * Return: NET_RX_SUCCESS or NET_RX_DROP.
+ */
+static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
+		       const u8 *src, unsigned int how)
+{
+	struct net *net = dev_net(dev);
+	struct hf_net *hn = hf_net(net);
+	struct hf_stats *stats = &hn->stats;
+	struct hf_peer *peer;
+	struct hf_hdr h;
+	int err;
+
+	if (!hf_rx_frame_decode(skb, stats, &h))
+		goto drop;
+	/* A train's skb was counted once, as it arrived. */
+	if ((how & HF_RXF_LONE) && h.type == HF_TYPE_DATA) {
+		hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
+		trace_hf_frame_recv(dev, src, 1, skb->len);
+	}
+	if (!hf_rx_frame_verify(skb, stats, &h, how))
+		goto drop;
 
 	peer = hf_peer_get(net, dev, src, h.type == HF_TYPE_DATA, &err);
 	if (!peer) {
@@ -620,23 +698,7 @@ static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
 				   HF_STAT_DROP_MEMORY);
 		goto drop;
 	}
-
-	spin_lock_bh(&peer->lock);
-	if (peer->dead) {
-		spin_unlock_bh(&peer->lock);
-		hf_peer_put(peer);
-		kfree_skb(skb);
-		return NET_RX_DROP;
-	}
-	if (h.type == HF_TYPE_DATA) {
-		hf_rx_data(peer, skb, &h, how & HF_RXF_MORE);
-	} else {
-		hf_output_ack(peer, &h);
-		consume_skb(skb);
-	}
-	spin_unlock_bh(&peer->lock);
-	hf_peer_put(peer);
-	return NET_RX_SUCCESS;
+	return hf_rx_frame_take(peer, skb, &h, how);
 
 drop:
 	/* Every way here counted a drop_* counter. */
