@@ -191,75 +191,127 @@ static bool hf_rx_sock_reserve(struct sock *sk, u32 need)
 	return false;
 }
 
-/* Start reassembly of the message @d announces; NULL when it cannot be held now. */
-struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer,
-				const struct hf_hdr *h,
-				    enum hf_stat *why)
+/**
+ * hf_rx_msg_status() - what becomes of a new message, by its header alone
+ * @peer: its source; caller holds its lock
+ * @h: the DATA header of its first segment to arrive
+ * @reserve: what holding it would reserve (hf_rx_msg_reserve())
+ * @sk: set to the socket bound to its port, with a reference, when it may
+ *	go there; else NULL
+ *
+ * Return: HF_STATUS_DELIVERED with *@sk set; HF_STATUS_TOO_BIG above
+ * max_msg, or when it could never be held; HF_STATUS_NO_PORT when no
+ * socket here takes its port.
+ */
+static u8 hf_rx_msg_status(struct hf_peer *peer, const struct hf_hdr *h,
+			   u64 reserve, struct sock **sk)
 {
-	const struct hf_data_hdr *d = &h->data;
-	struct hf_net *hn = hf_net(peer->net);
-	u32 nsegs = d->msg_len ? DIV_ROUND_UP(d->msg_len, d->seg_size) : 1;
-	u64 reserve = hf_rx_msg_reserve(d->msg_len, nsegs);
-	u8 status = HF_STATUS_DELIVERED;
-	struct sock *sk = NULL;
-	struct hf_rx_msg *m;
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	bool other_dev;
 
-	if (d->msg_len > READ_ONCE(peer->cfg->p.max_msg)) {
-		status = HF_STATUS_TOO_BIG;
-	} else if (reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4) {
+	lockdep_assert_held(&peer->lock);
+	*sk = NULL;
+	if (h->data.msg_len > READ_ONCE(peer->cfg->p.max_msg))
+		return HF_STATUS_TOO_BIG;
+	if (reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4) {
 		/* Could never be held, however long the sender waits. */
-		status = HF_STATUS_TOO_BIG;
-		hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_NO_MEMORY);
-	} else {
-		sk = hf_port_lookup(peer->net, h->dport, peer->dev->ifindex,
-				    &other_dev);
-		if (!sk) {
-			status = HF_STATUS_NO_PORT;
-			if (other_dev)
-				hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_OTHER_DEV);
-		}
+		hf_stat_inc(stats, HF_STAT_RX_MSGS_NO_MEMORY);
+		return HF_STATUS_TOO_BIG;
 	}
+	*sk = hf_port_lookup(peer->net, h->dport, peer->dev->ifindex,
+			     &other_dev);
+	if (*sk)
+		return HF_STATUS_DELIVERED;
+	if (other_dev)
+		hf_stat_inc(stats, HF_STAT_RX_MSGS_OTHER_DEV);
+	return HF_STATUS_NO_PORT;
+}
 
-	/*
-	 * Reserve the whole message now, so that every message admitted can
-	 * complete: charging segments as they come would let concurrent
-	 * large messages each take part of the limit and none finish. A
-	 * message refused here is admitted when its sender tries again. It
-	 * is reserved against its socket's buffer, its source's quarter of
-	 * mem_limit, the namespace's mem_limit and the module-wide limit;
-	 * the socket's full buffer is flow control, the rest memory limits.
-	 */
-	if (sk) {
-		if (!hf_rx_sock_reserve(sk, reserve)) {
-			peer->rx_refused = true;
-			peer->rx_refused_port = h->dport;
-			peer->rx_refused_need = reserve;
-			peer->rx_refused_at = jiffies;
-			WRITE_ONCE(hf_sk(sk)->rx_refused, true);
-			sock_put(sk);
-			*why = HF_STAT_DROP_RCVBUF;
-			return NULL;
-		}
-		*why = HF_STAT_DROP_MEM_LIMIT;
-		if (peer->rx_reserved + reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4)
-			goto unreserve_sock;
-		if (atomic64_add_return(reserve, &hn->rx_reserved) >
-		    READ_ONCE(peer->cfg->p.mem_limit))
-			goto unreserve_net;
-		/* Under memory pressure, a socket takes one message at a time. */
-		if (!hf_mem_charge(hf_mem_pages(reserve),
-				   atomic_read(&hf_sk(sk)->rx_reserved) == reserve &&
-				   !hf_rx_sock_delivered(sk)))
-			goto unreserve_net;
-	} else {
-		reserve = 0;
+/**
+ * hf_rx_msg_admit() - reserve a new message's memory, whole
+ * @peer: its source; caller holds its lock
+ * @h: the DATA header of its first segment to arrive
+ * @sk: its socket; the caller's reference is given up when refused
+ * @reserve: what it reserves (hf_rx_msg_reserve())
+ * @why: set to the drop reason when refused
+ *
+ * Reserve the whole message now, so that every message admitted can
+ * complete: charging segments as they come would let concurrent large
+ * messages each take part of the limit and none finish. A message refused
+ * here is admitted when its sender tries again. It is reserved against its
+ * socket's buffer, its source's quarter of mem_limit, the namespace's
+ * mem_limit and the module-wide limit; the socket's full buffer is flow
+ * control (the peer and the socket note the refusal, and a read reopens
+ * the window: hf_input_window_open()), the rest memory limits.
+ * hf_rx_msg_unreserve() gives back what this takes.
+ *
+ * Return: true when reserved; false with *@why set (HF_STAT_DROP_RCVBUF or
+ * HF_STAT_DROP_MEM_LIMIT) and nothing reserved.
+ */
+static bool hf_rx_msg_admit(struct hf_peer *peer, const struct hf_hdr *h,
+			    struct sock *sk, u64 reserve, enum hf_stat *why)
+{
+	struct hf_net *hn = hf_net(peer->net);
+
+	lockdep_assert_held(&peer->lock);
+	if (!hf_rx_sock_reserve(sk, reserve)) {
+		peer->rx_refused = true;
+		peer->rx_refused_port = h->dport;
+		peer->rx_refused_need = reserve;
+		peer->rx_refused_at = jiffies;
+		WRITE_ONCE(hf_sk(sk)->rx_refused, true);
+		sock_put(sk);
+		*why = HF_STAT_DROP_RCVBUF;
+		return false;
 	}
+	*why = HF_STAT_DROP_MEM_LIMIT;
+	if (peer->rx_reserved + reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4)
+		goto unreserve_sock;
+	if (atomic64_add_return(reserve, &hn->rx_reserved) >
+	    READ_ONCE(peer->cfg->p.mem_limit))
+		goto unreserve_net;
+	/* Under memory pressure, a socket takes one message at a time. */
+	if (!hf_mem_charge(hf_mem_pages(reserve),
+			   atomic_read(&hf_sk(sk)->rx_reserved) == reserve &&
+			   !hf_rx_sock_delivered(sk)))
+		goto unreserve_net;
+	return true;
 
-	*why = HF_STAT_DROP_MEMORY;
-	m = kzalloc(sizeof(*m), GFP_ATOMIC);
-	if (!m)
-		goto fail;
+unreserve_net:
+	atomic64_sub(reserve, &hn->rx_reserved);
+unreserve_sock:
+	atomic_sub(reserve, &hf_sk(sk)->rx_reserved);
+	sock_put(sk);
+	return false;
+}
+
+/**
+ * hf_rx_msg_unreserve() - give back what hf_rx_msg_admit() reserved
+ * @peer: the message's source; caller holds its lock
+ * @sk: its socket; the caller's reference is given up
+ * @reserve: what was reserved
+ */
+static void hf_rx_msg_unreserve(struct hf_peer *peer, struct sock *sk,
+				u64 reserve)
+{
+	lockdep_assert_held(&peer->lock);
+	hf_mem_uncharge(hf_mem_pages(reserve));
+	atomic64_sub(reserve, &hf_net(peer->net)->rx_reserved);
+	atomic_sub(reserve, &hf_sk(sk)->rx_reserved);
+	sock_put(sk);
+}
+
+/**
+ * hf_rx_msg_fill() - set a new message's fields its header gives
+ * @m: the message, zeroed
+ * @h: the DATA header of its first segment to arrive
+ * @nsegs: how many segments it has
+ */
+static void hf_rx_msg_fill(struct hf_rx_msg *m, const struct hf_hdr *h,
+			   u32 nsegs)
+{
+	const struct hf_data_hdr *d = &h->data;
+
 	m->first_ns = ktime_get_ns();
 	m->msg_id = d->msg_id;
 	m->len = d->msg_len;
@@ -269,6 +321,47 @@ struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer,
 	m->sport = h->sport;
 	m->dport = h->dport;
 	m->pred = d->pred;
+}
+
+/**
+ * hf_rx_msg_new() - start reassembly of the message a DATA header announces
+ * @peer: its source; caller holds its lock
+ * @h: the DATA header of its first segment to arrive
+ * @why: set to the drop reason when it cannot be held now
+ *
+ * A message that will not be delivered (too big, no port) is started too,
+ * holding no segments and reserving nothing: it completes by count, so
+ * that its sender learns its outcome.
+ *
+ * Return: the message, not yet in the peer's table; NULL when it cannot be
+ * held now.
+ */
+struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer, const struct hf_hdr *h,
+				enum hf_stat *why)
+{
+	const struct hf_data_hdr *d = &h->data;
+	u32 nsegs = d->msg_len ? DIV_ROUND_UP(d->msg_len, d->seg_size) : 1;
+	u64 reserve = hf_rx_msg_reserve(d->msg_len, nsegs);
+	struct hf_rx_msg *m;
+	struct sock *sk;
+	u8 status;
+
+	status = hf_rx_msg_status(peer, h, reserve, &sk);
+	if (sk) {
+		if (!hf_rx_msg_admit(peer, h, sk, reserve, why))
+			return NULL;
+	} else {
+		reserve = 0;
+	}
+
+	*why = HF_STAT_DROP_MEMORY;
+	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m) {
+		if (sk)
+			hf_rx_msg_unreserve(peer, sk, reserve);
+		return NULL;
+	}
+	hf_rx_msg_fill(m, h, nsegs);
 	m->status = status;
 	m->sk = sk;
 	m->reserve = reserve;
@@ -284,16 +377,6 @@ struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer,
 		}
 	}
 	return m;
-fail:
-	if (!sk)
-		return NULL;
-	hf_mem_uncharge(hf_mem_pages(reserve));
-unreserve_net:
-	atomic64_sub(reserve, &hn->rx_reserved);
-unreserve_sock:
-	atomic_sub(reserve, &hf_sk(sk)->rx_reserved);
-	sock_put(sk);
-	return NULL;
 }
 
 /*
