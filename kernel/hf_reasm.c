@@ -424,25 +424,18 @@ static void hf_rx_msg_shrink(struct hf_peer *peer, struct hf_rx_msg *m,
 	m->reserve = keep;
 }
 
-/*
- * Hand a complete message to its socket; false when the socket is gone, or
- * refused it: its filter or the security module dropped it. Delivered,
- * its reservation goes with it (hf_rx_head_free()) and its memory stays
- * charged to the socket until read. Refused, it is resolved as for no port
- * (HF_STATUS_NO_PORT, so its sender gets ECONNREFUSED) and everything it
- * holds is let go at once, as for a message read at once.
+/**
+ * hf_rx_deliver_chain() - chain a complete message's segments under its head
+ * @m: the message, every segment held; caller holds its peer's lock
+ *
+ * Each slot is emptied as its skb joins @m->head's frag_list, in order; a
+ * slot a packed train covers adds nothing (the train's skb is in its first
+ * segment's slot).
  */
-static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
+static void hf_rx_deliver_chain(struct hf_rx_msg *m)
 {
-	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct sk_buff *head = m->head, **link;
-	struct sock *sk = m->sk;
-	unsigned long flags;
-	u32 i, len;
-	int err;
-
-	if (sock_flag(sk, SOCK_DEAD))
-		return false;
+	u32 i;
 
 	link = &skb_shinfo(head)->frag_list;
 	for (i = 0; i < m->nsegs; i++) {
@@ -458,34 +451,70 @@ static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 		link = &seg->next;
 	}
 	*link = NULL;
+}
 
-	/*
-	 * The hooks every family runs on delivery, both in sk_filter(): the
-	 * security module's (security_sock_rcv_skb()) and the socket's filter
-	 * (SO_ATTACH_FILTER, SO_ATTACH_BPF). The filter sees the message from
-	 * its first byte, as it came in on its interface (skb->ifindex,
-	 * skb->protocol); it may drop it or keep a part (pskb_trim() of the
-	 * chain, which frees the segments beyond, and its reservation
-	 * shrinks with it). The credit the message took is returned whole
-	 * when it is read (hf_skb_cb.len).
-	 */
-	len = head->len;
+/**
+ * hf_rx_deliver_filter() - run the hooks every family runs on delivery
+ * @peer: the message's source; caller holds its lock
+ * @m: the message, its segments chained under @m->head
+ * @len: its length before the hooks
+ *
+ * Both are in sk_filter(): the security module's (security_sock_rcv_skb())
+ * and the socket's filter (SO_ATTACH_FILTER, SO_ATTACH_BPF). The filter
+ * sees the message from its first byte, as it came in on its interface
+ * (skb->ifindex, skb->protocol); it may drop it or keep a part (pskb_trim()
+ * of the chain, which frees the segments beyond, and its reservation
+ * shrinks with it).
+ *
+ * Return: true when the message goes on to its socket, whole or cut; false
+ * when refused: it is resolved as for no port and everything it holds is
+ * let go.
+ */
+static bool hf_rx_deliver_filter(struct hf_peer *peer, struct hf_rx_msg *m,
+				 u32 len)
+{
+	struct sk_buff *head = m->head;
+	int err;
+
+	lockdep_assert_held(&peer->lock);
 	head->dev = peer->dev;
 	head->skb_iif = peer->dev->ifindex;
 	if (skb_shinfo(head)->frag_list)
 		head->protocol = skb_shinfo(head)->frag_list->protocol;
-	err = sk_filter(sk, head);
+	err = sk_filter(m->sk, head);
 	/* Queued for long: no pointer to a device that may go meanwhile. */
 	head->dev = NULL;
 	if (err) {
 		m->status = HF_STATUS_NO_PORT;
-		hf_stat_inc(stats, HF_STAT_RX_MSGS_FILTERED);
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_MSGS_FILTERED);
 		hf_rx_msg_release(peer, m);
 		return false;
 	}
 	if (head->len < len)
 		hf_rx_msg_shrink(peer, m, head);
+	return true;
+}
 
+/**
+ * hf_rx_deliver_queue() - queue a message past its hooks on its socket
+ * @peer: its source; caller holds its lock
+ * @m: the message; its head skb goes to the socket when queued
+ * @len: its length as it was sent, before any cut
+ *
+ * The head skb carries what recvmsg() reports (struct hf_skb_cb) and the
+ * message's reservation (freed with it: hf_rx_head_free()), and is charged
+ * to the socket.
+ *
+ * Return: true when queued; false when the socket died meanwhile.
+ */
+static bool hf_rx_deliver_queue(struct hf_peer *peer, struct hf_rx_msg *m,
+				u32 len)
+{
+	struct sk_buff *head = m->head;
+	struct sock *sk = m->sk;
+	unsigned long flags;
+
+	lockdep_assert_held(&peer->lock);
 	HF_SKB_CB(head)->sport = m->sport;
 	BUILD_BUG_ON(sizeof(struct hf_skb_cb) > sizeof_field(struct sk_buff, cb));
 	HF_SKB_CB(head)->len = len;
@@ -512,6 +541,36 @@ static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	head->destructor = hf_rx_head_free;
 	__skb_queue_tail(&sk->sk_receive_queue, head);
 	spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
+	return true;
+}
+
+/**
+ * hf_rx_deliver() - hand a complete message to its socket
+ * @peer: its source; caller holds its lock
+ * @m: the message, every segment held
+ *
+ * Delivered, its reservation goes with it (hf_rx_head_free()) and its
+ * memory stays charged to the socket until read. Refused by the socket's
+ * filter or the security module, it is resolved as for no port
+ * (HF_STATUS_NO_PORT, so its sender gets ECONNREFUSED) and everything it
+ * holds is let go at once, as for a message read at once.
+ *
+ * Return: true when delivered; false when the socket is gone, or refused it.
+ */
+static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	struct sock *sk = m->sk;
+	u32 len;
+
+	if (sock_flag(sk, SOCK_DEAD))
+		return false;
+	hf_rx_deliver_chain(m);
+	/* The credit it took is returned whole when read (hf_skb_cb.len). */
+	len = m->head->len;
+	if (!hf_rx_deliver_filter(peer, m, len) ||
+	    !hf_rx_deliver_queue(peer, m, len))
+		return false;
 	/*
 	 * Under the peer's lock: a kernel user must not read from its
 	 * data_ready callback (recvmsg() takes the lock to return credit).
