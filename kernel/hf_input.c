@@ -230,27 +230,60 @@ static bool hf_rx_msg_disagrees(const struct hf_rx_msg *m, const struct hf_hdr *
 	       m->pred != d->pred;
 }
 
-/*
- * A DATA segment for @peer; consumes @skb. @more: segments of the same
- * train follow it in this softirq, so an ACK it calls for waits for the
- * train's last (one ACK per train, as one per GRO skb in TCP; the ACK
- * timer covers a last segment that never gets here). Peer lock held.
+/**
+ * enum hf_rx_data_verdict - what a step of hf_rx_data() decided
+ * @HF_RXD_GO: the segment goes on to the next step
+ * @HF_RXD_REFUSE: dropped for &hf_rx_data_ctx.why, which hf_rx_data_refuse()
+ *	counts and may answer
+ * @HF_RXD_DROPPED: dropped, and already counted by the step
  */
-static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
-		       const struct hf_hdr *h, bool more)
+enum hf_rx_data_verdict {
+	HF_RXD_GO,
+	HF_RXD_REFUSE,
+	HF_RXD_DROPPED,
+};
+
+/**
+ * struct hf_rx_data_ctx - a DATA segment on its way through hf_rx_data()
+ * @skb: the segment; replaced by a tight copy of itself when it came in a
+ *	big buffer (hf_rx_data_place())
+ * @m: its message, once found or created
+ * @slot: where its skb is held; NULL while none is, or for a message that
+ *	holds no segments
+ * @why: the drop reason, when a step refuses it
+ * @fresh: @m was created for this segment and is not in the peer's table
+ *	yet: a refusal frees it
+ */
+struct hf_rx_data_ctx {
+	struct sk_buff *skb;
+	struct hf_rx_msg *m;
+	struct sk_buff **slot;
+	enum hf_stat why;
+	bool fresh;
+};
+
+/**
+ * hf_rx_data_admit() - check a DATA segment's flow and message number
+ * @peer: its source; caller holds its lock
+ * @d: its DATA header
+ * @s: the segment; @s->why set when refused
+ *
+ * Its flow must be taken (hf_rx_epoch_admit()), its message within the
+ * status window, and its stride at least the minimum unless the message is
+ * one segment. A segment of a message already resolved is a duplicate,
+ * answered and counted here.
+ *
+ * Return: HF_RXD_GO, HF_RXD_REFUSE or HF_RXD_DROPPED.
+ */
+static enum hf_rx_data_verdict hf_rx_data_admit(struct hf_peer *peer,
+						const struct hf_data_hdr *d,
+						struct hf_rx_data_ctx *s)
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
-	const struct hf_data_hdr *d = &h->data;
-	enum hf_stat why = HF_STAT_DROP_MSG_WINDOW;
-	struct hf_net *hn = hf_net(peer->net);
-	struct sk_buff **slot = NULL;
-	struct hf_rx_msg *m;
-	bool fresh = false;
-	u32 index;
 
-	if (!hf_rx_epoch_admit(peer, d, 1, &why))
-		goto count_drop;
-
+	lockdep_assert_held(&peer->lock);
+	if (!hf_rx_epoch_admit(peer, d, 1, &s->why))
+		return HF_RXD_REFUSE;
 	if (hf_seq_before(d->msg_id, peer->in.msg_done)) {
 		/* A message already resolved: a segment of it is a duplicate. */
 		if (hf_rxwin_mark(&peer->in.rxw, d->seq) != HF_RX_NEW) {
@@ -260,51 +293,106 @@ static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
 			hf_stat_inc(stats, HF_STAT_DROP_DISAGREE);
 			hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 		}
-		goto drop;
+		return HF_RXD_DROPPED;
 	}
-	if (d->msg_id - peer->in.msg_done >= HF_STATUS_WINDOW)
-		goto count_drop;
+	if (d->msg_id - peer->in.msg_done >= HF_STATUS_WINDOW) {
+		s->why = HF_STAT_DROP_MSG_WINDOW;
+		return HF_RXD_REFUSE;
+	}
 	if (d->seg_size < HF_MIN_SEG_SIZE && d->msg_len > d->seg_size) {
-		why = HF_STAT_DROP_SEG_SIZE;
-		goto count_drop;
+		s->why = HF_STAT_DROP_SEG_SIZE;
+		return HF_RXD_REFUSE;
 	}
+	return HF_RXD_GO;
+}
 
-	m = peer->in.msgs[d->msg_id % HF_STATUS_WINDOW];
-	if (!m) {
-		m = hf_rx_msg_new(peer, h, &why);
-		if (!m)
-			goto count_drop;
-		fresh = true;
+/**
+ * hf_rx_data_msg() - find or start the message a DATA segment belongs to
+ * @peer: its source; caller holds its lock
+ * @h: the segment's header
+ * @s: the segment; @s->m set, @s->fresh when it is new, @s->why when refused
+ *
+ * Return: HF_RXD_GO, or HF_RXD_REFUSE when the message cannot be held now
+ * (hf_rx_msg_new()) or the segment says otherwise than its message.
+ */
+static enum hf_rx_data_verdict hf_rx_data_msg(struct hf_peer *peer,
+					      const struct hf_hdr *h,
+					      struct hf_rx_data_ctx *s)
+{
+	lockdep_assert_held(&peer->lock);
+	s->m = peer->in.msgs[h->data.msg_id % HF_STATUS_WINDOW];
+	if (!s->m) {
+		s->m = hf_rx_msg_new(peer, h, &s->why);
+		if (!s->m)
+			return HF_RXD_REFUSE;
+		s->fresh = true;
 	}
-	why = HF_STAT_DROP_DISAGREE;
-	if (hf_rx_msg_disagrees(m, h))
-		goto release;
+	if (hf_rx_msg_disagrees(s->m, h)) {
+		s->why = HF_STAT_DROP_DISAGREE;
+		return HF_RXD_REFUSE;
+	}
+	return HF_RXD_GO;
+}
 
-	index = d->offset / d->seg_size;
+/**
+ * hf_rx_data_place() - find the slot a DATA segment will be held in
+ * @peer: its source; caller holds its lock
+ * @d: its DATA header
+ * @s: the segment, its message found; @s->skb may be replaced by a tight
+ *	copy, @s->slot is set
+ *
+ * Nothing to do for a message that holds no segments (refused, or for no
+ * socket).
+ *
+ * Return: HF_RXD_GO, or HF_RXD_REFUSE (HF_STAT_DROP_MEMORY) when the copy
+ * or the slot's table cannot be allocated.
+ */
+static enum hf_rx_data_verdict hf_rx_data_place(struct hf_peer *peer,
+						const struct hf_data_hdr *d,
+						struct hf_rx_data_ctx *s)
+{
+	lockdep_assert_held(&peer->lock);
+	if (!s->m->chunks)
+		return HF_RXD_GO;
+	s->why = HF_STAT_DROP_MEMORY;
 	/*
 	 * Measured against the payload, as the reservation is: kept this
 	 * way, a message's segments never take twice its reservation.
 	 */
-	if (m->chunks && skb->truesize > 2 * hf_rx_msg_reserve(d->seg_len, 1)) {
+	if (s->skb->truesize > 2 * hf_rx_msg_reserve(d->seg_len, 1)) {
 		/* A small segment in a big buffer: keep only what it carries. */
-		struct sk_buff *tight = hf_rx_skb_tight(skb);
+		struct sk_buff *tight = hf_rx_skb_tight(s->skb);
 
-		why = HF_STAT_DROP_MEMORY;
 		if (!tight)
-			goto release;
-		consume_skb(skb);
-		skb = tight;
+			return HF_RXD_REFUSE;
+		consume_skb(s->skb);
+		s->skb = tight;
 	}
-	if (m->chunks) {
-		why = HF_STAT_DROP_MEMORY;
-		slot = hf_rx_seg_slot(m, index, true);
-		if (!slot)
-			goto release;
-	}
+	s->slot = hf_rx_seg_slot(s->m, d->offset / d->seg_size, true);
+	return s->slot ? HF_RXD_GO : HF_RXD_REFUSE;
+}
 
+/**
+ * hf_rx_data_mark() - mark a DATA segment received in the window
+ * @peer: its source; caller holds its lock
+ * @d: its DATA header
+ * @s: the segment, its slot found; @s->why set when refused
+ *
+ * It must be within the credit granted and new to the window; a duplicate
+ * is answered, and counted here. Only progress keeps the flow alive.
+ *
+ * Return: HF_RXD_GO, HF_RXD_REFUSE or HF_RXD_DROPPED.
+ */
+static enum hf_rx_data_verdict hf_rx_data_mark(struct hf_peer *peer,
+					       const struct hf_data_hdr *d,
+					       struct hf_rx_data_ctx *s)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+
+	lockdep_assert_held(&peer->lock);
 	if (hf_rx_credit_broken(peer, d->seq, 1, d->seg_len)) {
-		why = HF_STAT_DROP_OVER_CREDIT;
-		goto release;
+		s->why = HF_STAT_DROP_OVER_CREDIT;
+		return HF_RXD_REFUSE;
 	}
 	switch (hf_rxwin_mark(&peer->in.rxw, d->seq)) {
 	case HF_RX_NEW:
@@ -314,21 +402,63 @@ static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	case HF_RX_DUPLICATE:
 		hf_stat_inc(stats, HF_STAT_RX_DUPLICATES);
 		hf_rx_send_ack(peer, HF_AF_DUP);
-		if (fresh)
-			hf_rx_msg_free(peer, m);
-		goto drop;
+		if (s->fresh)
+			hf_rx_msg_free(peer, s->m);
+		return HF_RXD_DROPPED;
 	default:
-		why = HF_STAT_DROP_BEYOND;
-		goto release;
+		s->why = HF_STAT_DROP_BEYOND;
+		return HF_RXD_REFUSE;
 	}
-
-	if (slot && *slot) {
+	if (s->slot && *s->slot) {
 		/* Same bytes under a new sequence number: not from our sender. */
 		hf_stat_inc(stats, HF_STAT_DROP_DISAGREE);
 		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
-		goto drop;
+		return HF_RXD_DROPPED;
 	}
-	if (fresh)
+	return HF_RXD_GO;
+}
+
+/**
+ * hf_rx_seg_charge() - make a received skb one that a message holds
+ * @peer: its source; caller holds its lock
+ * @m: the message that holds it
+ * @skb: a DATA segment or a packed train, its header still in front
+ *
+ * Its header goes, its message's socket owns it, and its memory is charged
+ * to the namespace, the socket's reassembly and @m. The caller puts it in
+ * its slot.
+ */
+static void hf_rx_seg_charge(struct hf_peer *peer, struct hf_rx_msg *m,
+			     struct sk_buff *skb)
+{
+	lockdep_assert_held(&peer->lock);
+	skb_orphan(skb);
+	__skb_pull(skb, HF_DATA_HLEN);
+	skb->next = NULL;
+	skb_set_owner_r(skb, m->sk);
+	atomic64_add(skb->truesize, &hf_net(peer->net)->rx_mem);
+	atomic_add(skb->truesize, &hf_sk(m->sk)->rx_reasm);
+	m->charge += skb->truesize;
+}
+
+/**
+ * hf_rx_data_hold() - take in a DATA segment that passed every check
+ * @peer: its source; caller holds its lock
+ * @h: its header
+ * @s: the segment; consumes @s->skb
+ *
+ * A new message enters the peer's table; the segment is counted, then
+ * held in its slot, or let go when its message holds none or is refused
+ * now.
+ */
+static void hf_rx_data_hold(struct hf_peer *peer, const struct hf_hdr *h,
+			    struct hf_rx_data_ctx *s)
+{
+	const struct hf_data_hdr *d = &h->data;
+	struct hf_rx_msg *m = s->m;
+
+	lockdep_assert_held(&peer->lock);
+	if (s->fresh)
 		peer->in.msgs[d->msg_id % HF_STATUS_WINDOW] = m;
 	if (hf_seq_after(d->seq, m->last_seq))
 		m->last_seq = d->seq;
@@ -339,31 +469,32 @@ static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	 * too big. Checked only for a segment about to be held, never for a
 	 * duplicate, which a sender's repairs make legitimately.
 	 */
-	if (slot && m->charge + skb->truesize > 2 * m->reserve) {
+	if (s->slot && m->charge + s->skb->truesize > 2 * m->reserve) {
 		hf_rx_msg_refuse(peer, m);
-		slot = NULL;
+		s->slot = NULL;
 	}
-	if (slot) {
-		skb_orphan(skb);
-		__skb_pull(skb, HF_DATA_HLEN);
-		skb->next = NULL;
-		skb_set_owner_r(skb, m->sk);
-		atomic64_add(skb->truesize, &hn->rx_mem);
-		atomic_add(skb->truesize, &hf_sk(m->sk)->rx_reasm);
-		m->charge += skb->truesize;
-		*slot = skb;
+	if (s->slot) {
+		hf_rx_seg_charge(peer, m, s->skb);
+		*s->slot = s->skb;
 	} else {
-		consume_skb(skb);
+		consume_skb(s->skb);
 	}
+}
 
-	hf_rx_data_taken(peer, m, h->flags, 1, more);
-	return;
+/**
+ * hf_rx_data_refuse() - count a DATA segment a step refused
+ * @peer: its source; caller holds its lock
+ * @s: the segment; a message created for it is freed, @s->skb left to the
+ *	caller
+ */
+static void hf_rx_data_refuse(struct hf_peer *peer, struct hf_rx_data_ctx *s)
+{
+	enum hf_stat why = s->why;
 
-release:
-	if (fresh)
-		hf_rx_msg_free(peer, m);
-count_drop:
-	hf_stat_inc(stats, why);
+	lockdep_assert_held(&peer->lock);
+	if (s->fresh)
+		hf_rx_msg_free(peer, s->m);
+	hf_stat_inc(&hf_net(peer->net)->stats, why);
 	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
 	/*
 	 * Tell a sender we could not take from that we are alive; and one
@@ -374,8 +505,43 @@ count_drop:
 	    why == HF_STAT_DROP_MEM_LIMIT || why == HF_STAT_DROP_BEYOND ||
 	    why == HF_STAT_DROP_MSG_WINDOW || why == HF_STAT_DROP_OVER_CREDIT)
 		hf_rx_send_ack(peer, 0);
-drop:
-	kfree_skb(skb);
+}
+
+/**
+ * hf_rx_data() - take in a DATA segment
+ * @peer: its source; caller holds its lock
+ * @skb: the segment, consumed
+ * @h: its header
+ * @more: segments of the same train follow it in this softirq, so an ACK
+ *	it calls for waits for the train's last (one ACK per train, as one
+ *	per GRO skb in TCP; the ACK timer covers a last segment that never
+ *	gets here)
+ *
+ * Checked, placed and marked in steps, each of which may drop it; held,
+ * then delivered and acknowledged as it allows.
+ */
+static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
+		       const struct hf_hdr *h, bool more)
+{
+	const struct hf_data_hdr *d = &h->data;
+	struct hf_rx_data_ctx s = { .skb = skb };
+	enum hf_rx_data_verdict v;
+
+	v = hf_rx_data_admit(peer, d, &s);
+	if (v == HF_RXD_GO)
+		v = hf_rx_data_msg(peer, h, &s);
+	if (v == HF_RXD_GO)
+		v = hf_rx_data_place(peer, d, &s);
+	if (v == HF_RXD_GO)
+		v = hf_rx_data_mark(peer, d, &s);
+	if (v == HF_RXD_GO) {
+		hf_rx_data_hold(peer, h, &s);
+		hf_rx_data_taken(peer, s.m, h->flags, 1, more);
+		return;
+	}
+	if (v == HF_RXD_REFUSE)
+		hf_rx_data_refuse(peer, &s);
+	kfree_skb(s.skb);
 }
 
 /* How a frame reached hf_rx_frame(). */
@@ -383,27 +549,24 @@ drop:
 #define HF_RXF_MORE	BIT(1)	/* segments of its train follow it */
 #define HF_RXF_UNFILLED	BIT(2)	/* copied out of a train that crossed no wire */
 
-/*
- * Take in one frame from @src on @dev: a lone segment or ACK, or one
- * segment of a train; @how: HF_RXF_* flags. Return: NET_RX_SUCCESS or
- * NET_RX_DROP.
+/**
+ * hf_rx_frame_decode() - make a frame's header linear and decode it
+ * @skb: the frame
+ * @stats: the namespace's counters, where a drop is counted
+ * @h: set to its header
+ *
+ * Return: true when @h holds a well-formed header; false when the frame is
+ * to be dropped, its drop_* counter bumped.
  */
-static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
-		       const u8 *src, unsigned int how)
+static bool hf_rx_frame_decode(struct sk_buff *skb, struct hf_stats *stats,
+			       struct hf_hdr *h)
 {
-	struct net *net = dev_net(dev);
-	struct hf_net *hn = hf_net(net);
-	struct hf_stats *stats = &hn->stats;
 	enum hf_wire_err werr;
-	struct hf_peer *peer;
-	struct hf_hdr h;
-	u32 flen;
-	int err;
 
 	if (skb->len < HF_COMMON_LEN) {
 		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
 		hf_stat_malformed(stats, HF_WERR_SHORT);
-		goto drop;
+		return false;
 	}
 	/*
 	 * Make the header linear, and only the header: a DATA segment's
@@ -414,38 +577,119 @@ static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
 				      (skb->data[0] & 0x0f) == HF_TYPE_DATA ?
 				      HF_DATA_HLEN : HF_HLEN_MAX))) {
 		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
-		goto drop;
+		return false;
 	}
 
-	werr = hf_hdr_decode(skb->data, skb->len, &h);
+	werr = hf_hdr_decode(skb->data, skb->len, h);
 	/*
 	 * A packed train goes to hf_rx_train() as it arrives: one here came
 	 * inside another train, which no sender builds.
 	 */
-	if (!werr && h.type == HF_TYPE_DATA && (h.flags & HF_DF_PACKED))
+	if (!werr && h->type == HF_TYPE_DATA && (h->flags & HF_DF_PACKED))
 		werr = HF_WERR_FLAGS;
 	if (werr) {
 		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
 		hf_stat_malformed(stats, werr);
-		goto drop;
+		return false;
 	}
-	/* A train's skb was counted once, as it arrived. */
-	if ((how & HF_RXF_LONE) && h.type == HF_TYPE_DATA) {
-		hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
-		trace_hf_frame_recv(dev, src, 1, skb->len);
-	}
-	flen = h.hlen + (h.type == HF_TYPE_DATA ? h.data.seg_len : 0);
+	return true;
+}
+
+/**
+ * hf_rx_frame_verify() - cut a frame to its length and check its checksum
+ * @skb: the frame, its header decoded
+ * @stats: the namespace's counters, where a drop is counted
+ * @h: its header, which says how long it is
+ * @how: HF_RXF_* flags
+ *
+ * Return: true when the frame is whole and its checksum right, or left
+ * unfilled by a sender on this host; false when it is to be dropped, its
+ * drop_* counter bumped.
+ */
+static bool hf_rx_frame_verify(struct sk_buff *skb, struct hf_stats *stats,
+			       const struct hf_hdr *h, unsigned int how)
+{
+	u32 flen = h->hlen + (h->type == HF_TYPE_DATA ? h->data.seg_len : 0);
+
 	if (pskb_trim(skb, flen)) {
 		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
-		goto drop;
+		return false;
 	}
 	/* A frame that crossed no wire may have it unfilled: hf_csum_local(). */
 	if ((how & HF_RXF_UNFILLED) || hf_csum_local(skb)) {
 		hf_stat_inc(stats, HF_STAT_RX_CSUM_LOCAL);
 	} else if (csum_fold(skb_checksum(skb, 0, flen, 0))) {
 		hf_stat_inc(stats, HF_STAT_DROP_CSUM);
-		goto drop;
+		return false;
 	}
+	return true;
+}
+
+/**
+ * hf_rx_frame_take() - hand a checked frame to its peer's receiver or sender
+ * @peer: its source, with a reference the call gives up; its lock not
+ *	held, taken here
+ * @skb: the frame, consumed
+ * @h: its header
+ * @how: HF_RXF_* flags
+ *
+ * A DATA segment goes to hf_rx_data(), an ACK to hf_output_ack(); a frame
+ * for a peer being torn down is dropped.
+ *
+ * Return: NET_RX_SUCCESS, or NET_RX_DROP for a dead peer.
+ */
+static int hf_rx_frame_take(struct hf_peer *peer, struct sk_buff *skb,
+			    const struct hf_hdr *h, unsigned int how)
+{
+	spin_lock_bh(&peer->lock);
+	if (peer->dead) {
+		spin_unlock_bh(&peer->lock);
+		hf_peer_put(peer);
+		kfree_skb(skb);
+		return NET_RX_DROP;
+	}
+	if (h->type == HF_TYPE_DATA) {
+		hf_rx_data(peer, skb, h, how & HF_RXF_MORE);
+	} else {
+		hf_output_ack(peer, h);
+		consume_skb(skb);
+	}
+	spin_unlock_bh(&peer->lock);
+	hf_peer_put(peer);
+	return NET_RX_SUCCESS;
+}
+
+/**
+ * hf_rx_frame() - take in one frame: a lone segment or ACK, or one segment
+ * of a train
+ * @skb: the frame, consumed
+ * @dev: the interface it arrived on
+ * @src: its source address
+ * @how: HF_RXF_* flags
+ *
+ * Softirq context, no lock held.
+ *
+ * Return: NET_RX_SUCCESS or NET_RX_DROP.
+ */
+static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
+		       const u8 *src, unsigned int how)
+{
+	struct net *net = dev_net(dev);
+	struct hf_net *hn = hf_net(net);
+	struct hf_stats *stats = &hn->stats;
+	struct hf_peer *peer;
+	struct hf_hdr h;
+	int err;
+
+	if (!hf_rx_frame_decode(skb, stats, &h))
+		goto drop;
+	/* A train's skb was counted once, as it arrived. */
+	if ((how & HF_RXF_LONE) && h.type == HF_TYPE_DATA) {
+		hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
+		trace_hf_frame_recv(dev, src, 1, skb->len);
+	}
+	if (!hf_rx_frame_verify(skb, stats, &h, how))
+		goto drop;
 
 	peer = hf_peer_get(net, dev, src, h.type == HF_TYPE_DATA, &err);
 	if (!peer) {
@@ -454,23 +698,7 @@ static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
 				   HF_STAT_DROP_MEMORY);
 		goto drop;
 	}
-
-	spin_lock_bh(&peer->lock);
-	if (peer->dead) {
-		spin_unlock_bh(&peer->lock);
-		hf_peer_put(peer);
-		kfree_skb(skb);
-		return NET_RX_DROP;
-	}
-	if (h.type == HF_TYPE_DATA) {
-		hf_rx_data(peer, skb, &h, how & HF_RXF_MORE);
-	} else {
-		hf_output_ack(peer, &h);
-		consume_skb(skb);
-	}
-	spin_unlock_bh(&peer->lock);
-	hf_peer_put(peer);
-	return NET_RX_SUCCESS;
+	return hf_rx_frame_take(peer, skb, &h, how);
 
 drop:
 	/* Every way here counted a drop_* counter. */
@@ -548,7 +776,6 @@ static void hf_rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	const struct hf_data_hdr *d = &h->data;
-	struct hf_net *hn = hf_net(peer->net);
 	struct hf_rx_msg *m;
 	bool fresh;
 	u32 i;
@@ -566,13 +793,7 @@ static void hf_rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
 			m->last_seq = d->seq + n - 1;
 		hf_rx_data_count(peer, m, h->flags, n, payload);
 		if (m->chunks) {
-			skb_orphan(skb);
-			__skb_pull(skb, HF_DATA_HLEN);
-			skb->next = NULL;
-			skb_set_owner_r(skb, m->sk);
-			atomic64_add(skb->truesize, &hn->rx_mem);
-			atomic_add(skb->truesize, &hf_sk(m->sk)->rx_reasm);
-			m->charge += skb->truesize;
+			hf_rx_seg_charge(peer, m, skb);
 			*hf_rx_seg_slot(m, index, false) = skb;
 			for (i = 1; i < n; i++)
 				*hf_rx_seg_slot(m, index + i, false) = HF_RX_COVERED;

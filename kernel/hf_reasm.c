@@ -191,75 +191,127 @@ static bool hf_rx_sock_reserve(struct sock *sk, u32 need)
 	return false;
 }
 
-/* Start reassembly of the message @d announces; NULL when it cannot be held now. */
-struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer,
-				const struct hf_hdr *h,
-				    enum hf_stat *why)
+/**
+ * hf_rx_msg_status() - what becomes of a new message, by its header alone
+ * @peer: its source; caller holds its lock
+ * @h: the DATA header of its first segment to arrive
+ * @reserve: what holding it would reserve (hf_rx_msg_reserve())
+ * @sk: set to the socket bound to its port, with a reference, when it may
+ *	go there; else NULL
+ *
+ * Return: HF_STATUS_DELIVERED with *@sk set; HF_STATUS_TOO_BIG above
+ * max_msg, or when it could never be held; HF_STATUS_NO_PORT when no
+ * socket here takes its port.
+ */
+static u8 hf_rx_msg_status(struct hf_peer *peer, const struct hf_hdr *h,
+			   u64 reserve, struct sock **sk)
 {
-	const struct hf_data_hdr *d = &h->data;
-	struct hf_net *hn = hf_net(peer->net);
-	u32 nsegs = d->msg_len ? DIV_ROUND_UP(d->msg_len, d->seg_size) : 1;
-	u64 reserve = hf_rx_msg_reserve(d->msg_len, nsegs);
-	u8 status = HF_STATUS_DELIVERED;
-	struct sock *sk = NULL;
-	struct hf_rx_msg *m;
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	bool other_dev;
 
-	if (d->msg_len > READ_ONCE(peer->cfg->p.max_msg)) {
-		status = HF_STATUS_TOO_BIG;
-	} else if (reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4) {
+	lockdep_assert_held(&peer->lock);
+	*sk = NULL;
+	if (h->data.msg_len > READ_ONCE(peer->cfg->p.max_msg))
+		return HF_STATUS_TOO_BIG;
+	if (reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4) {
 		/* Could never be held, however long the sender waits. */
-		status = HF_STATUS_TOO_BIG;
-		hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_NO_MEMORY);
-	} else {
-		sk = hf_port_lookup(peer->net, h->dport, peer->dev->ifindex,
-				    &other_dev);
-		if (!sk) {
-			status = HF_STATUS_NO_PORT;
-			if (other_dev)
-				hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_OTHER_DEV);
-		}
+		hf_stat_inc(stats, HF_STAT_RX_MSGS_NO_MEMORY);
+		return HF_STATUS_TOO_BIG;
 	}
+	*sk = hf_port_lookup(peer->net, h->dport, peer->dev->ifindex,
+			     &other_dev);
+	if (*sk)
+		return HF_STATUS_DELIVERED;
+	if (other_dev)
+		hf_stat_inc(stats, HF_STAT_RX_MSGS_OTHER_DEV);
+	return HF_STATUS_NO_PORT;
+}
 
-	/*
-	 * Reserve the whole message now, so that every message admitted can
-	 * complete: charging segments as they come would let concurrent
-	 * large messages each take part of the limit and none finish. A
-	 * message refused here is admitted when its sender tries again. It
-	 * is reserved against its socket's buffer, its source's quarter of
-	 * mem_limit, the namespace's mem_limit and the module-wide limit;
-	 * the socket's full buffer is flow control, the rest memory limits.
-	 */
-	if (sk) {
-		if (!hf_rx_sock_reserve(sk, reserve)) {
-			peer->in.refused.on = true;
-			peer->in.refused.port = h->dport;
-			peer->in.refused.need = reserve;
-			peer->in.refused.at = jiffies;
-			WRITE_ONCE(hf_sk(sk)->rx_refused, true);
-			sock_put(sk);
-			*why = HF_STAT_DROP_RCVBUF;
-			return NULL;
-		}
-		*why = HF_STAT_DROP_MEM_LIMIT;
-		if (peer->in.reserved + reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4)
-			goto unreserve_sock;
-		if (atomic64_add_return(reserve, &hn->rx_reserved) >
-		    READ_ONCE(peer->cfg->p.mem_limit))
-			goto unreserve_net;
-		/* Under memory pressure, a socket takes one message at a time. */
-		if (!hf_mem_charge(hf_mem_pages(reserve),
-				   atomic_read(&hf_sk(sk)->rx_reserved) == reserve &&
-				   !hf_rx_sock_delivered(sk)))
-			goto unreserve_net;
-	} else {
-		reserve = 0;
+/**
+ * hf_rx_msg_admit() - reserve a new message's memory, whole
+ * @peer: its source; caller holds its lock
+ * @h: the DATA header of its first segment to arrive
+ * @sk: its socket; the caller's reference is given up when refused
+ * @reserve: what it reserves (hf_rx_msg_reserve())
+ * @why: set to the drop reason when refused
+ *
+ * Reserve the whole message now, so that every message admitted can
+ * complete: charging segments as they come would let concurrent large
+ * messages each take part of the limit and none finish. A message refused
+ * here is admitted when its sender tries again. It is reserved against its
+ * socket's buffer, its source's quarter of mem_limit, the namespace's
+ * mem_limit and the module-wide limit; the socket's full buffer is flow
+ * control (the peer and the socket note the refusal, and a read reopens
+ * the window: hf_input_window_open()), the rest memory limits.
+ * hf_rx_msg_unreserve() gives back what this takes.
+ *
+ * Return: true when reserved; false with *@why set (HF_STAT_DROP_RCVBUF or
+ * HF_STAT_DROP_MEM_LIMIT) and nothing reserved.
+ */
+static bool hf_rx_msg_admit(struct hf_peer *peer, const struct hf_hdr *h,
+			    struct sock *sk, u64 reserve, enum hf_stat *why)
+{
+	struct hf_net *hn = hf_net(peer->net);
+
+	lockdep_assert_held(&peer->lock);
+	if (!hf_rx_sock_reserve(sk, reserve)) {
+		peer->in.refused.on = true;
+		peer->in.refused.port = h->dport;
+		peer->in.refused.need = reserve;
+		peer->in.refused.at = jiffies;
+		WRITE_ONCE(hf_sk(sk)->rx_refused, true);
+		sock_put(sk);
+		*why = HF_STAT_DROP_RCVBUF;
+		return false;
 	}
+	*why = HF_STAT_DROP_MEM_LIMIT;
+	if (peer->in.reserved + reserve > READ_ONCE(peer->cfg->p.mem_limit) / 4)
+		goto unreserve_sock;
+	if (atomic64_add_return(reserve, &hn->rx_reserved) >
+	    READ_ONCE(peer->cfg->p.mem_limit))
+		goto unreserve_net;
+	/* Under memory pressure, a socket takes one message at a time. */
+	if (!hf_mem_charge(hf_mem_pages(reserve),
+			   atomic_read(&hf_sk(sk)->rx_reserved) == reserve &&
+			   !hf_rx_sock_delivered(sk)))
+		goto unreserve_net;
+	return true;
 
-	*why = HF_STAT_DROP_MEMORY;
-	m = kzalloc(sizeof(*m), GFP_ATOMIC);
-	if (!m)
-		goto fail;
+unreserve_net:
+	atomic64_sub(reserve, &hn->rx_reserved);
+unreserve_sock:
+	atomic_sub(reserve, &hf_sk(sk)->rx_reserved);
+	sock_put(sk);
+	return false;
+}
+
+/**
+ * hf_rx_msg_unreserve() - give back what hf_rx_msg_admit() reserved
+ * @peer: the message's source; caller holds its lock
+ * @sk: its socket; the caller's reference is given up
+ * @reserve: what was reserved
+ */
+static void hf_rx_msg_unreserve(struct hf_peer *peer, struct sock *sk,
+				u64 reserve)
+{
+	lockdep_assert_held(&peer->lock);
+	hf_mem_uncharge(hf_mem_pages(reserve));
+	atomic64_sub(reserve, &hf_net(peer->net)->rx_reserved);
+	atomic_sub(reserve, &hf_sk(sk)->rx_reserved);
+	sock_put(sk);
+}
+
+/**
+ * hf_rx_msg_fill() - set a new message's fields its header gives
+ * @m: the message, zeroed
+ * @h: the DATA header of its first segment to arrive
+ * @nsegs: how many segments it has
+ */
+static void hf_rx_msg_fill(struct hf_rx_msg *m, const struct hf_hdr *h,
+			   u32 nsegs)
+{
+	const struct hf_data_hdr *d = &h->data;
+
 	m->first_ns = ktime_get_ns();
 	m->msg_id = d->msg_id;
 	m->len = d->msg_len;
@@ -269,6 +321,47 @@ struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer,
 	m->sport = h->sport;
 	m->dport = h->dport;
 	m->pred = d->pred;
+}
+
+/**
+ * hf_rx_msg_new() - start reassembly of the message a DATA header announces
+ * @peer: its source; caller holds its lock
+ * @h: the DATA header of its first segment to arrive
+ * @why: set to the drop reason when it cannot be held now
+ *
+ * A message that will not be delivered (too big, no port) is started too,
+ * holding no segments and reserving nothing: it completes by count, so
+ * that its sender learns its outcome.
+ *
+ * Return: the message, not yet in the peer's table; NULL when it cannot be
+ * held now.
+ */
+struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer, const struct hf_hdr *h,
+				enum hf_stat *why)
+{
+	const struct hf_data_hdr *d = &h->data;
+	u32 nsegs = d->msg_len ? DIV_ROUND_UP(d->msg_len, d->seg_size) : 1;
+	u64 reserve = hf_rx_msg_reserve(d->msg_len, nsegs);
+	struct hf_rx_msg *m;
+	struct sock *sk;
+	u8 status;
+
+	status = hf_rx_msg_status(peer, h, reserve, &sk);
+	if (sk) {
+		if (!hf_rx_msg_admit(peer, h, sk, reserve, why))
+			return NULL;
+	} else {
+		reserve = 0;
+	}
+
+	*why = HF_STAT_DROP_MEMORY;
+	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m) {
+		if (sk)
+			hf_rx_msg_unreserve(peer, sk, reserve);
+		return NULL;
+	}
+	hf_rx_msg_fill(m, h, nsegs);
 	m->status = status;
 	m->sk = sk;
 	m->reserve = reserve;
@@ -284,16 +377,6 @@ struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer,
 		}
 	}
 	return m;
-fail:
-	if (!sk)
-		return NULL;
-	hf_mem_uncharge(hf_mem_pages(reserve));
-unreserve_net:
-	atomic64_sub(reserve, &hn->rx_reserved);
-unreserve_sock:
-	atomic_sub(reserve, &hf_sk(sk)->rx_reserved);
-	sock_put(sk);
-	return NULL;
 }
 
 /*
@@ -341,25 +424,18 @@ static void hf_rx_msg_shrink(struct hf_peer *peer, struct hf_rx_msg *m,
 	m->reserve = keep;
 }
 
-/*
- * Hand a complete message to its socket; false when the socket is gone, or
- * refused it: its filter or the security module dropped it. Delivered,
- * its reservation goes with it (hf_rx_head_free()) and its memory stays
- * charged to the socket until read. Refused, it is resolved as for no port
- * (HF_STATUS_NO_PORT, so its sender gets ECONNREFUSED) and everything it
- * holds is let go at once, as for a message read at once.
+/**
+ * hf_rx_deliver_chain() - chain a complete message's segments under its head
+ * @m: the message, every segment held; caller holds its peer's lock
+ *
+ * Each slot is emptied as its skb joins @m->head's frag_list, in order; a
+ * slot a packed train covers adds nothing (the train's skb is in its first
+ * segment's slot).
  */
-static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
+static void hf_rx_deliver_chain(struct hf_rx_msg *m)
 {
-	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	struct sk_buff *head = m->head, **link;
-	struct sock *sk = m->sk;
-	unsigned long flags;
-	u32 i, len;
-	int err;
-
-	if (sock_flag(sk, SOCK_DEAD))
-		return false;
+	u32 i;
 
 	link = &skb_shinfo(head)->frag_list;
 	for (i = 0; i < m->nsegs; i++) {
@@ -375,34 +451,70 @@ static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 		link = &seg->next;
 	}
 	*link = NULL;
+}
 
-	/*
-	 * The hooks every family runs on delivery, both in sk_filter(): the
-	 * security module's (security_sock_rcv_skb()) and the socket's filter
-	 * (SO_ATTACH_FILTER, SO_ATTACH_BPF). The filter sees the message from
-	 * its first byte, as it came in on its interface (skb->ifindex,
-	 * skb->protocol); it may drop it or keep a part (pskb_trim() of the
-	 * chain, which frees the segments beyond, and its reservation
-	 * shrinks with it). The credit the message took is returned whole
-	 * when it is read (hf_skb_cb.len).
-	 */
-	len = head->len;
+/**
+ * hf_rx_deliver_filter() - run the hooks every family runs on delivery
+ * @peer: the message's source; caller holds its lock
+ * @m: the message, its segments chained under @m->head
+ * @len: its length before the hooks
+ *
+ * Both are in sk_filter(): the security module's (security_sock_rcv_skb())
+ * and the socket's filter (SO_ATTACH_FILTER, SO_ATTACH_BPF). The filter
+ * sees the message from its first byte, as it came in on its interface
+ * (skb->ifindex, skb->protocol); it may drop it or keep a part (pskb_trim()
+ * of the chain, which frees the segments beyond, and its reservation
+ * shrinks with it).
+ *
+ * Return: true when the message goes on to its socket, whole or cut; false
+ * when refused: it is resolved as for no port and everything it holds is
+ * let go.
+ */
+static bool hf_rx_deliver_filter(struct hf_peer *peer, struct hf_rx_msg *m,
+				 u32 len)
+{
+	struct sk_buff *head = m->head;
+	int err;
+
+	lockdep_assert_held(&peer->lock);
 	head->dev = peer->dev;
 	head->skb_iif = peer->dev->ifindex;
 	if (skb_shinfo(head)->frag_list)
 		head->protocol = skb_shinfo(head)->frag_list->protocol;
-	err = sk_filter(sk, head);
+	err = sk_filter(m->sk, head);
 	/* Queued for long: no pointer to a device that may go meanwhile. */
 	head->dev = NULL;
 	if (err) {
 		m->status = HF_STATUS_NO_PORT;
-		hf_stat_inc(stats, HF_STAT_RX_MSGS_FILTERED);
+		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_MSGS_FILTERED);
 		hf_rx_msg_release(peer, m);
 		return false;
 	}
 	if (head->len < len)
 		hf_rx_msg_shrink(peer, m, head);
+	return true;
+}
 
+/**
+ * hf_rx_deliver_queue() - queue a message past its hooks on its socket
+ * @peer: its source; caller holds its lock
+ * @m: the message; its head skb goes to the socket when queued
+ * @len: its length as it was sent, before any cut
+ *
+ * The head skb carries what recvmsg() reports (struct hf_skb_cb) and the
+ * message's reservation (freed with it: hf_rx_head_free()), and is charged
+ * to the socket.
+ *
+ * Return: true when queued; false when the socket died meanwhile.
+ */
+static bool hf_rx_deliver_queue(struct hf_peer *peer, struct hf_rx_msg *m,
+				u32 len)
+{
+	struct sk_buff *head = m->head;
+	struct sock *sk = m->sk;
+	unsigned long flags;
+
+	lockdep_assert_held(&peer->lock);
 	HF_SKB_CB(head)->sport = m->sport;
 	BUILD_BUG_ON(sizeof(struct hf_skb_cb) > sizeof_field(struct sk_buff, cb));
 	HF_SKB_CB(head)->len = len;
@@ -429,6 +541,36 @@ static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	head->destructor = hf_rx_head_free;
 	__skb_queue_tail(&sk->sk_receive_queue, head);
 	spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
+	return true;
+}
+
+/**
+ * hf_rx_deliver() - hand a complete message to its socket
+ * @peer: its source; caller holds its lock
+ * @m: the message, every segment held
+ *
+ * Delivered, its reservation goes with it (hf_rx_head_free()) and its
+ * memory stays charged to the socket until read. Refused by the socket's
+ * filter or the security module, it is resolved as for no port
+ * (HF_STATUS_NO_PORT, so its sender gets ECONNREFUSED) and everything it
+ * holds is let go at once, as for a message read at once.
+ *
+ * Return: true when delivered; false when the socket is gone, or refused it.
+ */
+static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	struct sock *sk = m->sk;
+	u32 len;
+
+	if (sock_flag(sk, SOCK_DEAD))
+		return false;
+	hf_rx_deliver_chain(m);
+	/* The credit it took is returned whole when read (hf_skb_cb.len). */
+	len = m->head->len;
+	if (!hf_rx_deliver_filter(peer, m, len) ||
+	    !hf_rx_deliver_queue(peer, m, len))
+		return false;
 	/*
 	 * Under the peer's lock: a kernel user must not read from its
 	 * data_ready callback (recvmsg() takes the lock to return credit).

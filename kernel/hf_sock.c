@@ -376,6 +376,155 @@ static struct net_device *hf_dest_dev(struct net *net, int ifindex,
 }
 
 /**
+ * struct hf_sendmsg_ctx - a message on its way through hf_sendmsg()
+ * @dst: its destination
+ * @dev: the interface it leaves through, with a reference once found
+ *	after the wait (hf_sendmsg_wait())
+ * @len: its length
+ * @charge: what it is charged against the send buffer (hf_tx_msg_charge())
+ * @pages: @charge in pages, charged to the module-wide limit by the wait
+ *	and passed on to the message
+ * @seg_size: the segment stride @dev's MTU allows
+ */
+struct hf_sendmsg_ctx {
+	struct sockaddr_hf dst;
+	struct net_device *dev;
+	size_t len;
+	u64 charge;
+	unsigned long pages;
+	u32 seg_size;
+};
+
+/**
+ * hf_sendmsg_dest() - where a message goes
+ * @sk: the sending socket; its lock not held (taken to read connect()'s
+ *	address)
+ * @m: the message; msg_name, if set, is the destination
+ * @dst: set to the destination: msg_name's, else connect()'s
+ *
+ * Return: 0; -EDESTADDRREQ without a destination, or an hf_check_dest()
+ * errno for a bad one.
+ */
+static int hf_sendmsg_dest(struct sock *sk, const struct msghdr *m,
+			   struct sockaddr_hf *dst)
+{
+	struct hf_sock *hs = hf_sk(sk);
+	int err;
+
+	if (m->msg_name) {
+		err = hf_check_dest(sk, m->msg_name, m->msg_namelen);
+		if (err)
+			return err;
+		memcpy(dst, m->msg_name, sizeof(*dst));
+		return 0;
+	}
+	lock_sock(sk);
+	err = hs->has_peer ? 0 : -EDESTADDRREQ;
+	*dst = hs->peer;
+	release_sock(sk);
+	return err;
+}
+
+/**
+ * hf_sendmsg_wait() - make ready to send: route, port, room, interface
+ * @sk: the sending socket; caller holds its lock, released while waiting
+ * @m: the message (its flags: MSG_DONTWAIT)
+ * @s: the message's destination and charge; @s->dev and @s->seg_size set
+ *
+ * The destination must be reachable from the socket's binding; a socket
+ * without a port gets one; the message waits for room (hf_wait_sndbuf(),
+ * which charges @s->pages); its interface is looked up again, since no
+ * reference was held while waiting.
+ *
+ * Return: 0 with @s->pages charged and @s->dev held; else an errno, and
+ * nothing charged or held.
+ */
+static int hf_sendmsg_wait(struct sock *sk, const struct msghdr *m,
+			   struct hf_sendmsg_ctx *s)
+{
+	long timeo;
+	int err;
+
+	sock_owned_by_me(sk);
+	/* Under the lock: SO_BINDTODEVICE takes it to change the binding. */
+	err = hf_check_route(sk, s->dst.shf_ifindex);
+	if (!err)
+		err = hf_autobind(sk);
+	if (err)
+		return err;
+	timeo = sock_sndtimeo(sk, m->msg_flags & MSG_DONTWAIT);
+	err = hf_wait_sndbuf(sk, s->charge, s->pages, &timeo);
+	if (err)
+		return err;
+	/* No device reference is held while waiting: look again. */
+	s->dev = hf_dest_dev(sock_net(sk), s->dst.shf_ifindex, &s->seg_size,
+			     &err);
+	if (!s->dev)
+		hf_mem_uncharge(s->pages);
+	return err;
+}
+
+/**
+ * hf_sendmsg_queue() - copy a message in and queue it to its peer
+ * @sk: the sending socket; caller holds its lock
+ * @m: the message (its data: msg_iter)
+ * @s: the message's destination, interface and charge; @s->pages pass
+ *	to the message, or are given back
+ *
+ * Return: 0 when queued (and counted); else an errno, and nothing charged.
+ */
+static int hf_sendmsg_queue(struct sock *sk, struct msghdr *m,
+			    const struct hf_sendmsg_ctx *s)
+{
+	struct hf_sock *hs = hf_sk(sk);
+	struct net *net = sock_net(sk);
+	struct hf_tx_msg *msg;
+	struct hf_peer *peer;
+	int err;
+
+	sock_owned_by_me(sk);
+	msg = hf_tx_msg_alloc(sk, &m->msg_iter, s->len, s->seg_size, s->pages,
+			      &err);
+	if (!msg) {
+		hf_mem_uncharge(s->pages);
+		return err;
+	}
+	msg->sport = hs->port;
+	msg->dport = s->dst.shf_port;
+
+	peer = hf_peer_get(net, s->dev, s->dst.shf_addr, true, &err);
+	if (!peer) {
+		hf_tx_msg_put(msg);
+		return err;
+	}
+	err = hf_output_prepare(peer);
+	if (err) {
+		hf_peer_put(peer);
+		hf_tx_msg_put(msg);
+		return err;
+	}
+	spin_lock_bh(&peer->lock);
+	if (peer->dead) {
+		err = -ENETDOWN;
+	} else {
+		msg->user_seq = hs->tx_msgs++;
+		hf_output_queue(peer, msg);
+		msg = NULL;
+	}
+	spin_unlock_bh(&peer->lock);
+	if (!msg)
+		hf_sock_note_peer(hs, s->dev->ifindex, s->dst.shf_addr);
+	hf_peer_put(peer);
+	if (msg) {
+		hf_tx_msg_put(msg);
+		return err;
+	}
+	hf_stat_inc(&hf_net(net)->stats, HF_STAT_TX_MSGS);
+	hf_stat_add(&hf_net(net)->stats, HF_STAT_TX_BYTES, s->len);
+	return 0;
+}
+
+/**
  * hf_sendmsg() - queue one whole message to a peer
  * @sock: the socket
  * @m: the message; msg_name, if set, is the destination (else connect()'s)
@@ -401,108 +550,38 @@ static struct net_device *hf_dest_dev(struct net *net, int ifindex,
 static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 {
 	struct sock *sk = sock->sk;
-	struct hf_sock *hs = hf_sk(sk);
 	struct net *net = sock_net(sk);
-	struct sockaddr_hf dst;
-	unsigned long pages;
-	struct net_device *dev;
-	struct hf_tx_msg *msg;
-	struct hf_peer *peer;
-	u32 seg_size;
-	long timeo;
-	u64 charge;
+	struct hf_sendmsg_ctx s = { .len = len };
 	int err;
 
 	if (m->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR |
 			     MSG_CMSG_COMPAT | MSG_BATCH))
 		return -EOPNOTSUPP;
-
-	if (m->msg_name) {
-		err = hf_check_dest(sk, m->msg_name, m->msg_namelen);
-		if (err)
-			return err;
-		memcpy(&dst, m->msg_name, sizeof(dst));
-	} else {
-		lock_sock(sk);
-		err = hs->has_peer ? 0 : -EDESTADDRREQ;
-		dst = hs->peer;
-		release_sock(sk);
-		if (err)
-			return err;
-	}
+	err = hf_sendmsg_dest(sk, m, &s.dst);
+	if (err)
+		return err;
 	if (len > READ_ONCE(hf_net(net)->config.p.max_msg))
 		return -EMSGSIZE;
 	/* A message no buffer could ever hold fails now, never waits. */
-	charge = hf_tx_msg_charge(len);
-	pages = hf_mem_pages(charge);
-	if (charge >= INT_MAX / 2 || !hf_mem_fits(pages))
+	s.charge = hf_tx_msg_charge(len);
+	s.pages = hf_mem_pages(s.charge);
+	if (s.charge >= INT_MAX / 2 || !hf_mem_fits(s.pages))
 		return -EMSGSIZE;
 
 	/* Refuse a bad interface at once, before waiting for room. */
-	dev = hf_dest_dev(net, dst.shf_ifindex, &seg_size, &err);
-	if (!dev)
+	s.dev = hf_dest_dev(net, s.dst.shf_ifindex, &s.seg_size, &err);
+	if (!s.dev)
 		return err;
-	dev_put(dev);
+	dev_put(s.dev);
 
 	lock_sock(sk);
-	/* Under the lock: SO_BINDTODEVICE takes it to change the binding. */
-	err = hf_check_route(sk, dst.shf_ifindex);
-	if (!err)
-		err = hf_autobind(sk);
-	if (err)
-		goto out_sock;
-	timeo = sock_sndtimeo(sk, m->msg_flags & MSG_DONTWAIT);
-	err = hf_wait_sndbuf(sk, charge, pages, &timeo);
-	if (err)
-		goto out_sock;
-	/* No device reference is held while waiting: look again. */
-	dev = hf_dest_dev(net, dst.shf_ifindex, &seg_size, &err);
-	if (!dev) {
-		hf_mem_uncharge(pages);
-		goto out_sock;
+	err = hf_sendmsg_wait(sk, m, &s);
+	if (!err) {
+		err = hf_sendmsg_queue(sk, m, &s);
+		if (!err)
+			err = len;
+		dev_put(s.dev);
 	}
-
-	msg = hf_tx_msg_alloc(sk, &m->msg_iter, len, seg_size, pages, &err);
-	if (!msg) {
-		hf_mem_uncharge(pages);
-		goto out_dev;
-	}
-	msg->sport = hs->port;
-	msg->dport = dst.shf_port;
-
-	peer = hf_peer_get(net, dev, dst.shf_addr, true, &err);
-	if (!peer) {
-		hf_tx_msg_put(msg);
-		goto out_dev;
-	}
-	err = hf_output_prepare(peer);
-	if (err) {
-		hf_peer_put(peer);
-		hf_tx_msg_put(msg);
-		goto out_dev;
-	}
-	spin_lock_bh(&peer->lock);
-	if (peer->dead) {
-		err = -ENETDOWN;
-	} else {
-		msg->user_seq = hs->tx_msgs++;
-		hf_output_queue(peer, msg);
-		msg = NULL;
-	}
-	spin_unlock_bh(&peer->lock);
-	if (!msg)
-		hf_sock_note_peer(hs, dev->ifindex, dst.shf_addr);
-	hf_peer_put(peer);
-	if (msg) {
-		hf_tx_msg_put(msg);
-		goto out_dev;
-	}
-	hf_stat_inc(&hf_net(net)->stats, HF_STAT_TX_MSGS);
-	hf_stat_add(&hf_net(net)->stats, HF_STAT_TX_BYTES, len);
-	err = len;
-out_dev:
-	dev_put(dev);
-out_sock:
 	release_sock(sk);
 	return err;
 }
