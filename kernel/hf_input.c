@@ -80,6 +80,7 @@ static struct sk_buff *hf_rx_skb_tight(const struct sk_buff *skb)
 static void hf_rx_data_count(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags,
 			     u32 segs, u32 bytes)
 {
+	lockdep_assert_held(&peer->lock);
 	m->received += segs;
 	m->progress_at = jiffies;
 	hf_rx_credit_data(peer, bytes);
@@ -102,6 +103,8 @@ static void hf_rx_data_taken(struct hf_peer *peer, struct hf_rx_msg *m, u8 flags
 			     u32 segs, bool more)
 {
 	bool now;
+
+	lockdep_assert_held(&peer->lock);
 
 	if (m->received == m->nsegs)
 		hf_rx_deliver_ready(peer);
@@ -177,6 +180,8 @@ static bool hf_rx_epoch_admit(struct hf_peer *peer, const struct hf_data_hdr *d,
 {
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	u32 cookie;
+
+	lockdep_assert_held(&peer->lock);
 
 	switch (hf_rx_epoch_verdict(peer, d, nsegs, &cookie)) {
 	case HF_EPOCH_ACCEPT:
@@ -527,6 +532,8 @@ static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
 	struct hf_rx_data_ctx s = { .skb = skb };
 	enum hf_rx_data_verdict v;
 
+	lockdep_assert_held(&peer->lock);
+
 	v = hf_rx_data_admit(peer, d, &s);
 	if (v == HF_RXD_GO)
 		v = hf_rx_data_msg(peer, h, &s);
@@ -726,6 +733,8 @@ static struct hf_rx_msg *hf_rx_train_whole(struct hf_peer *peer,
 	struct hf_rx_msg *m;
 	u32 index, i, cookie;
 
+	lockdep_assert_held(&peer->lock);
+
 	*fresh = false;
 	/* Anything but the current flow or a new one is decided per segment. */
 	v = hf_rx_epoch_verdict(peer, d, n, &cookie);
@@ -779,6 +788,8 @@ static void hf_rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
 	struct hf_rx_msg *m;
 	bool fresh;
 	u32 i;
+
+	lockdep_assert_held(&peer->lock);
 
 	m = hf_rx_train_whole(peer, skb, h, n, payload, &fresh);
 	if (m) {
@@ -1107,6 +1118,8 @@ void hf_input_init(struct hf_peer *peer)
 void hf_input_reset(struct hf_peer *peer)
 {
 	unsigned int i;
+
+	lockdep_assert_held(&peer->lock);
 
 	for (i = 0; i < HF_STATUS_WINDOW; i++) {
 		if (peer->in.msgs[i]) {

@@ -92,6 +92,8 @@ static void hf_rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 	struct hf_net *hn = hf_net(peer->net);
 	u32 c, i;
 
+	lockdep_assert_held(&peer->lock);
+
 	if (m->chunks) {
 		for (c = 0; c < m->nchunks; c++) {
 			if (!m->chunks[c])
@@ -124,6 +126,7 @@ static void hf_rx_msg_release(struct hf_peer *peer, struct hf_rx_msg *m)
 
 void hf_rx_msg_free(struct hf_peer *peer, struct hf_rx_msg *m)
 {
+	lockdep_assert_held(&peer->lock);
 	hf_rx_msg_release(peer, m);
 	kfree(m);
 }
@@ -135,6 +138,7 @@ void hf_rx_msg_free(struct hf_peer *peer, struct hf_rx_msg *m)
  */
 void hf_rx_msg_refuse(struct hf_peer *peer, struct hf_rx_msg *m)
 {
+	lockdep_assert_held(&peer->lock);
 	hf_rx_msg_release(peer, m);
 	m->status = HF_STATUS_TOO_BIG;
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_MSGS_NO_MEMORY);
@@ -345,6 +349,8 @@ struct hf_rx_msg *hf_rx_msg_new(struct hf_peer *peer, const struct hf_hdr *h,
 	struct hf_rx_msg *m;
 	struct sock *sk;
 	u8 status;
+
+	lockdep_assert_held(&peer->lock);
 
 	status = hf_rx_msg_status(peer, h, reserve, &sk);
 	if (sk) {
@@ -563,6 +569,8 @@ static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	struct sock *sk = m->sk;
 	u32 len;
 
+	lockdep_assert_held(&peer->lock);
+
 	if (sock_flag(sk, SOCK_DEAD))
 		return false;
 	hf_rx_deliver_chain(m);
@@ -600,6 +608,7 @@ static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 static bool hf_rx_pred_clear(const struct hf_peer *peer,
 			     const struct hf_rx_msg *m)
 {
+	lockdep_assert_held(&peer->lock);
 	while (m->pred) {
 		u32 id = m->msg_id - m->pred;
 
@@ -630,6 +639,8 @@ void hf_rx_deliver_ready(struct hf_peer *peer)
 	u32 blocked[HF_STATUS_WINDOW];
 	unsigned int nblocked = 0, i;
 	u32 id;
+
+	lockdep_assert_held(&peer->lock);
 
 	for (id = peer->in.msg_done;
 	     id - peer->in.msg_done < HF_STATUS_WINDOW; id++) {
@@ -662,6 +673,8 @@ bool hf_rx_resolve(struct hf_peer *peer)
 	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	u32 cum = hf_rxwin_cum(&peer->in.rxw);
 	bool resolved = false;
+
+	lockdep_assert_held(&peer->lock);
 
 	for (;;) {
 		u32 slot = peer->in.msg_done % HF_STATUS_WINDOW;
@@ -703,6 +716,8 @@ static bool hf_rx_reassembles_for(const struct hf_peer *peer, const struct sock 
 {
 	unsigned int i;
 
+	lockdep_assert_held(&peer->lock);
+
 	for (i = 0; i < HF_STATUS_WINDOW; i++) {
 		const struct hf_rx_msg *m = peer->in.msgs[i];
 
@@ -729,6 +744,8 @@ bool hf_rx_window_closed(struct hf_peer *peer)
 {
 	struct sock *sk;
 	bool closed;
+
+	lockdep_assert_held(&peer->lock);
 
 	if (!peer->in.refused.on)
 		return false;
