@@ -528,6 +528,42 @@ static bool hfq_make_room(struct Qdisc *sch, struct sk_buff *skb,
 	return fits;
 }
 
+/**
+ * hfq_flow_enqueue() - queue a data packet on its flow
+ * @q: the qdisc's state; the qdisc lock held
+ * @f: the packet's flow (the fallback flow when no flow could be made)
+ * @skb: the packet
+ * @when: its departure time, ns
+ *
+ * A flow that gets its first packet joins the round robin with a full
+ * quantum; the fattest flow is remembered for eviction.
+ *
+ * Return: true when queued; false when the flow is full (counted), and
+ * the caller drops the packet.
+ */
+static bool hfq_flow_enqueue(struct hfq_sched *q, struct hfq_flow *f,
+			     struct sk_buff *skb, u64 when)
+{
+	if (unlikely(skb_queue_len(&f->queue) >= q->cfg.flow_limit)) {
+		/* The fallback flow, full. */
+		q->xstats.drop_flow_limit++;
+		return false;
+	}
+	hfq_cb(skb)->time_to_send = when;
+	if (skb_queue_empty(&f->queue) && list_empty(&f->active) &&
+	    RB_EMPTY_NODE(&f->node)) {
+		f->deficit = q->cfg.quantum;
+		list_add_tail(&f->active, &q->active);
+	}
+	__skb_queue_tail(&f->queue, skb);
+	if (!q->fat || skb_queue_len(&f->queue) > skb_queue_len(&q->fat->queue))
+		q->fat = f;
+	q->data_qlen++;
+	if (hfq_own(skb))
+		WRITE_ONCE(q->data_backlog, q->data_backlog + qdisc_pkt_len(skb));
+	return true;
+}
+
 static int hfq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		       struct sk_buff **to_free)
 {
@@ -582,26 +618,8 @@ static int hfq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		__skb_queue_tail(&q->other, skb);
 		break;
 	default:
-		if (!f)
-			f = hfq_flow_get(q, key);
-		if (unlikely(skb_queue_len(&f->queue) >= q->cfg.flow_limit)) {
-			/* The fallback flow, full. */
-			q->xstats.drop_flow_limit++;
+		if (!hfq_flow_enqueue(q, f ?: hfq_flow_get(q, key), skb, when))
 			return qdisc_drop(skb, sch, to_free);
-		}
-		hfq_cb(skb)->time_to_send = when;
-		if (skb_queue_empty(&f->queue) && list_empty(&f->active) &&
-		    RB_EMPTY_NODE(&f->node)) {
-			f->deficit = q->cfg.quantum;
-			list_add_tail(&f->active, &q->active);
-		}
-		__skb_queue_tail(&f->queue, skb);
-		if (!q->fat || skb_queue_len(&f->queue) > skb_queue_len(&q->fat->queue))
-			q->fat = f;
-		q->data_qlen++;
-		if (hfq_own(skb))
-			WRITE_ONCE(q->data_backlog,
-				   q->data_backlog + qdisc_pkt_len(skb));
 		break;
 	}
 
