@@ -1,7 +1,7 @@
-// tests/hfctl/prometheus_test.cc - unit tests of hfctl/prometheus.cc: the
-// exposition text of a counter table, names, types, labels, escaping and
+// tests/hfctl/prometheus_test.cc - unit tests of hfctl/exporter/prometheus.cc:
+// the exposition text of a counter table, names, types, labels, escaping and
 // order.
-#include "prometheus.h"
+#include "exporter/prometheus.h"
 
 #include <algorithm>
 #include <fstream>
