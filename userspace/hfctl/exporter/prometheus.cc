@@ -6,9 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <iomanip>
 #include <map>
-#include <optional>
 #include <utility>
 #include <vector>
 
@@ -168,18 +166,7 @@ constexpr std::string_view kMalformedHelp =
     "Frames that failed to decode, by reason (drop_malformed_REASON); they sum to "
     "hyperframe_drops_total{reason=\"malformed\"}.";
 
-struct Family {
-  MetricType type = MetricType::counter;
-  std::string_view help;
-  std::string generic_help;  // when `help` is empty
-  // By the value of the "reason" label; nullopt: no such label.
-  std::map<std::optional<std::string>, std::uint64_t> samples;
-  // The samples count microseconds, exported as seconds.
-  bool micros = false;
-};
-
-// Characters a metric name may not hold become '_' (the kernel's names
-// are [a-z0-9_] already).
+// The entry of kKnownCounters named `name`; null when none.
 const KnownCounter* find_known(std::string_view name) {
   const auto* found =
       std::find_if(kKnownCounters.begin(), kKnownCounters.end(),
@@ -187,82 +174,60 @@ const KnownCounter* find_known(std::string_view name) {
   return found == kKnownCounters.end() ? nullptr : found;
 }
 
-// Adds one kernel counter to the family it belongs to. A name seen before
-// (in the same family, with the same label) keeps its first value.
-void add_counter(std::map<std::string, Family>& families, const hf::Counter& counter) {
-  const std::string_view name = counter.name;
-  std::string family_name;
-  std::optional<std::string> reason;
-  Family shape;
-  if (name.starts_with(kMalformedDropPrefix)) {
-    family_name = std::string(kPrefix) + "malformed_drops_total";
-    reason = std::string(name.substr(kMalformedDropPrefix.size()));
-    shape.help = kMalformedHelp;
-  } else if (name.starts_with(kDropPrefix)) {
-    family_name = std::string(kPrefix) + "drops_total";
-    reason = std::string(name.substr(kDropPrefix.size()));
-    shape.help = kDropsHelp;
-  } else if (const KnownCounter* known = find_known(name); known != nullptr) {
-    shape.type = known->type;
-    shape.help = known->help;
-    shape.micros = !known->seconds_name.empty();
-    family_name = std::string(kPrefix) + std::string(shape.micros ? known->seconds_name : name) +
-                  (known->type == MetricType::counter ? "_total" : "");
-  } else {
-    family_name = std::string(kPrefix) + metric_name(name) + "_total";
-    shape.generic_help = "The kernel's counter " + std::string(name) + ".";
-  }
-  if (family_name == kUp) {
-    return;  // hyperframe_up is ours
-  }
-  const auto [family, inserted] = families.try_emplace(family_name, std::move(shape));
-  static_cast<void>(inserted);
-  family->second.samples.try_emplace(std::move(reason), counter.value);
-}
-
-// The label set of a sample: the target's labels and the reason, if any,
-// in order of name ("{}" is written as nothing).
-std::string label_set(std::span<const PrometheusLabel> labels,
-                      const std::optional<std::string>& reason) {
-  std::vector<std::pair<std::string_view, std::string_view>> all;
-  all.reserve(labels.size() + 1);
-  for (const PrometheusLabel& label : labels) {
-    all.emplace_back(label.name, label.value);
-  }
-  if (reason) {
-    all.emplace_back(kReasonLabel, *reason);
-  }
-  if (all.empty()) {
-    return "";
-  }
-  std::stable_sort(all.begin(), all.end(),
-                   [](const auto& left, const auto& right) { return left.first < right.first; });
-  std::string text = "{";
-  for (const auto& [name, value] : all) {
-    if (text.size() > 1) {
-      text += ',';
-    }
-    text += std::string(name) + "=\"" + escape_label_value(value) + '"';
-  }
-  return text + '}';
-}
-
 std::string_view type_name(MetricType type) {
   return type == MetricType::counter ? "counter" : "gauge";
 }
 
-void render_header(std::ostream& out, std::string_view name, std::string_view help,
-                   MetricType type) {
-  out << "# HELP " << name << ' ' << escape_help(help) << '\n'
-      << "# TYPE " << name << ' ' << type_name(type) << '\n';
+// A count of microseconds as seconds: whole seconds, then six digits, so
+// exact whatever the count.
+std::string seconds_text(std::uint64_t micros) {
+  const std::string fraction = std::to_string(micros % 1000000);
+  return std::to_string(micros / 1000000) + '.' + std::string(6 - fraction.size(), '0') + fraction;
+}
+
+// Adds one kernel counter to the family it belongs to, as a sample
+// labelled `labels` (and its reason, if any).
+void add_counter(PrometheusFamilies& families, const hf::Counter& counter,
+                 std::span<const PrometheusLabel> labels) {
+  const std::string_view name = counter.name;
+  std::string family_name;
+  MetricType type = MetricType::counter;
+  std::string help;
+  LabelPairs pairs = label_pairs(labels);
+  std::string value = std::to_string(counter.value);
+  if (name.starts_with(kMalformedDropPrefix)) {
+    family_name = std::string(kPrefix) + "malformed_drops_total";
+    pairs.emplace_back(kReasonLabel, name.substr(kMalformedDropPrefix.size()));
+    help = kMalformedHelp;
+  } else if (name.starts_with(kDropPrefix)) {
+    family_name = std::string(kPrefix) + "drops_total";
+    pairs.emplace_back(kReasonLabel, name.substr(kDropPrefix.size()));
+    help = kDropsHelp;
+  } else if (const KnownCounter* known = find_known(name); known != nullptr) {
+    type = known->type;
+    help = known->help;
+    const bool micros = !known->seconds_name.empty();
+    family_name = std::string(kPrefix) + std::string(micros ? known->seconds_name : name) +
+                  (known->type == MetricType::counter ? "_total" : "");
+    if (micros) {
+      value = seconds_text(counter.value);
+    }
+  } else {
+    family_name = std::string(kPrefix) + metric_name(name) + "_total";
+    help = "The kernel's counter " + std::string(name) + ".";
+  }
+  if (family_name == kUp) {
+    return;  // hyperframe_up is ours
+  }
+  add_sample(families, family_name, type_name(type), std::move(help), label_text(std::move(pairs)),
+             value);
 }
 
 void render_up(std::ostream& out, bool up, std::span<const PrometheusLabel> labels) {
-  render_header(out, kUp,
-                "Whether the hyperframe counters of the network namespace could be read "
-                "(1) or not (0: the module is not loaded, or the query failed).",
-                MetricType::gauge);
-  out << kUp << label_set(labels, std::nullopt) << ' ' << (up ? 1 : 0) << '\n';
+  render_family_header(out, kUp, type_name(MetricType::gauge),
+                       "Whether the hyperframe counters of the network namespace could be read "
+                       "(1) or not (0: the module is not loaded, or the query failed).");
+  out << kUp << label_text(label_pairs(labels)) << ' ' << (up ? 1 : 0) << '\n';
 }
 
 }  // namespace
@@ -339,27 +304,39 @@ std::string escape_help(std::string_view text) {
   return escaped;
 }
 
-void render_prometheus(std::ostream& out, std::span<const hf::Counter> counters,
-                       std::span<const PrometheusLabel> labels) {
-  std::map<std::string, Family> families;
-  for (const hf::Counter& counter : counters) {
-    add_counter(families, counter);
+void add_sample(PrometheusFamilies& families, const std::string& name, std::string_view type,
+                std::string help, std::string labels, std::string_view value) {
+  const auto [family, inserted] = families.try_emplace(name);
+  if (inserted) {
+    family->second.type = type;
+    family->second.help = std::move(help);
   }
-  render_up(out, true, labels);
+  family->second.samples.try_emplace(std::move(labels), value);
+}
+
+void render_family_header(std::ostream& out, std::string_view name, std::string_view type,
+                          std::string_view help) {
+  out << "# HELP " << name << ' ' << escape_help(help) << '\n'
+      << "# TYPE " << name << ' ' << type << '\n';
+}
+
+void render_families(std::ostream& out, const PrometheusFamilies& families) {
   for (const auto& [name, family] : families) {
-    render_header(out, name, family.help.empty() ? family.generic_help : family.help, family.type);
-    for (const auto& [reason, value] : family.samples) {
-      out << name << label_set(labels, reason) << ' ';
-      if (family.micros) {
-        // Whole seconds, then six digits: exact, whatever the count.
-        out << value / 1000000 << '.' << std::setw(6) << std::setfill('0') << value % 1000000
-            << std::setfill(' ');
-      } else {
-        out << value;
-      }
-      out << '\n';
+    render_family_header(out, name, family.type, family.help);
+    for (const auto& [labels, value] : family.samples) {
+      out << name << labels << ' ' << value << '\n';
     }
   }
+}
+
+void render_prometheus(std::ostream& out, std::span<const hf::Counter> counters,
+                       std::span<const PrometheusLabel> labels) {
+  PrometheusFamilies families;
+  for (const hf::Counter& counter : counters) {
+    add_counter(families, counter, labels);
+  }
+  render_up(out, true, labels);
+  render_families(out, families);
 }
 
 void render_prometheus_exporter(std::ostream& out, const ExporterSample& sample,
@@ -388,11 +365,11 @@ void render_prometheus_exporter(std::ostream& out, const ExporterSample& sample,
                      "scrapes reuse it.",
                      sample.qdisc_dumps},
   };
-  const std::string label_text = label_set(labels, std::nullopt);
+  const std::string label_set = label_text(label_pairs(labels));
   for (const ExporterFamily& family : families) {
     const std::string name = std::string(kPrefix) + "exporter_" + std::string(family.name);
-    render_header(out, name, family.help, MetricType::counter);
-    out << name << label_text << ' ' << family.value << '\n';
+    render_family_header(out, name, type_name(MetricType::counter), family.help);
+    out << name << label_set << ' ' << family.value << '\n';
   }
 }
 

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <span>
 #include <string>
@@ -115,5 +116,26 @@ using LabelPairs = std::vector<std::pair<std::string, std::string>>;
 [[nodiscard]] std::string label_text(LabelPairs labels);
 // HELP text as the format carries it: \ and line feed escaped.
 [[nodiscard]] std::string escape_help(std::string_view text);
+
+// A family as the renderers above gather it before writing it out.
+struct PrometheusFamily {
+  std::string_view type;  // "counter", "gauge"
+  std::string help;
+  // By label set (label_text()), so in order of it; value as written.
+  std::map<std::string, std::string> samples;
+};
+// Families by name, so in order of name.
+using PrometheusFamilies = std::map<std::string, PrometheusFamily>;
+
+// Adds a sample to family `name`, which is made with `type` and `help` if
+// new. A label set the family has already keeps its first value.
+void add_sample(PrometheusFamilies& families, const std::string& name, std::string_view type,
+                std::string help, std::string labels, std::string_view value);
+
+// A family's "# HELP" and "# TYPE" lines.
+void render_family_header(std::ostream& out, std::string_view name, std::string_view type,
+                          std::string_view help);
+// Each family: its header, then "NAME{LABELS} VALUE" per sample.
+void render_families(std::ostream& out, const PrometheusFamilies& families);
 
 }  // namespace hfctl

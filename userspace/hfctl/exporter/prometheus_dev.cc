@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,41 +32,30 @@ constexpr std::array kKnownDevCounters{
     KnownDevCounter{"drops", "Frames received on the device and dropped (any reason)."},
 };
 
-struct DevFamily {
-  std::string help;
-  std::map<std::string, std::uint64_t> samples;  // by label text, so in order
-};
+// The HELP text of the device counter `name`.
+std::string dev_help(const std::string& name) {
+  const auto* known =
+      std::find_if(kKnownDevCounters.begin(), kKnownDevCounters.end(),
+                   [&name](const KnownDevCounter& entry) { return entry.name == name; });
+  return known != kKnownDevCounters.end() ? std::string(known->help)
+                                          : "The device counter " + name + ".";
+}
 
 }  // namespace
 
 void render_prometheus_devices(std::ostream& out, std::span<const DeviceSample> devices,
                                std::span<const PrometheusLabel> labels) {
-  std::map<std::string, DevFamily> families;
+  PrometheusFamilies families;
   for (const DeviceSample& device : devices) {
     LabelPairs pairs = label_pairs(labels);
     pairs.emplace_back("dev", device.dev);
     const std::string label_set = label_text(std::move(pairs));
     for (const hf::Counter& counter : device.counters) {
-      const std::string name = std::string(kDevPrefix) + metric_name(counter.name) + "_total";
-      auto [family, inserted] = families.try_emplace(name);
-      if (inserted) {
-        const auto* known = std::find_if(
-            kKnownDevCounters.begin(), kKnownDevCounters.end(),
-            [&counter](const KnownDevCounter& entry) { return entry.name == counter.name; });
-        family->second.help = known != kKnownDevCounters.end()
-                                  ? std::string(known->help)
-                                  : "The device counter " + counter.name + ".";
-      }
-      family->second.samples.try_emplace(label_set, counter.value);
+      add_sample(families, std::string(kDevPrefix) + metric_name(counter.name) + "_total",
+                 "counter", dev_help(counter.name), label_set, std::to_string(counter.value));
     }
   }
-  for (const auto& [name, family] : families) {
-    out << "# HELP " << name << ' ' << escape_help(family.help) << '\n'
-        << "# TYPE " << name << " counter\n";
-    for (const auto& [label_set, value] : family.samples) {
-      out << name << label_set << ' ' << value << '\n';
-    }
-  }
+  render_families(out, families);
 }
 
 void render_prometheus_frame_size(std::ostream& out, const hf::Histogram& histogram,
@@ -75,9 +63,8 @@ void render_prometheus_frame_size(std::ostream& out, const hf::Histogram& histog
   if (histogram.buckets.empty()) {
     return;  // an older module
   }
-  out << "# HELP " << kFrameSize << ' '
-      << escape_help("Hyperframes sent, by payload bytes (counted when the frame starts).") << '\n'
-      << "# TYPE " << kFrameSize << " histogram\n";
+  render_family_header(out, kFrameSize, "histogram",
+                       "Hyperframes sent, by payload bytes (counted when the frame starts).");
   std::uint64_t cumulative = 0;
   bool infinite = false;
   for (const hf::HistogramBucket& bucket : histogram.buckets) {

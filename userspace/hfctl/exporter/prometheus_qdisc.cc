@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,12 +14,6 @@ namespace hfctl {
 namespace {
 
 constexpr std::string_view kFamilyPrefix = "hyperframe_qdisc_";
-
-struct QdiscFamily {
-  std::string_view type;  // "counter" or "gauge"
-  std::string help;
-  std::map<std::string, std::uint64_t> samples;  // by label text, so in order
-};
 
 // The counters of struct tc_hfq_xstats that become a label of a shared
 // family; the rest become a family of their own.
@@ -77,23 +70,18 @@ std::string family_help(std::string_view family, std::string_view kernel_name) {
   return "The hfq counter " + std::string(kernel_name) + ".";
 }
 
-void add(std::map<std::string, QdiscFamily>& families, std::string_view family,
-         std::string_view type, std::string_view kernel_name, LabelPairs labels,
-         std::uint64_t value) {
-  const std::string name = std::string(kFamilyPrefix) + std::string(family);
-  auto [entry, inserted] = families.try_emplace(name);
-  if (inserted) {
-    entry->second.type = type;
-    entry->second.help = family_help(family, kernel_name);
-  }
-  entry->second.samples.try_emplace(label_text(std::move(labels)), value);
+void add(PrometheusFamilies& families, std::string_view family, std::string_view type,
+         std::string_view kernel_name, LabelPairs labels, std::uint64_t value) {
+  add_sample(families, std::string(kFamilyPrefix) + std::string(family), type,
+             family_help(family, kernel_name), label_text(std::move(labels)),
+             std::to_string(value));
 }
 
 }  // namespace
 
 void render_prometheus_qdiscs(std::ostream& out, std::span<const QdiscSample> qdiscs,
                               std::span<const PrometheusLabel> labels) {
-  std::map<std::string, QdiscFamily> families;
+  PrometheusFamilies families;
   for (const QdiscSample& qdisc : qdiscs) {
     LabelPairs base = label_pairs(labels);
     base.emplace_back("dev", qdisc.dev);
@@ -124,13 +112,7 @@ void render_prometheus_qdiscs(std::ostream& out, std::span<const QdiscSample> qd
       add(families, "rate_bytes_per_second", "gauge", "", base, *qdisc.info.config.rate);
     }
   }
-  for (const auto& [name, family] : families) {
-    out << "# HELP " << name << ' ' << escape_help(family.help) << '\n'
-        << "# TYPE " << name << ' ' << family.type << '\n';
-    for (const auto& [label_set, value] : family.samples) {
-      out << name << label_set << ' ' << value << '\n';
-    }
-  }
+  render_families(out, families);
 }
 
 }  // namespace hfctl
