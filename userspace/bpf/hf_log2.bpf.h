@@ -3,7 +3,7 @@
  * bpf/hf_log2.bpf.h - the log2 histograms of hfctl's BPF programs
  * (hf_probe.bpf.c, hf_trace.bpf.c): bucket 0 holds 0 and 1, bucket i
  * (i > 0) holds [2^i, 2^(i+1)), the last everything from 2^(BUCKETS-1) up,
- * as hfctl/histogram.h reads them. For BPF programs only: include once,
+ * as hfctl/bpf/histogram.h reads them. For BPF programs only: include once,
  * after vmlinux.h and bpf_helpers.h.
  */
 #ifndef HF_LOG2_BPF_H

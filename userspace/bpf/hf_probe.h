@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bpf/hf_probe.h - what hf_probe.bpf.c and hfctl's loader (hfctl/probe_bpf.cc)
- * share: the layout of the per-CPU statistics the programs fill in. Plain C,
- * fixed-size types only, so the BPF side (vmlinux.h) and userspace
- * (<linux/types.h>) see the same bytes.
+ * bpf/hf_probe.h - what hf_probe.bpf.c and hfctl's loader
+ * (hfctl/bpf/probe_bpf.cc) share: the layout of the per-CPU statistics the
+ * programs fill in. Plain C, fixed-size types only, so the BPF side
+ * (vmlinux.h) and userspace (<linux/types.h>) see the same bytes.
  */
 #ifndef HF_PROBE_H
 #define HF_PROBE_H

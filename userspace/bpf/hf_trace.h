@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bpf/hf_trace.h - what hf_trace.bpf.c and hfctl's loader (hfctl/trace_bpf.cc)
- * share: the records of the module's tracepoints as the programs read them,
- * and the statistics the programs fill in. Plain C, fixed-size types only,
- * so the BPF side (vmlinux.h) and userspace (<linux/types.h>) see the same
- * bytes.
+ * bpf/hf_trace.h - what hf_trace.bpf.c and hfctl's loader
+ * (hfctl/bpf/trace_bpf.cc) share: the records of the module's tracepoints as
+ * the programs read them, and the statistics the programs fill in. Plain C,
+ * fixed-size types only, so the BPF side (vmlinux.h) and userspace
+ * (<linux/types.h>) see the same bytes.
  *
  * The records mirror TP_STRUCT__entry in kernel/hf_trace.h: the common
  * fields (8 bytes), then the event's fields in order, each at its natural

@@ -1,6 +1,6 @@
-// tests/hfctl/cli_test.cc - unit tests of hfctl/cli.cc: command lines that
+// tests/hfctl/cli_test.cc - unit tests of hfctl/cli/cli.cc: command lines that
 // parse into the right Command, and command lines that are usage errors.
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <array>
 #include <initializer_list>

@@ -1,8 +1,8 @@
-// tests/hfctl/exporter_test.cc - unit tests of hfctl/exporter.cc: a real
-// server on 127.0.0.1 (port 0) in a thread, with an injected metrics
-// source, driven by plain TCP clients (slow, idle and hostile ones among
-// them); the eviction order on its own; and --max-connections parsing.
-#include "exporter.h"
+// tests/hfctl/exporter_test.cc - unit tests of hfctl/exporter/exporter.cc: a
+// real server on 127.0.0.1 (port 0) in a thread, with an injected metrics
+// source, driven by plain TCP clients (slow, idle and hostile ones among them);
+// the eviction order on its own; and --max-connections parsing.
+#include "exporter/exporter.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -28,7 +28,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 namespace {
 

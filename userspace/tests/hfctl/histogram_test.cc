@@ -1,7 +1,7 @@
-// tests/hfctl/histogram_test.cc - unit tests of hfctl/histogram.cc: log2
+// tests/hfctl/histogram_test.cc - unit tests of hfctl/bpf/histogram.cc: log2
 // bucket bounds and quantiles, the per-CPU sums from BPF arrays, and the
 // human units probe and trace print.
-#include "histogram.h"
+#include "bpf/histogram.h"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
-// tests/hfctl/http_test.cc - unit tests of hfctl/http.cc: the end of a
+// tests/hfctl/http_test.cc - unit tests of hfctl/exporter/http.cc: the end of a
 // request head found as bytes arrive, heads parsed or refused, the
 // responses chosen, and their bytes.
-#include "http.h"
+#include "exporter/http.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "prometheus.h"
+#include "exporter/prometheus.h"
 
 namespace {
 

@@ -1,12 +1,13 @@
-// tests/hfctl/listener_test.cc - unit tests of hfctl/listener.cc: --listen
-// addresses accepted and refused, their text, and a real listening socket.
-#include "listener.h"
+// tests/hfctl/listener_test.cc - unit tests of hfctl/exporter/listener.cc:
+// --listen addresses accepted and refused, their text, and a real listening
+// socket.
+#include "exporter/listener.h"
 
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 namespace {
 

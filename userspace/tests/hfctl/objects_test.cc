@@ -1,6 +1,6 @@
-// tests/hfctl/objects_test.cc - unit tests of hfctl/objects.cc: the lookups,
-// and invariants every entry of the object table must keep.
-#include "objects.h"
+// tests/hfctl/objects_test.cc - unit tests of hfctl/cli/objects.cc: the
+// lookups, and invariants every entry of the object table must keep.
+#include "cli/objects.h"
 
 #include <map>
 #include <set>
@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 namespace {
 

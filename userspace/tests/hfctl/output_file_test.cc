@@ -1,6 +1,6 @@
-// tests/hfctl/output_file_test.cc - unit tests of hfctl/output_file.cc:
+// tests/hfctl/output_file_test.cc - unit tests of hfctl/cli/output_file.cc:
 // the file replaced whole, its mode, no temporary left behind, errors.
-#include "output_file.h"
+#include "cli/output_file.h"
 
 #include <sys/stat.h>
 

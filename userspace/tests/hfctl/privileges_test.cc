@@ -1,8 +1,8 @@
-// tests/hfctl/privileges_test.cc - unit tests of hfctl/privileges.cc:
+// tests/hfctl/privileges_test.cc - unit tests of hfctl/exporter/privileges.cc:
 // --user parsed against this host's passwd and group, whom a server
 // becomes, and (as root, in a child process) the privileges dropped for
 // good.
-#include "privileges.h"
+#include "exporter/privileges.h"
 
 #include <grp.h>
 #include <linux/capability.h>
@@ -22,7 +22,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 namespace {
 

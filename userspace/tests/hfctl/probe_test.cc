@@ -1,7 +1,7 @@
-// tests/hfctl/probe_test.cc - unit tests of hfctl/probe.cc: the arguments
+// tests/hfctl/probe_test.cc - unit tests of hfctl/bpf/probe.cc: the arguments
 // of "hfctl probe", the verdict and the text and JSON it prints, from
 // values alone (no BPF).
-#include "probe.h"
+#include "bpf/probe.h"
 
 #include <netinet/in.h>
 
@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 namespace {
 

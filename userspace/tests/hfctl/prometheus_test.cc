@@ -1,11 +1,12 @@
-// tests/hfctl/prometheus_test.cc - unit tests of hfctl/prometheus.cc: the
-// exposition text of a counter table, names, types, labels, escaping and
+// tests/hfctl/prometheus_test.cc - unit tests of hfctl/exporter/prometheus.cc:
+// the exposition text of a counter table, names, types, labels, escaping and
 // order.
-#include "prometheus.h"
+#include "exporter/prometheus.h"
 
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -209,6 +210,36 @@ TEST(EscapeLabelValue, BackslashQuoteNewline) {
 TEST(EscapeHelp, BackslashAndNewlineOnly) {
   EXPECT_EQ(hfctl::escape_help(R"(a\b"c)"), R"(a\\b"c)");
   EXPECT_EQ(hfctl::escape_help("a\nb"), "a\\nb");
+}
+
+// A family keeps the type and HELP it was made with, and a label set the
+// value it was first given.
+TEST(AddSample, FirstTypeHelpAndValueKept) {
+  hfctl::PrometheusFamilies families;
+  hfctl::add_sample(families, "b_total", "counter", "B.", R"({dev="y"})", "2");
+  hfctl::add_sample(families, "b_total", "gauge", "Other.", R"({dev="y"})", "9");
+  hfctl::add_sample(families, "b_total", "gauge", "Other.", R"({dev="x"})", "1");
+  ASSERT_EQ(families.size(), 1U);
+  const hfctl::PrometheusFamily& family = families.at("b_total");
+  EXPECT_EQ(family.type, "counter");
+  EXPECT_EQ(family.help, "B.");
+  const std::map<std::string, std::string> samples{{R"({dev="x"})", "1"}, {R"({dev="y"})", "2"}};
+  EXPECT_EQ(family.samples, samples);
+}
+
+// Families in order of name, each its HELP (escaped) and TYPE, then its
+// samples in order of label set.
+TEST(RenderFamilies, InOrderOfNameThenLabelSet) {
+  hfctl::PrometheusFamilies families;
+  hfctl::add_sample(families, "b_total", "counter", "B.", R"({dev="y"})", "2");
+  hfctl::add_sample(families, "b_total", "counter", "B.", R"({dev="x"})", "1");
+  hfctl::add_sample(families, "a", "gauge", R"(A\n)", "", "0.5");
+  std::ostringstream out;
+  hfctl::render_families(out, families);
+  EXPECT_EQ(out.str(),
+            "# HELP a A\\\\n\n# TYPE a gauge\na 0.5\n"
+            "# HELP b_total B.\n# TYPE b_total counter\n"
+            "b_total{dev=\"x\"} 1\nb_total{dev=\"y\"} 2\n");
 }
 
 // Every counter the kernel names (kernel/hf_net.c, hf_stat_names, and the

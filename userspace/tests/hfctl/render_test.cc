@@ -1,6 +1,6 @@
-// tests/hfctl/render_test.cc - unit tests of hfctl/render.cc: the text and
+// tests/hfctl/render_test.cc - unit tests of hfctl/cli/render.cc: the text and
 // JSON hfctl prints, from values alone.
-#include "render.h"
+#include "cli/render.h"
 
 #include <sstream>
 #include <string>
@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "cli/objects.h"
 #include "hyperframe/control.h"
-#include "objects.h"
 
 namespace {
 

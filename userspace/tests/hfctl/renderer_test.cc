@@ -1,7 +1,7 @@
-// tests/hfctl/renderer_test.cc - unit tests of hfctl/renderer.cc: tickets,
-// renderings shared by the requests made while they run, errors carried,
-// and the thread stopping after the rendering under way.
-#include "renderer.h"
+// tests/hfctl/renderer_test.cc - unit tests of hfctl/exporter/renderer.cc:
+// tickets, renderings shared by the requests made while they run, errors
+// carried, and the thread stopping after the rendering under way.
+#include "exporter/renderer.h"
 
 #include <poll.h>
 

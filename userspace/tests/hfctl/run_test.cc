@@ -1,6 +1,6 @@
-// tests/hfctl/run_test.cc - unit tests of hfctl/run.cc: whole command lines
+// tests/hfctl/run_test.cc - unit tests of hfctl/cli/run.cc: whole command lines
 // against a fake root, checking output, error text and exit status.
-#include "run.h"
+#include "cli/run.h"
 
 #include <filesystem>
 #include <fstream>
@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "listener.h"
+#include "exporter/listener.h"
 #include "support/temp_tree.h"
 
 namespace {

@@ -1,7 +1,7 @@
-// tests/hfctl/scrape_test.cc - unit tests of hfctl/scrape.cc: the target
-// labels, --cache-ms, the qdisc cache with a fake dump and clock, and a
+// tests/hfctl/scrape_test.cc - unit tests of hfctl/exporter/scrape.cc: the
+// target labels, --cache-ms, the qdisc cache with a fake dump and clock, and a
 // scrape of this host (up 0 without the module, up 1 with).
-#include "scrape.h"
+#include "exporter/scrape.h"
 
 #include <chrono>
 #include <stdexcept>

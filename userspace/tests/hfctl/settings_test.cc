@@ -1,6 +1,6 @@
-// tests/hfctl/settings_test.cc - unit tests of hfctl/settings.cc: "config
+// tests/hfctl/settings_test.cc - unit tests of hfctl/cli/settings.cc: "config
 // set" and "qdisc" arguments, and the messages for refusals.
-#include "settings.h"
+#include "cli/settings.h"
 
 #include <linux/hyperframe.h>
 
@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 namespace {
 

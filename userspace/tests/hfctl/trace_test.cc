@@ -1,8 +1,8 @@
-// tests/hfctl/trace_test.cc - unit tests of hfctl/trace.cc: the arguments of
-// "hfctl trace", the record layouts the BPF programs assume and their check
-// against tracefs format files, and the report in text and JSON, from
-// values alone (no BPF).
-#include "trace.h"
+// tests/hfctl/trace_test.cc - unit tests of hfctl/bpf/trace.cc: the arguments
+// of "hfctl trace", the record layouts the BPF programs assume and their check
+// against tracefs format files, and the report in text and JSON, from values
+// alone (no BPF).
+#include "bpf/trace.h"
 
 #include <sstream>
 #include <string>
@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 namespace {
 
