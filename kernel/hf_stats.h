@@ -9,93 +9,17 @@
 #define _HF_STATS_H
 
 #include <linux/atomic.h>
+#include <linux/hyperframe.h>
 #include <linux/percpu.h>
 
 #include "core/hf_hist.h"
 #include "core/hf_wire.h"
 
+#define HF_STAT_ENUM(e, name, help)	HF_STAT_##e,
+
+/* The namespace counters, one per line of HF_COUNTERS() (the uapi). */
 enum hf_stat {
-	HF_STAT_TX_MSGS,		/* messages accepted by sendmsg */
-	HF_STAT_TX_BYTES,		/* their bytes */
-	HF_STAT_TX_SEGS,		/* DATA segments sent, first time */
-	HF_STAT_TX_FRAMES,		/* hyperframes sent */
-	HF_STAT_TX_ACKS,		/* ACKs sent */
-	HF_STAT_TX_RETRANSMITS,		/* DATA segments sent again */
-	HF_STAT_TX_RTO,			/* retransmission timer expiries */
-	HF_STAT_TX_RTO_SPURIOUS,	/* of those, found early by the acks (F-RTO) */
-	HF_STAT_TX_XMIT_ERRORS,		/* the device refused a frame */
-	HF_STAT_TX_MSGS_FAILED,		/* messages reported failed */
-	HF_STAT_TX_MSGS_DELIVERED,	/* messages the receiver confirmed */
-	HF_STAT_TX_RESETS,		/* flows restarted: receiver lost its state */
-	HF_STAT_TX_CHALLENGES,		/* challenges of a new epoch answered */
-	HF_STAT_TX_EPOCHS,		/* flow incarnations started */
-	HF_STAT_TX_SPURIOUS,		/* retransmissions the receiver had already */
-	HF_STAT_TX_REORDER_WAITS,	/* repairs held back by the reorder window */
-	HF_STAT_TX_REPAIRS_LOST,	/* repairs found lost and sent again */
-	HF_STAT_TX_WINDOW_RESENDS,	/* sent again: the receiver had room again */
-	HF_STAT_TX_DATA_SKBS,		/* skbs of new DATA handed to devices: a train once */
-	HF_STAT_TX_SW_SEGMENTED,	/* trains cut in software for a device */
-	HF_STAT_TX_FRAME_SKBS,		/* skbs of new DATA handed to the qdisc: a carrier once */
-	HF_STAT_TX_CARRIERS_SPLIT,	/* carriers taken apart into trains for a device */
-	HF_STAT_TX_FRAME_GROWS,		/* frame size doubled after a clean round */
-	HF_STAT_TX_FRAME_SHRINKS,	/* frame size halved: congestion, idle */
-	HF_STAT_TX_RATE_CUTS,		/* rate scale cut on a congestion sign */
-	HF_STAT_TX_CREDIT_STALLS,	/* window or credit closed on waiting data */
-	HF_STAT_TX_PACING_DELAYS,	/* skbs pacing held past their build time */
-	HF_STAT_TX_PACE_WAITS,		/* pushes that waited: pacing ran ahead */
-	HF_STAT_TX_CREDIT_INVALID,	/* grants beyond max_ahead, refused */
-	HF_STAT_TX_CREDIT_PROBES,	/* segments sent beyond the credit: persist probes */
-	HF_STAT_TX_RATE_HINTS,		/* receivers' rate hints that changed */
-	HF_STAT_TX_PUSH_DEFERRALS,	/* pushes that waited for room for a train */
-	HF_STAT_TX_MEM_WAITS,		/* sends held by the module-wide memory limit */
-	HF_STAT_TX_MSGS_ORPHANED,	/* closed sockets' messages given up: peer never answered */
-	HF_STAT_TX_BACKOFF_ANSWERED_US,	/* us at maximum backoff with the peer answering */
-	HF_STAT_RX_SEGS,		/* DATA segments accepted */
-	HF_STAT_RX_DATA_SKBS,		/* skbs of DATA that arrived: a train once */
-	HF_STAT_RX_LINEARIZED_TRAINS,	/* trains that arrived in one buffer, cut here */
-	HF_STAT_RX_PACKED_TRAINS,	/* packed trains that arrived whole */
-	HF_STAT_RX_PACKED_SPLIT,	/* of those, taken apart: not all new */
-	HF_STAT_RX_CARRIERS,		/* carriers that arrived whole, taken apart here */
-	HF_STAT_RX_CSUM_LOCAL,		/* frames that crossed no wire, checksum unfilled */
-	HF_STAT_RX_GRO_TRAINS,		/* trains GRO built from segments that came alone */
-	HF_STAT_RX_GRO_SEGS,		/* the segments in them */
-	HF_STAT_RX_EPOCHS,		/* flow incarnations adopted */
-	HF_STAT_RX_CHALLENGES,		/* new epochs challenged (core/hf_epoch.h) */
-	HF_STAT_RX_LOST_REPLIES,	/* LOST answers: DATA echoed a state not held */
-	HF_STAT_RX_ACKS,		/* ACKs accepted */
-	HF_STAT_RX_MSGS,		/* messages delivered to sockets */
-	HF_STAT_RX_BYTES,		/* their bytes */
-	HF_STAT_RX_DUPLICATES,		/* segments received twice */
-	HF_STAT_RX_MSGS_NO_PORT,	/* messages for a port nobody bound */
-	HF_STAT_RX_MSGS_OTHER_DEV,	/* of those, its socket bound to another interface */
-	HF_STAT_RX_MSGS_FILTERED,	/* of those, refused by the socket's filter or the LSM */
-	HF_STAT_RX_MSGS_TOO_BIG,	/* messages above the size limit */
-	HF_STAT_RX_MSGS_NO_MEMORY,	/* of those too big: refused for memory */
-	HF_STAT_RX_CREDIT_OVER,		/* payload bytes beyond the credit granted */
-	HF_STAT_RX_MSGS_EXPIRED,	/* reassembly dropped: no progress, or socket closed */
-	HF_STAT_PEERS_EVICTED,		/* peers evicted from a full table */
-	/* drops, by reason */
-	HF_STAT_DROP_MALFORMED,		/* failed hf_hdr_decode(); by reason below */
-	HF_STAT_DROP_CSUM,		/* checksum did not verify */
-	HF_STAT_DROP_BEYOND,		/* sequence outside the receive window */
-	HF_STAT_DROP_MSG_WINDOW,	/* message id outside the message window */
-	HF_STAT_DROP_DISAGREE,		/* segment contradicts its message */
-	HF_STAT_DROP_SEG_SIZE,		/* stride below HF_MIN_SEG_SIZE */
-	HF_STAT_DROP_NO_PEER,		/* ACK from an unknown peer */
-	HF_STAT_DROP_PEER_LIMIT,	/* no room for another peer */
-	HF_STAT_DROP_EPOCH,		/* ACK for another flow incarnation */
-	HF_STAT_DROP_STALE_EPOCH,	/* DATA of the incarnation before this one */
-	HF_STAT_DROP_UNPROVEN,		/* DATA of a new epoch not proven yet */
-	HF_STAT_DROP_FORGED,		/* DATA no sender sends: echo, epoch 0, start */
-	HF_STAT_DROP_NO_STATE,		/* DATA echoing a state not held (LOST) */
-	HF_STAT_DROP_OVER_CREDIT,	/* DATA far beyond the credit granted */
-	HF_STAT_DROP_ACK_INVALID,	/* ACK for segments never sent */
-	HF_STAT_DROP_RCVBUF,		/* receiving socket's buffer full */
-	HF_STAT_DROP_MEMORY,		/* no memory, or above the message's reservation */
-	HF_STAT_DROP_MEM_LIMIT,		/* new message: namespace reservations full */
-	HF_STAT_DROP_OTHERHOST,		/* frame not addressed to us */
-	/* the control plane */
-	HF_STAT_EVENTS_DROPPED,		/* events lost: no memory to build them */
+	HF_COUNTERS(HF_STAT_ENUM)
 	HF_STAT_MAX
 };
 

@@ -329,6 +329,190 @@ enum hf_stats_attr {
 	HF_STATS_A_MAX = __HF_STATS_A_MAX - 1
 };
 
+/*
+ * HF_COUNTERS(X) - the counters of a network namespace, in the order
+ * HF_CMD_STATS_GET and /proc/net/hyperframe give them, one line each:
+ *
+ *	X(ENUM, name, help)
+ *
+ * The kernel makes its enum (HF_STAT_ENUM) and the names it reports from
+ * it; userspace (hfctl's exporter) the help it gives each. The drop_*
+ * counters are the frames dropped on receive, by reason; the namespace
+ * reports after them drop_malformed_REASON (enum hf_wire_err) and the
+ * gauges peers, rx_mem_bytes, rx_mem_reserved_bytes and mem_bytes.
+ */
+#define HF_COUNTERS(X)							\
+	X(TX_MSGS, tx_msgs, "Messages accepted by sendmsg().")		\
+	X(TX_BYTES, tx_bytes, "Bytes of the messages accepted by sendmsg().")\
+	X(TX_SEGS, tx_segs, "DATA segments sent for the first time.")	\
+	X(TX_FRAMES, tx_frames, "Hyperframes sent.")			\
+	X(TX_ACKS, tx_acks, "ACKs sent.")				\
+	X(TX_RETRANSMITS, tx_retransmits, "DATA segments sent again.")	\
+	X(TX_RTO, tx_rto, "Retransmission timer expiries.")		\
+	X(TX_RTO_SPURIOUS, tx_rto_spurious,				\
+	  "Retransmission timer expiries the acks showed to be early "	\
+	  "(F-RTO).")							\
+	X(TX_XMIT_ERRORS, tx_xmit_errors, "Frames the device refused.")	\
+	X(TX_MSGS_FAILED, tx_msgs_failed, "Messages reported failed.")	\
+	X(TX_MSGS_DELIVERED, tx_msgs_delivered,				\
+	  "Messages the receiver confirmed.")				\
+	X(TX_RESETS, tx_resets,						\
+	  "Flows restarted because the receiver lost its state.")	\
+	X(TX_CHALLENGES, tx_challenges,					\
+	  "Challenges of a new flow incarnation answered: the "		\
+	  "receiver held another flow from this node and asked for "	\
+	  "proof.")							\
+	X(TX_EPOCHS, tx_epochs, "Flow incarnations started.")		\
+	X(TX_SPURIOUS, tx_spurious_retransmits,				\
+	  "Retransmissions the receiver already had.")			\
+	X(TX_REORDER_WAITS, tx_reorder_waits,				\
+	  "Repairs held back by the reordering window.")		\
+	X(TX_REPAIRS_LOST, tx_repairs_lost,				\
+	  "Repairs found lost and sent again.")				\
+	X(TX_WINDOW_RESENDS, tx_window_resends,				\
+	  "Segments sent again because the receiver had room again.")	\
+	X(TX_DATA_SKBS, tx_data_skbs,					\
+	  "Socket buffers of new DATA handed to devices; a train of "	\
+	  "segments counts once.")					\
+	X(TX_SW_SEGMENTED, tx_sw_segmented,				\
+	  "Trains cut into segments in software for a device that "	\
+	  "cannot carry them.")						\
+	X(TX_FRAME_SKBS, tx_frame_skbs,					\
+	  "Socket buffers of new DATA handed to the device queue; a "	\
+	  "carrier (the trains of one hyperframe) counts once.")	\
+	X(TX_CARRIERS_SPLIT, tx_carriers_split,				\
+	  "Carriers taken apart into their trains at the device "	\
+	  "boundary.")							\
+	X(TX_FRAME_GROWS, tx_frame_grows,				\
+	  "Hyperframe size doubled after a round trip without "		\
+	  "congestion.")						\
+	X(TX_FRAME_SHRINKS, tx_frame_shrinks,				\
+	  "Hyperframe size halved after congestion or idleness.")	\
+	X(TX_RATE_CUTS, tx_rate_cuts,					\
+	  "Pacing rate scale cut on a congestion sign.")		\
+	X(TX_CREDIT_STALLS, tx_credit_stalls,				\
+	  "Times the window or credit closed on a sender with data "	\
+	  "waiting.")							\
+	X(TX_PACING_DELAYS, tx_pacing_delays,				\
+	  "Socket buffers pacing held past the time they were built.")	\
+	X(TX_PACE_WAITS, tx_pace_waits,					\
+	  "Pushes that stopped because pacing or the device's hfq "	\
+	  "queue ran over 2 ms ahead; a timer or an ACK pushes again.")	\
+	X(TX_CREDIT_INVALID, tx_credit_invalid,				\
+	  "Credit grants refused: more than max_ahead beyond the "	\
+	  "bytes sent.")						\
+	X(TX_CREDIT_PROBES, tx_credit_probes,				\
+	  "Segments sent beyond the credit as persist probes, nothing "	\
+	  "being in flight.")						\
+	X(TX_RATE_HINTS, tx_rate_hints,					\
+	  "Changes of a receiver's rate hint, which caps the flow's "	\
+	  "pacing rate.")						\
+	X(TX_PUSH_DEFERRALS, tx_push_deferrals,				\
+	  "Sends that waited for more acks to open the window for a "	\
+	  "full train.")						\
+	X(TX_MEM_WAITS, tx_mem_waits,					\
+	  "Sends that waited for, or were refused by, the module-wide "	\
+	  "memory limit.")						\
+	X(TX_MSGS_ORPHANED, tx_msgs_orphaned,				\
+	  "Messages of closed sockets given up after a few timeouts "	\
+	  "because their peer never answered.")				\
+	X(TX_BACKOFF_ANSWERED_US, tx_backoff_answered_us,		\
+	  "Seconds flows spent at their maximum timeout backoff while "	\
+	  "the peer's acks took data; 0 unless a peer that answers is "	\
+	  "waited for like a silent one.")				\
+	X(RX_SEGS, rx_segs, "DATA segments accepted.")			\
+	X(RX_DATA_SKBS, rx_data_skbs,					\
+	  "Socket buffers of DATA that arrived; a train of segments "	\
+	  "counts once.")						\
+	X(RX_LINEARIZED_TRAINS, rx_linearized_trains,			\
+	  "Trains that arrived copied into one buffer (generic XDP) "	\
+	  "and were cut here.")						\
+	X(RX_PACKED_TRAINS, rx_packed_trains,				\
+	  "Packed trains (one header for all their segments) that "	\
+	  "arrived whole.")						\
+	X(RX_PACKED_SPLIT, rx_packed_split,				\
+	  "Packed trains taken apart segment by segment: some "		\
+	  "segments had arrived before or fell outside the windows.")	\
+	X(RX_CARRIERS, rx_carriers,					\
+	  "Carriers (the trains of one hyperframe as one skb) that "	\
+	  "arrived whole and were taken apart here.")			\
+	X(RX_CSUM_LOCAL, rx_csum_local,					\
+	  "Frames that crossed no wire with their checksum left to a "	\
+	  "device, which a virtual link never fills: taken without "	\
+	  "verifying.")							\
+	X(RX_GRO_TRAINS, rx_gro_trains,					\
+	  "Trains GRO built again from DATA segments that arrived one "	\
+	  "by one.")							\
+	X(RX_GRO_SEGS, rx_gro_segs,					\
+	  "DATA segments that arrived one by one and went up in a GRO "	\
+	  "train.")							\
+	X(RX_EPOCHS, rx_epochs, "Flow incarnations adopted.")		\
+	X(RX_CHALLENGES, rx_challenges,					\
+	  "New flow incarnations challenged while a flow from the "	\
+	  "same peer existed.")						\
+	X(RX_LOST_REPLIES, rx_lost_replies,				\
+	  "LOST answers sent: DATA named a receiver state this node "	\
+	  "does not hold.")						\
+	X(RX_ACKS, rx_acks, "ACKs accepted.")				\
+	X(RX_MSGS, rx_msgs, "Messages delivered to sockets.")		\
+	X(RX_BYTES, rx_bytes, "Bytes of the messages delivered to sockets.")\
+	X(RX_DUPLICATES, rx_duplicates, "Segments received twice.")	\
+	X(RX_MSGS_NO_PORT, rx_msgs_no_port,				\
+	  "Messages refused because no socket is bound to their port.")	\
+	X(RX_MSGS_OTHER_DEV, rx_msgs_other_dev,				\
+	  "Messages refused because their port's socket is bound to "	\
+	  "another interface (also counted in "				\
+	  "hyperframe_rx_msgs_no_port_total).")				\
+	X(RX_MSGS_FILTERED, rx_msgs_filtered,				\
+	  "Messages refused by their socket's filter or a security "	\
+	  "module (also counted in hyperframe_rx_msgs_no_port_total).")	\
+	X(RX_MSGS_TOO_BIG, rx_msgs_too_big, "Messages refused as too big.")\
+	X(RX_MSGS_NO_MEMORY, rx_msgs_no_memory,				\
+	  "Messages refused as too big for the namespace's memory "	\
+	  "limit (also counted in hyperframe_rx_msgs_too_big_total).")	\
+	X(RX_CREDIT_OVER, rx_credit_over,				\
+	  "Payload bytes received beyond the credit granted (persist "	\
+	  "probes, or a sender that broke its credit).")		\
+	X(RX_MSGS_EXPIRED, rx_msgs_expired,				\
+	  "Messages dropped in reassembly: no progress for "		\
+	  "peer_idle_ms, or their socket closed.")			\
+	X(PEERS_EVICTED, peers_evicted,					\
+	  "Peers evicted from a full table (max_peers) to make room "	\
+	  "for a new one: ones that never answered, or had nothing in "	\
+	  "flight.")							\
+	X(DROP_MALFORMED, drop_malformed,				\
+	  "Failed hf_hdr_decode(); by reason below.")			\
+	X(DROP_CSUM, drop_csum, "Checksum did not verify.")		\
+	X(DROP_BEYOND, drop_beyond_window,				\
+	  "Sequence outside the receive window.")			\
+	X(DROP_MSG_WINDOW, drop_msg_window,				\
+	  "Message id outside the message window.")			\
+	X(DROP_DISAGREE, drop_disagree, "Segment contradicts its message.")\
+	X(DROP_SEG_SIZE, drop_seg_size, "Stride below HF_MIN_SEG_SIZE.")\
+	X(DROP_NO_PEER, drop_no_peer, "ACK from an unknown peer.")	\
+	X(DROP_PEER_LIMIT, drop_peer_limit, "No room for another peer.")\
+	X(DROP_EPOCH, drop_epoch, "ACK for another flow incarnation.")	\
+	X(DROP_STALE_EPOCH, drop_stale_epoch,				\
+	  "DATA of the incarnation before this one.")			\
+	X(DROP_UNPROVEN, drop_unproven, "DATA of a new epoch not proven yet.")\
+	X(DROP_FORGED, drop_forged,					\
+	  "DATA no sender sends: echo, epoch 0, start.")		\
+	X(DROP_NO_STATE, drop_no_state,					\
+	  "DATA echoing a state not held (LOST).")			\
+	X(DROP_OVER_CREDIT, drop_over_credit,				\
+	  "DATA far beyond the credit granted.")			\
+	X(DROP_ACK_INVALID, drop_ack_invalid, "ACK for segments never sent.")\
+	X(DROP_RCVBUF, drop_rcvbuf, "Receiving socket's buffer full.")	\
+	X(DROP_MEMORY, drop_memory,					\
+	  "No memory, or above the message's reservation.")		\
+	X(DROP_MEM_LIMIT, drop_mem_limit,				\
+	  "New message: namespace reservations full.")			\
+	X(DROP_OTHERHOST, drop_otherhost, "Frame not addressed to us.")	\
+	X(EVENTS_DROPPED, events_dropped,				\
+	  "Events (hfctl monitor) lost for want of memory to build "	\
+	  "them.")
+
+
 enum hf_counter_attr {
 	HF_COUNTER_A_UNSPEC,
 	HF_COUNTER_A_PAD,
