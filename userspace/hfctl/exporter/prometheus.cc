@@ -3,6 +3,8 @@
 // format.
 #include "exporter/prometheus.h"
 
+#include <linux/hyperframe.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -25,131 +27,18 @@ struct KnownCounter {
   std::string_view name;  // as the kernel names it
   MetricType type;
   std::string_view help;
-  // Prometheus wants base units: a kernel count of microseconds goes out as
-  // seconds, under this name (without the prefix and "_total").
-  std::string_view seconds_name = {};
 };
 
-// What each counter of kernel/hf_stats.h (and the gauges after them)
-// means. A counter the kernel adds later is exported as a counter with a
-// generic HELP until it is listed here.
+// What each counter means: the namespace counters from the uapi's
+// HF_COUNTERS() (the kernel's names and order), then the gauges the
+// namespace reports after them. A counter the kernel adds later is
+// exported as a counter with a generic HELP until the header lists it.
+// NOLINTNEXTLINE(cppcoreguidelines-macro-usage): expands the uapi's X-macro table
+#define HF_KNOWN_COUNTER(e, name, help) KnownCounter{#name, MetricType::counter, help},
+// clang-format off: the table's expansion is a list, not one expression
 constexpr std::array kKnownCounters{
-    KnownCounter{"tx_msgs", MetricType::counter, "Messages accepted by sendmsg()."},
-    KnownCounter{"tx_bytes", MetricType::counter, "Bytes of the messages accepted by sendmsg()."},
-    KnownCounter{"tx_segs", MetricType::counter, "DATA segments sent for the first time."},
-    KnownCounter{"tx_frames", MetricType::counter, "Hyperframes sent."},
-    KnownCounter{"tx_acks", MetricType::counter, "ACKs sent."},
-    KnownCounter{"tx_retransmits", MetricType::counter, "DATA segments sent again."},
-    KnownCounter{"tx_rto", MetricType::counter, "Retransmission timer expiries."},
-    KnownCounter{"tx_rto_spurious", MetricType::counter,
-                 "Retransmission timer expiries the acks showed to be early (F-RTO)."},
-    KnownCounter{"tx_xmit_errors", MetricType::counter, "Frames the device refused."},
-    KnownCounter{"tx_msgs_failed", MetricType::counter, "Messages reported failed."},
-    KnownCounter{"tx_msgs_delivered", MetricType::counter, "Messages the receiver confirmed."},
-    KnownCounter{"tx_resets", MetricType::counter,
-                 "Flows restarted because the receiver lost its state."},
-    KnownCounter{"tx_challenges", MetricType::counter,
-                 "Challenges of a new flow incarnation answered: the receiver held another "
-                 "flow from this node and asked for proof."},
-    KnownCounter{"tx_epochs", MetricType::counter, "Flow incarnations started."},
-    KnownCounter{"tx_spurious_retransmits", MetricType::counter,
-                 "Retransmissions the receiver already had."},
-    KnownCounter{"tx_reorder_waits", MetricType::counter,
-                 "Repairs held back by the reordering window."},
-    KnownCounter{"tx_repairs_lost", MetricType::counter, "Repairs found lost and sent again."},
-    KnownCounter{"tx_window_resends", MetricType::counter,
-                 "Segments sent again because the receiver had room again."},
-    KnownCounter{"tx_data_skbs", MetricType::counter,
-                 "Socket buffers of new DATA handed to devices; a train of segments counts once."},
-    KnownCounter{"tx_sw_segmented", MetricType::counter,
-                 "Trains cut into segments in software for a device that cannot carry them."},
-    KnownCounter{"tx_frame_skbs", MetricType::counter,
-                 "Socket buffers of new DATA handed to the device queue; a carrier (the trains "
-                 "of one hyperframe) counts once."},
-    KnownCounter{"tx_carriers_split", MetricType::counter,
-                 "Carriers taken apart into their trains at the device boundary."},
-    KnownCounter{"tx_frame_grows", MetricType::counter,
-                 "Hyperframe size doubled after a round trip without congestion."},
-    KnownCounter{"tx_frame_shrinks", MetricType::counter,
-                 "Hyperframe size halved after congestion or idleness."},
-    KnownCounter{"tx_rate_cuts", MetricType::counter,
-                 "Pacing rate scale cut on a congestion sign."},
-    KnownCounter{"tx_credit_stalls", MetricType::counter,
-                 "Times the window or credit closed on a sender with data waiting."},
-    KnownCounter{"tx_pacing_delays", MetricType::counter,
-                 "Socket buffers pacing held past the time they were built."},
-    KnownCounter{"tx_pace_waits", MetricType::counter,
-                 "Pushes that stopped because pacing or the device's hfq queue ran over 2 ms "
-                 "ahead; a timer or an ACK pushes again."},
-    KnownCounter{"tx_credit_invalid", MetricType::counter,
-                 "Credit grants refused: more than max_ahead beyond the bytes sent."},
-    KnownCounter{"tx_credit_probes", MetricType::counter,
-                 "Segments sent beyond the credit as persist probes, nothing being in flight."},
-    KnownCounter{"tx_rate_hints", MetricType::counter,
-                 "Changes of a receiver's rate hint, which caps the flow's pacing rate."},
-    KnownCounter{"tx_push_deferrals", MetricType::counter,
-                 "Sends that waited for more acks to open the window for a full train."},
-    KnownCounter{"tx_mem_waits", MetricType::counter,
-                 "Sends that waited for, or were refused by, the module-wide memory limit."},
-    KnownCounter{"tx_msgs_orphaned", MetricType::counter,
-                 "Messages of closed sockets given up after a few timeouts because their peer "
-                 "never answered."},
-    KnownCounter{"tx_backoff_answered_us", MetricType::counter,
-                 "Seconds flows spent at their maximum timeout backoff while the peer's acks "
-                 "took data; 0 unless a peer that answers is waited for like a silent one.",
-                 "tx_backoff_answered_seconds"},
-    KnownCounter{"rx_segs", MetricType::counter, "DATA segments accepted."},
-    KnownCounter{"rx_data_skbs", MetricType::counter,
-                 "Socket buffers of DATA that arrived; a train of segments counts once."},
-    KnownCounter{"rx_linearized_trains", MetricType::counter,
-                 "Trains that arrived copied into one buffer (generic XDP) and were cut here."},
-    KnownCounter{"rx_packed_trains", MetricType::counter,
-                 "Packed trains (one header for all their segments) that arrived whole."},
-    KnownCounter{"rx_packed_split", MetricType::counter,
-                 "Packed trains taken apart segment by segment: some segments had arrived "
-                 "before or fell outside the windows."},
-    KnownCounter{"rx_carriers", MetricType::counter,
-                 "Carriers (the trains of one hyperframe as one skb) that arrived whole and "
-                 "were taken apart here."},
-    KnownCounter{"rx_csum_local", MetricType::counter,
-                 "Frames that crossed no wire with their checksum left to a device, which a "
-                 "virtual link never fills: taken without verifying."},
-    KnownCounter{"rx_gro_trains", MetricType::counter,
-                 "Trains GRO built again from DATA segments that arrived one by one."},
-    KnownCounter{"rx_gro_segs", MetricType::counter,
-                 "DATA segments that arrived one by one and went up in a GRO train."},
-    KnownCounter{"rx_epochs", MetricType::counter, "Flow incarnations adopted."},
-    KnownCounter{"rx_challenges", MetricType::counter,
-                 "New flow incarnations challenged while a flow from the same peer existed."},
-    KnownCounter{"rx_lost_replies", MetricType::counter,
-                 "LOST answers sent: DATA named a receiver state this node does not hold."},
-    KnownCounter{"rx_acks", MetricType::counter, "ACKs accepted."},
-    KnownCounter{"rx_msgs", MetricType::counter, "Messages delivered to sockets."},
-    KnownCounter{"rx_bytes", MetricType::counter, "Bytes of the messages delivered to sockets."},
-    KnownCounter{"rx_duplicates", MetricType::counter, "Segments received twice."},
-    KnownCounter{"rx_msgs_no_port", MetricType::counter,
-                 "Messages refused because no socket is bound to their port."},
-    KnownCounter{"rx_msgs_other_dev", MetricType::counter,
-                 "Messages refused because their port's socket is bound to another interface "
-                 "(also counted in hyperframe_rx_msgs_no_port_total)."},
-    KnownCounter{"rx_msgs_filtered", MetricType::counter,
-                 "Messages refused by their socket's filter or a security module (also "
-                 "counted in hyperframe_rx_msgs_no_port_total)."},
-    KnownCounter{"rx_msgs_too_big", MetricType::counter, "Messages refused as too big."},
-    KnownCounter{"rx_msgs_no_memory", MetricType::counter,
-                 "Messages refused as too big for the namespace's memory limit (also counted "
-                 "in hyperframe_rx_msgs_too_big_total)."},
-    KnownCounter{"rx_credit_over", MetricType::counter,
-                 "Payload bytes received beyond the credit granted (persist probes, or a "
-                 "sender that broke its credit)."},
-    KnownCounter{"rx_msgs_expired", MetricType::counter,
-                 "Messages dropped in reassembly: no progress for peer_idle_ms, or their "
-                 "socket closed."},
-    KnownCounter{"peers_evicted", MetricType::counter,
-                 "Peers evicted from a full table (max_peers) to make room for a new one: "
-                 "ones that never answered, or had nothing in flight."},
-    KnownCounter{"events_dropped", MetricType::counter,
-                 "Events (hfctl monitor) lost for want of memory to build them."},
+    HF_COUNTERS(HF_KNOWN_COUNTER)
+    // clang-format on
     KnownCounter{"peers", MetricType::gauge, "Peers the network namespace holds state for."},
     KnownCounter{"rx_mem_bytes", MetricType::gauge, "Reassembly memory held, in bytes."},
     KnownCounter{"rx_mem_reserved_bytes", MetricType::gauge,
@@ -158,6 +47,17 @@ constexpr std::array kKnownCounters{
     KnownCounter{"mem_bytes", MetricType::gauge,
                  "Message data the module holds in all namespaces together (the module-wide "
                  "limit, parameter mem), in bytes."},
+};
+#undef HF_KNOWN_COUNTER
+
+// Counters of microseconds, exported in seconds (Prometheus's base unit)
+// under another name: without the prefix and "_total".
+struct SecondsCounter {
+  std::string_view name;
+  std::string_view seconds_name;
+};
+constexpr std::array kSecondsCounters{
+    SecondsCounter{"tx_backoff_answered_us", "tx_backoff_answered_seconds"},
 };
 
 constexpr std::string_view kDropsHelp =
@@ -172,6 +72,14 @@ const KnownCounter* find_known(std::string_view name) {
       std::find_if(kKnownCounters.begin(), kKnownCounters.end(),
                    [name](const KnownCounter& known) { return known.name == name; });
   return found == kKnownCounters.end() ? nullptr : found;
+}
+
+// The name in seconds of a counter of microseconds; empty for the others.
+std::string_view find_seconds_name(std::string_view name) {
+  const auto* found =
+      std::find_if(kSecondsCounters.begin(), kSecondsCounters.end(),
+                   [name](const SecondsCounter& entry) { return entry.name == name; });
+  return found == kSecondsCounters.end() ? std::string_view{} : found->seconds_name;
 }
 
 std::string_view type_name(MetricType type) {
@@ -206,8 +114,9 @@ void add_counter(PrometheusFamilies& families, const hf::Counter& counter,
   } else if (const KnownCounter* known = find_known(name); known != nullptr) {
     type = known->type;
     help = known->help;
-    const bool micros = !known->seconds_name.empty();
-    family_name = std::string(kPrefix) + std::string(micros ? known->seconds_name : name) +
+    const std::string_view seconds_name = find_seconds_name(name);
+    const bool micros = !seconds_name.empty();
+    family_name = std::string(kPrefix) + std::string(micros ? seconds_name : name) +
                   (known->type == MetricType::counter ? "_total" : "");
     if (micros) {
       value = seconds_text(counter.value);

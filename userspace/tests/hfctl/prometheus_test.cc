@@ -3,6 +3,8 @@
 // order.
 #include "exporter/prometheus.h"
 
+#include <linux/hyperframe.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iterator>
@@ -242,10 +244,11 @@ TEST(RenderFamilies, InOrderOfNameThenLabelSet) {
             "b_total{dev=\"x\"} 1\nb_total{dev=\"y\"} 2\n");
 }
 
-// Every counter the kernel names (kernel/hf_net.c, hf_stat_names, and the
-// gauges kernel/hf_genl.c adds) has its own HELP and type here: a counter
-// added to the kernel and not to the exporter's table fails this test
-// instead of going out with a generic HELP, or a gauge typed as a counter.
+// Every counter the kernel names (the uapi's HF_COUNTERS(), which
+// kernel/hf_net.c makes its names from, and the gauges kernel/hf_genl.c
+// adds) has its own HELP and type here: a gauge added to the kernel and
+// not to the exporter's table fails this test instead of going out with a
+// generic HELP, or typed as a counter.
 TEST(Prometheus, KnowsEveryCounterTheKernelNames) {
   auto read = [](const std::string& path) {
     std::ifstream in(path);
@@ -253,13 +256,12 @@ TEST(Prometheus, KnowsEveryCounterTheKernelNames) {
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   };
   const std::string dir = HF_KERNEL_SOURCE_DIR;
-  const std::string net = read(dir + "/hf_net.c");
   const std::string genl = read(dir + "/hf_genl.c");
   std::vector<hf::Counter> counters;
-  const std::regex stat_name(R"re(\[HF_STAT_[A-Z_]+\]\s*=\s*"([a-z0-9_]+)")re");
-  for (std::sregex_iterator it(net.begin(), net.end(), stat_name), end; it != end; ++it) {
-    counters.push_back({(*it)[1].str(), 1});
-  }
+// NOLINTNEXTLINE(cppcoreguidelines-macro-usage): expands the uapi's X-macro table
+#define HF_TEST_COUNTER(e, name, help) counters.push_back({#name, 1});
+  HF_COUNTERS(HF_TEST_COUNTER)
+#undef HF_TEST_COUNTER
   // hf_counter_put(skb, "name", ...), or since the hfq counters share it,
   // hf_genl_counter_put(skb, HF_STATS_A_COUNTER, "name", ...).
   const std::regex gauge_name(
