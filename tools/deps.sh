@@ -40,6 +40,9 @@ packages=(
 	clang-14 libclang-rt-14-dev
 	# the exporter's selftest: promtool, a Prometheus server, an HTTP client
 	prometheus curl
+	# make deb (debian/: debhelper with dh-sequence-dkms, lintian) and the
+	# packages' guest test (make deb-check: dkms builds the module, man)
+	debhelper dh-dkms lintian dkms man-db
 )
 # The backports line: its versioned image and headers, not the metapackages,
 # so that linux-image-amd64 keeps pointing at 6.1.
