@@ -446,8 +446,9 @@ enum hf_dev_attr {
 /*
  * HF_CMD_QDISC_*: hfq, the qdisc the module registers (docs/design.md,
  * "The hfq qdisc"). Attach it with "tc qdisc replace dev DEV root hfq" or
- * "hfctl qdisc attach dev DEV"; stock tc cannot send its options, so they
- * are read and written here, per device of the caller's namespace. GET
+ * "hfctl qdisc attach dev DEV"; its settings are read and written here,
+ * per device of the caller's namespace, or with tc and the q_hfq.so
+ * plugin (TCA_HFQ_* below): both change the same settings. GET
  * and SET answer ENODEV for an unknown device and ENOENT when the root
  * qdisc of the device is not hfq. SET needs CAP_NET_ADMIN in the user
  * namespace owning the caller's network namespace; a value out of range
@@ -478,6 +479,30 @@ enum hf_qdisc_attr {
 
 	__HF_QDISC_A_MAX,
 	HF_QDISC_A_MAX = __HF_QDISC_A_MAX - 1
+};
+
+/*
+ * enum hf_tca_hfq_attr - hfq's settings in the TCA_OPTIONS of a tc request
+ * ("tc qdisc add|change|replace dev DEV root hfq rate 10gbit ...", sent
+ * by the q_hfq.so plugin of hyperframe-tools) and of a qdisc dump ("tc -d
+ * qdisc show"). Each is the HF_QDISC_A_* setting of the same name, with
+ * the same range and errors; a request sets those it gives, the others
+ * keep their values (their defaults on a new qdisc); a dump gives all.
+ */
+enum hf_tca_hfq_attr {
+	TCA_HFQ_UNSPEC,
+	TCA_HFQ_PAD,
+	TCA_HFQ_RATE,			/* u64, bytes/s the device is paced to; 0: unpaced */
+	TCA_HFQ_LIMIT,			/* u32, packets queued in all bands */
+	TCA_HFQ_FLOW_LIMIT,		/* u32, packets queued per data flow */
+	TCA_HFQ_CONTROL_LIMIT,		/* u32, packets queued in the control band */
+	TCA_HFQ_QUANTUM,		/* u32, bytes a data flow sends per round */
+	TCA_HFQ_OTHER_SHARE,		/* u32, percent of the link owed to other traffic */
+	TCA_HFQ_HORIZON_MS,		/* u32, departure times further ahead are dropped */
+	TCA_HFQ_MEMORY_LIMIT,		/* u32, bytes (skb truesize) queued in all bands */
+
+	__TCA_HFQ_MAX,
+	TCA_HFQ_MAX = __TCA_HFQ_MAX - 1
 };
 
 /*

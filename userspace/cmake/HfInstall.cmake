@@ -1,6 +1,6 @@
 # userspace/cmake/HfInstall.cmake - what "cmake --install" puts where (the
 # Debian packages in debian/ are made from it):
-#   bin/hfperf, sbin/hfctl, lib/libhyperframe (static, or shared with
+#   bin/hfperf, sbin/hfctl, lib/tc/q_hfq.so (the tc plugin), lib/libhyperframe (static, or shared with
 #   HF_SHARED_LIB=ON: libhyperframe.so.0), include/hyperframe/*.h and the
 #   uapi header include/linux/hyperframe.h, lib/pkgconfig/hyperframe.pc,
 #   the man pages (hfctl.8, hfperf.1, hyperframe.7), bash completion for
@@ -18,6 +18,7 @@ set(HF_WIRESHARK_PLUGINDIR "${CMAKE_INSTALL_LIBDIR}/wireshark/plugins" CACHE STR
     "Wireshark's global plugin folder, where its Lua dissectors are loaded from")
 
 install(TARGETS hfctl RUNTIME DESTINATION "${CMAKE_INSTALL_SBINDIR}" COMPONENT tools)
+install(TARGETS q_hfq LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}/tc" COMPONENT tools)
 install(TARGETS hfperf RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT tools)
 install(TARGETS hyperframe
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT lib NAMELINK_COMPONENT dev
