@@ -72,13 +72,14 @@ unload
 
 ip link add hfpkg0 type dummy
 defer ip link del hfpkg0
-tc qdisc add dev hfpkg0 root hfq 2> "$work/tc.txt"
-check_err $? "tc qdisc add ... hfq failed: $(cat "$work/tc.txt")"
+# With options: tc's own library folder holds the package's q_hfq.so.
+tc qdisc add dev hfpkg0 root hfq rate 10gbit limit 20000 2> "$work/tc.txt"
+check_err $? "tc qdisc add ... hfq rate 10gbit limit 20000 failed: $(cat "$work/tc.txt")"
 modname_loaded
 check_err $? "tc did not load the module"
-tc qdisc show dev hfpkg0 | grep -q '^qdisc hfq'
-check_err $? "hfq is not the root qdisc: $(tc qdisc show dev hfpkg0)"
-log_test "autoload: tc qdisc add ... hfq loads the module"
+tc -d qdisc show dev hfpkg0 | grep -q '^qdisc hfq .*rate 10Gbit limit 20000p'
+check_err $? "hfq with the plugin's settings is not the root qdisc: $(tc -d qdisc show dev hfpkg0)"
+log_test "autoload: tc qdisc add ... hfq (the package's q_hfq.so) loads the module"
 ip link del hfpkg0
 busywait 10000 unload
 
