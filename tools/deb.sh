@@ -13,7 +13,8 @@ lint=1
 
 ver=$(dpkg-parsechangelog -l "$tree/debian/changelog" -S Version)
 arch=$(dpkg --print-architecture)
-out=$tree/build/deb
+# HF_DEB_OUT: build elsewhere (a guest may be reading build/deb).
+out=$(realpath -m "${HF_DEB_OUT:-$tree/build/deb}")
 src=$out/hyperframe-$ver
 rm -rf "$out"
 mkdir -p "$src"

@@ -12,7 +12,8 @@
  *   tc -s -d qdisc show dev DEV
  *
  * The options go to the module as TCA_OPTIONS (TCA_HFQ_*, in
- * <linux/hyperframe.h>), which range-checks them as hfctl qdisc set does;
+ * <linux/hyperframe.h>; a nest flagged NLA_F_NESTED, as the module parses
+ * it strictly), which range-checks them as hfctl qdisc set does;
  * a setting not given keeps its value. "rate 0" (or "rate unlimited")
  * removes the device's pacing.
  *
@@ -109,7 +110,7 @@ static int hfq_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 
 	(void)qu;
 	(void)dev;
-	tail = addattr_nest(n, HFQ_MAXLEN, TCA_OPTIONS);
+	tail = addattr_nest(n, HFQ_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
 	for (; argc > 0; argc--, argv++) {
 		const char *opt = *argv;
 		uint32_t v32;
