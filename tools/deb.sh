@@ -4,7 +4,7 @@
 # from a copy of the tree's tracked and new files (never build/), then runs
 # lintian over them: any error or warning that debian/*.lintian-overrides
 # does not justify fails. Prints each package's size.
-# Usage: deb.sh [--no-lintian]
+# Usage: [HF_DEB_OUT=DIR] deb.sh [--no-lintian]
 set -euo pipefail
 
 tree=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd -P)

@@ -46,7 +46,8 @@ for p in "${pkgs[@]}"; do
 done
 log_test "dpkg -i: the 4 packages install"
 
-status=$(dkms status -m hyperframe -k "$rel" 2>&1)
+# (dkms status warns on stderr of modules built without a .comment)
+status=$(dkms status -m hyperframe -k "$rel" 2>/dev/null)
 echo "# dkms status: $status"
 grep -q "hyperframe/.*, $rel, .*: installed" <<< "$status"
 check_err $? "DKMS did not install hyperframe for $rel: $status"
@@ -150,7 +151,7 @@ echo "# $(wc -l < "$work/files.txt") paths were installed; none is left"
 find /lib/modules -name 'hyperframe.ko*' | grep -q .
 check_fail $? "a hyperframe.ko is left: $(find /lib/modules -name 'hyperframe.ko*')"
 [[ -z $(dkms status -m hyperframe 2>/dev/null) && ! -e /var/lib/dkms/hyperframe ]]
-check_fail $? "DKMS still knows hyperframe: $(dkms status -m hyperframe)"
+check_err $? "DKMS still knows hyperframe: $(dkms status -m hyperframe 2>/dev/null; ls -d /var/lib/dkms/hyperframe 2>/dev/null)"
 modprobe -n hyperframe 2>/dev/null
 check_fail $? "modprobe still finds hyperframe"
 log_test "dpkg -r: every file and the DKMS module are gone"
