@@ -18,7 +18,7 @@
 #   make deps       install the Debian packages (idempotent)
 #   make deb        the Debian packages (debian/) into build/deb, lintian
 #   make deb-check  make deb, then install, use and remove them in a guest
-#                   per line (DKMS, autoload; about 10 min a line)
+#                   per line (DKMS, autoload; about 16 min a line)
 #   make vm CMD=... run a command in a guest with the module loaded
 #   make fuzz       run the protocol-core fuzzer (FUZZ_SECONDS, default 600)
 #   make soak       mixed traffic under netem loss in a guest for DURATION

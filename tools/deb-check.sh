@@ -4,7 +4,7 @@
 # 6.1 6.12), boots a guest whose root is an overlay on the host's with its
 # writes in the guest's memory (run.sh --rw-root; the host is never
 # written) and no module loaded, and runs tools/vm/pkg-test.sh there:
-# dpkg -i, DKMS, autoload, the tools, dpkg -r and -P. About 10 minutes a
+# dpkg -i, DKMS, autoload, the tools, dpkg -r and -P. About 16 minutes a
 # line under TCG, most of it DKMS compiling the module (twice on 6.1: for
 # the booted kernel and, as Debian's DKMS does, the newest installed).
 # Usage: deb-check.sh [--no-build] [LINE...]
