@@ -748,7 +748,7 @@ static int hf_socket_fill(struct sk_buff *skb, struct netlink_callback *cb,
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, HF_SOCKET_A_PORT, port) ||
 	    nla_put_u32(skb, HF_SOCKET_A_IFINDEX,
-			READ_ONCE(hs->bound_ifindex)) ||
+			hf_sock_bound_ifindex(sk)) ||
 	    nla_put_u64_64bit(skb, HF_SOCKET_A_TX_QUEUED,
 			      sk_wmem_alloc_get(sk), HF_SOCKET_A_PAD) ||
 	    nla_put_u64_64bit(skb, HF_SOCKET_A_RX_QUEUED,

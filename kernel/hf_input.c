@@ -36,6 +36,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
+#include <linux/filter.h>
 #include <linux/random.h>
 #include <linux/siphash.h>
 #include <linux/slab.h>
@@ -349,6 +350,7 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 	u8 status = HF_STATUS_DELIVERED;
 	struct sock *sk = NULL;
 	struct hf_rx_msg *m;
+	bool other_dev;
 
 	if (d->msg_len > READ_ONCE(peer->cfg->p.max_msg)) {
 		status = HF_STATUS_TOO_BIG;
@@ -357,9 +359,13 @@ static struct hf_rx_msg *rx_msg_new(struct hf_peer *peer,
 		status = HF_STATUS_TOO_BIG;
 		hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_NO_MEMORY);
 	} else {
-		sk = hf_port_lookup(peer->net, h->dport);
-		if (!sk)
+		sk = hf_port_lookup(peer->net, h->dport, peer->dev->ifindex,
+				    &other_dev);
+		if (!sk) {
 			status = HF_STATUS_NO_PORT;
+			if (other_dev)
+				hf_stat_inc(&hn->stats, HF_STAT_RX_MSGS_OTHER_DEV);
+		}
 	}
 
 	/*
@@ -453,9 +459,42 @@ static void rx_head_free(struct sk_buff *skb)
 }
 
 /*
- * Hand a complete message to its socket; false when the socket is gone.
- * Its reservation goes with it (rx_head_free()), its memory stays charged
- * to the socket until read.
+ * The socket's filter kept only the first @head->len bytes of @m and freed
+ * the segments beyond: its reservation shrinks to what it still holds
+ * (rx_msg_reserve() of the bytes and segments kept, never more than it
+ * had), given back at once to the socket, the peer, the namespace and the
+ * module-wide limit. An unread cut message counts for the memory it pins,
+ * as it does in the socket's buffer, not for the message it was. Peer
+ * lock held.
+ */
+static void rx_msg_shrink(struct hf_peer *peer, struct hf_rx_msg *m,
+			  const struct sk_buff *head)
+{
+	const struct sk_buff *seg;
+	u32 nsegs = 0;
+	u64 keep, diff;
+
+	lockdep_assert_held(&peer->lock);
+	skb_walk_frags(head, seg)
+		nsegs++;
+	keep = min(rx_msg_reserve(head->len, max(nsegs, 1U)), m->reserve);
+	diff = m->reserve - keep;
+	if (!diff)
+		return;
+	atomic64_sub(diff, &hf_net(peer->net)->rx_reserved);
+	hf_mem_uncharge(hf_mem_pages(m->reserve) - hf_mem_pages(keep));
+	peer->rx_reserved -= diff;
+	atomic_sub(diff, &hf_sk(m->sk)->rx_reserved);
+	m->reserve = keep;
+}
+
+/*
+ * Hand a complete message to its socket; false when the socket is gone, or
+ * refused it: its filter or the security module dropped it. Delivered,
+ * its reservation goes with it (rx_head_free()) and its memory stays
+ * charged to the socket until read. Refused, it is resolved as for no port
+ * (HF_STATUS_NO_PORT, so its sender gets ECONNREFUSED) and everything it
+ * holds is let go at once, as for a message read at once.
  */
 static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 {
@@ -463,7 +502,8 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	struct sk_buff *head = m->head, **link;
 	struct sock *sk = m->sk;
 	unsigned long flags;
-	u32 i;
+	u32 i, len;
+	int err;
 
 	if (sock_flag(sk, SOCK_DEAD))
 		return false;
@@ -483,8 +523,36 @@ static bool rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
 	}
 	*link = NULL;
 
+	/*
+	 * The hooks every family runs on delivery, both in sk_filter(): the
+	 * security module's (security_sock_rcv_skb()) and the socket's filter
+	 * (SO_ATTACH_FILTER, SO_ATTACH_BPF). The filter sees the message from
+	 * its first byte, as it came in on its interface (skb->ifindex,
+	 * skb->protocol); it may drop it or keep a part (pskb_trim() of the
+	 * chain, which frees the segments beyond, and its reservation
+	 * shrinks with it). The credit the message took is returned whole
+	 * when it is read (hf_skb_cb.len).
+	 */
+	len = head->len;
+	head->dev = peer->dev;
+	head->skb_iif = peer->dev->ifindex;
+	if (skb_shinfo(head)->frag_list)
+		head->protocol = skb_shinfo(head)->frag_list->protocol;
+	err = sk_filter(sk, head);
+	/* Queued for long: no pointer to a device that may go meanwhile. */
+	head->dev = NULL;
+	if (err) {
+		m->status = HF_STATUS_NO_PORT;
+		hf_stat_inc(stats, HF_STAT_RX_MSGS_FILTERED);
+		rx_msg_release(peer, m);
+		return false;
+	}
+	if (head->len < len)
+		rx_msg_shrink(peer, m, head);
+
 	HF_SKB_CB(head)->sport = m->sport;
 	BUILD_BUG_ON(sizeof(struct hf_skb_cb) > sizeof_field(struct sk_buff, cb));
+	HF_SKB_CB(head)->len = len;
 	HF_SKB_CB(head)->epoch = peer->rx_ep.epoch;
 	HF_SKB_CB(head)->rx_state = peer->rx_ep.state;
 	HF_SKB_CB(head)->ifindex = peer->dev->ifindex;
@@ -585,6 +653,9 @@ static void rx_deliver_ready(struct hf_peer *peer)
 			rx_msg_release(peer, m);
 			continue;
 		}
+		/* Refused by its socket's filter: holds nothing back. */
+		if (m->status != HF_STATUS_DELIVERED)
+			continue;
 		if (i == nblocked)
 			blocked[nblocked++] = pair;
 	}
@@ -666,7 +737,8 @@ static bool rx_window_closed(struct hf_peer *peer)
 
 	if (!peer->rx_refused)
 		return false;
-	sk = hf_port_lookup(peer->net, peer->rx_refused_port);
+	sk = hf_port_lookup(peer->net, peer->rx_refused_port,
+			    peer->dev->ifindex, NULL);
 	if (!sk)
 		return false;
 	closed = !rx_reassembles_for(peer, sk) &&

@@ -116,7 +116,9 @@ struct hf_rx_msg {
 
 /*
  * Where a received message came from, in the delivered skb's cb: the
- * source, the flow incarnation whose credit its reading returns, and the
+ * source, the flow incarnation whose credit its reading returns, its length
+ * as it arrived (@len: the socket's filter may keep less of it, skb->len,
+ * but the credit counted every byte and gets every byte back), and the
  * reservation it holds against the namespace's and the module's limits
  * until it is freed (hf_input.c).
  */
@@ -125,6 +127,7 @@ struct hf_skb_cb {
 	u32 epoch;
 	u32 rx_state;
 	int ifindex;
+	u32 len;
 	u8 addr[6];
 	u32 reserve;
 };

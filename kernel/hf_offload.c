@@ -191,7 +191,8 @@ static struct sk_buff *hf_gso_segment_carrier(struct sk_buff *skb)
 
 	skb_walk_frags(skb, train) {
 		segs = hf_skb_segs(train);
-		if (skb_headroom(train) < hlen || segs >= head_segs)
+		if (skb_network_offset(train) || skb_headroom(train) < hlen ||
+		    segs >= head_segs)
 			return ERR_PTR(-EINVAL);
 		head_segs -= segs;
 		truesize -= train->truesize;
@@ -234,6 +235,71 @@ static struct sk_buff *hf_gso_segment_carrier(struct sk_buff *skb)
 	return out;
 }
 
+/**
+ * hf_gso_room() - room in front of each segment of a train about to be cut
+ * @skb: the train, a chained one
+ * @room: the bytes each segment needs in front of its hyperframe header
+ *
+ * Softirq or process context, from GSO. skb_segment_list() writes the
+ * link-layer header in front of each segment unchecked and, inside a
+ * tunnel, the outer headers before it, which the stack then pushes. The
+ * sender's segments have the room; a train GRO built from another
+ * device's skbs and forwarded into a tunnel by a bridge may not (a tap's
+ * segments have 78 bytes where VXLAN over IPv6 wants 84). Each segment
+ * short of it gets a head of its own. A shared segment is cloned first,
+ * as skb_segment_list() does: it is still on the frag_list of a clone of
+ * the train, whose links are left alone.
+ *
+ * Return: 0, or -ENOMEM with the train whole (the caller frees it).
+ */
+static int hf_gso_room(struct sk_buff *skb, unsigned int room)
+{
+	struct sk_buff *seg, **link;
+	unsigned int truesize;
+	int err;
+
+	skb_walk_frags(skb, seg)
+		if (skb_headroom(seg) < room)
+			goto cow;
+	return 0;
+cow:
+	/* A cloned head shares its frag_list: ours is made our own. */
+	err = skb_unclone(skb, GFP_ATOMIC);
+	if (err)
+		return err;
+	for (link = &skb_shinfo(skb)->frag_list; (seg = *link);
+	     link = &seg->next) {
+		if (skb_shared(seg)) {
+			struct sk_buff *own = skb_clone(seg, GFP_ATOMIC);
+
+			if (!own)
+				return -ENOMEM;
+			own->next = seg->next;
+			*link = own;
+			consume_skb(seg);
+			seg = own;
+		}
+		if (skb_headroom(seg) >= room)
+			continue;
+		truesize = seg->truesize;
+		err = skb_cow_head(seg, room);
+		if (err)
+			return err;
+		skb->truesize += seg->truesize - truesize;
+	}
+	return 0;
+}
+
+/**
+ * hf_gso_segment() - cut a train for a device that cannot carry it whole
+ * @skb: the train (chained, packed or a carrier), data at its hyperframe
+ *	 header, its link-layer header in front
+ * @features: what the device it leaves by can do
+ *
+ * Softirq or process context: the gso_segment of the EtherType's offload.
+ *
+ * Return: the list of segments, or an ERR_PTR() (the caller frees @skb).
+ */
 static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 				      netdev_features_t features)
 {
@@ -248,12 +314,17 @@ static struct sk_buff *hf_gso_segment(struct sk_buff *skb,
 	if (hf_train_is_carrier(skb))
 		return hf_gso_segment_carrier(skb);
 	/*
-	 * Each segment gets the head's link-layer header pushed in front,
-	 * VLAN tags included: one without the room would underflow.
+	 * Each segment gets the head's link-layer header pushed in front of
+	 * its network header, VLAN tags included; one whose network header
+	 * is not its hyperframe header (where the sender and GRO put it)
+	 * would be cut wrong.
 	 */
 	skb_walk_frags(skb, seg)
-		if (skb_headroom(seg) < hlen)
+		if (skb_network_offset(seg))
 			return ERR_PTR(-EINVAL);
+	err = hf_gso_room(skb, hlen + skb_tnl_header_len(skb));
+	if (err)
+		return ERR_PTR(err);
 	segs = skb_segment_list(skb, features, hlen);
 	if (IS_ERR(segs))
 		return segs;
@@ -313,12 +384,82 @@ enum hf_wire_err hf_train_seg_decode(const struct sk_buff *skb, u32 off,
 	return hf_hdr_decode(p, skb->len - off, h);
 }
 
+/**
+ * hf_gro_csum_ok() - whether a segment's checksum is known to be good
+ * @skb: a DATA segment in GRO, from its GRO offset to its end
+ *
+ * Softirq, from gro_receive. Known good, as it must be for @skb to join a
+ * train: left to a device by a local sender (hf_csum_local()); verified by
+ * the device (CHECKSUM_UNNECESSARY), or here, against the sum of a device
+ * that summed the frame (CHECKSUM_COMPLETE: GRO keeps it from its offset
+ * on, past a VLAN tag) or, for any other, computed. One found good is
+ * marked CHECKSUM_UNNECESSARY, so that it is not computed twice here, and
+ * so that a train is marked verified (hf_gro_complete()) only when each of
+ * its segments was. Zero padding, which Ethernet adds to short frames,
+ * does not change the sum; other padding makes a good segment fail here,
+ * and it goes up alone, where the handler verifies it without its padding.
+ *
+ * Return: true when good (@skb is then CHECKSUM_UNNECESSARY or PARTIAL).
+ */
+static bool hf_gro_csum_ok(struct sk_buff *skb)
+{
+	switch (skb->ip_summed) {
+	case CHECKSUM_PARTIAL:
+	case CHECKSUM_UNNECESSARY:
+		return true;
+	case CHECKSUM_COMPLETE:
+		if (NAPI_GRO_CB(skb)->csum_valid &&
+		    !csum_fold(NAPI_GRO_CB(skb)->csum))
+			goto good;
+		break;
+	}
+	if (csum_fold(skb_checksum(skb, skb_gro_offset(skb), skb_gro_len(skb), 0)))
+		return false;
+good:
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	skb->csum_level = 0;
+	return true;
+}
+
+/**
+ * hf_gro_pull() - take a segment's headers off up to its hyperframe header
+ * @skb: a DATA segment in GRO, about to be appended to a train
+ * @off: its GRO offset, where its hyperframe header starts
+ *
+ * Softirq, from gro_receive. @skb then starts at its hyperframe header as
+ * a train's segments do. The headers in front of it may lie outside its
+ * linear area (past the Ethernet header a driver that builds skbs in page
+ * frags leaves nothing there, and GRO read a VLAN tag through its frag0
+ * fast path): they are pulled in first, after which the fast path no
+ * longer describes the skb (as skb_gro_header_slow() knows). The segment's
+ * network header is its hyperframe header, where hf_gso_segment() takes it
+ * to be when a forwarded train is cut.
+ *
+ * Return: false when they could not be pulled in (the skb is unchanged
+ * and goes up alone).
+ */
+static bool hf_gro_pull(struct sk_buff *skb, unsigned int off)
+{
+	if (skb_headlen(skb) < off) {
+		if (!pskb_may_pull(skb, off))
+			return false;
+		NAPI_GRO_CB(skb)->frag0 = NULL;
+		NAPI_GRO_CB(skb)->frag0_len = 0;
+	}
+	__skb_pull(skb, off);
+	skb_reset_network_header(skb);
+	skb_reset_transport_header(skb);
+	return true;
+}
+
 /*
  * GRO: @skb arrived; @head holds what this NAPI instance keeps back, the
  * ones with the same link-layer header, device and VLAN marked same_flow
  * (one peer flow). Returns the held train to send up now, if any. @skb
  * is either appended to the train (same_flow), held as the start of one
  * (neither same_flow nor flush), or sent up alone after it (flush).
+ * Inside a tunnel (encap_mark: GRO took outer headers apart) nothing is
+ * merged: the train's GSO type would overwrite the tunnel's.
  */
 static struct sk_buff *hf_gro_receive(struct list_head *head,
 				      struct sk_buff *skb)
@@ -331,8 +472,9 @@ static struct sk_buff *hf_gro_receive(struct list_head *head,
 	 * A train that came whole, chained (frag_list) or packed, is not cut
 	 * or added to.
 	 */
-	if (NAPI_GRO_CB(skb)->flush || skb_is_gso(skb) ||
-	    hf_train_seg_decode(skb, off, &h) || (h.flags & HF_DF_PACKED))
+	if (NAPI_GRO_CB(skb)->flush || NAPI_GRO_CB(skb)->encap_mark ||
+	    skb_is_gso(skb) || hf_train_seg_decode(skb, off, &h) ||
+	    (h.flags & HF_DF_PACKED))
 		goto alone;
 
 	list_for_each_entry(p, head, list) {
@@ -351,7 +493,24 @@ static struct sk_buff *hf_gro_receive(struct list_head *head,
 			NAPI_GRO_CB(skb)->flush |= !hf_gro_holds(&h);
 			return p;
 		}
-		skb_pull(skb, off);
+		/* One that fails its checksum goes up alone, after the train. */
+		if (!hf_gro_csum_ok(skb)) {
+			NAPI_GRO_CB(skb)->flush = 1;
+			return p;
+		}
+		/*
+		 * A lone segment held is verified once one follows it: if it
+		 * fails, it goes up alone, and @skb may start a train.
+		 */
+		if (last == p && !hf_gro_csum_ok(p)) {
+			NAPI_GRO_CB(skb)->flush |= !hf_gro_holds(&h);
+			return p;
+		}
+		/* Pulled only now: one that goes up alone keeps its headers. */
+		if (!hf_gro_pull(skb, off)) {
+			NAPI_GRO_CB(skb)->flush = 1;
+			return p;
+		}
 		if (last == p)
 			skb_shinfo(p)->frag_list = skb;
 		else
@@ -375,8 +534,9 @@ alone:
  * GRO: a train of more than one segment goes up. Mark it as the sender
  * marks its trains, so that the packet handler splits it and a device it
  * is forwarded to carries or cuts it (hf_gso_segment()). Its segments are
- * alike: all with the checksum filled in, or all left to a device
- * (hf_gro_receive() merges no others), as a cut copies the head's state.
+ * alike: all left to a device (CHECKSUM_PARTIAL), or all verified as they
+ * joined it (CHECKSUM_UNNECESSARY: hf_gro_csum_ok()), which a cut copies
+ * from the head to each (hf_gro_receive() merges no others).
  */
 static int hf_gro_complete(struct sk_buff *skb, int nhoff)
 {
@@ -385,11 +545,6 @@ static int hf_gro_complete(struct sk_buff *skb, int nhoff)
 
 	shinfo->gso_type = SKB_GSO_FRAGLIST;
 	shinfo->gso_segs = NAPI_GRO_CB(skb)->count;
-	/* Segments that crossed no wire keep their checksum left to a device. */
-	if (!hf_csum_local(skb)) {
-		skb->ip_summed = CHECKSUM_UNNECESSARY;
-		skb->csum_level = 0;
-	}
 	hf_stat_inc(stats, HF_STAT_RX_GRO_TRAINS);
 	hf_stat_add(stats, HF_STAT_RX_GRO_SEGS, shinfo->gso_segs);
 	return 0;
@@ -585,7 +740,12 @@ struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 
 	while ((seg = *list)) {
 		*list = seg->next;
-		seg->next = NULL;
+		/*
+		 * A shared segment is still on the frag_list of a clone of
+		 * the train (a packet socket's, a bridge's flooded copy):
+		 * its ->next is that list's, left alone (cut, the clone
+		 * would be shorter than its length says and leak the rest).
+		 */
 		if (skb_shared(seg)) {
 			struct sk_buff *own = skb_clone(seg, GFP_ATOMIC);
 
@@ -596,6 +756,8 @@ struct sk_buff *hf_train_next(struct sk_buff **list, struct net_device *dev,
 					    HF_STAT_DROP_MEMORY);
 				continue;
 			}
+		} else {
+			seg->next = NULL;
 		}
 		hf_train_seg_adopt(seg, dev, protocol, pkt_type);
 		return seg;

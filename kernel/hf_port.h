@@ -8,8 +8,12 @@
 
 #include <net/sock.h>
 
-int hf_port_bind(struct sock *sk, u16 port);
+/* Ports below this one need CAP_NET_BIND_SERVICE, as for IP. */
+#define HF_PORT_PRIVILEGED	1024
+
+int hf_port_bind(struct sock *sk, u16 port, int ifindex);
 void hf_port_unbind(struct sock *sk);
-struct sock *hf_port_lookup(struct net *net, u16 port);
+struct sock *hf_port_lookup(struct net *net, u16 port, int ifindex,
+			    bool *other_dev);
 
 #endif /* _HF_PORT_H */

@@ -11,6 +11,11 @@
  * through hf_check_addr(), which gives each defect its own errno: a short
  * length EINVAL, another family EAFNOSUPPORT, non-zero padding EINVAL, an
  * interface missing from the socket's namespace ENODEV.
+ *
+ * A socket bound to an interface (bind()'s shf_ifindex or SO_BINDTODEVICE,
+ * one binding) receives only what arrives on it (hf_port.c) and sends only
+ * through it: a destination on another interface is ENETUNREACH, as IP
+ * says when SO_BINDTODEVICE leaves no route to a destination.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,17 +42,22 @@
 #include "hf_sock.h"
 
 /*
- * The buffers a new socket starts with. Messages are MiB-class: the
- * system's defaults (net.core.wmem_default, rmem_default, 208 KiB) would
- * let a socket have one message outstanding at a time, since each is
- * charged whole (as tcp_wmem[1] and tcp_rmem[1] are TCP's own). SO_SNDBUF
- * and SO_RCVBUF still set either; the module-wide limit (hf_mem.c), the
- * namespace's mem_limit and the memory cgroup bound what they hold.
+ * The buffers a new socket starts with (as tcp_wmem[1] and tcp_rmem[1]
+ * are TCP's own). Messages are MiB-class and each is reserved whole at
+ * the receiver: at the system's rmem_default (208 KiB) a socket would
+ * take one message at a time from all its sources, the others held back
+ * a round trip each. The send side keeps the system's default: what a
+ * bulk socket sends waits in its peer's one flow below the scheduler, so
+ * a deep send buffer would hold another socket's small message to that
+ * peer behind it (3.5 s at 16 MiB in hf_hfq.sh's ping-pong case).
+ * SO_SNDBUF and SO_RCVBUF still set either; the module-wide limit
+ * (hf_mem.c), the namespace's mem_limit and the memory cgroup bound what
+ * they hold.
  */
-static unsigned int hf_sock_sndbuf = 16 << 20;
+static unsigned int hf_sock_sndbuf;
 module_param_named(sndbuf, hf_sock_sndbuf, uint, 0644);
 MODULE_PARM_DESC(sndbuf,
-		 "SO_SNDBUF of a new socket, bytes (0: net.core.wmem_default; default 16 MiB)");
+		 "SO_SNDBUF of a new socket, bytes (default 0: net.core.wmem_default)");
 
 static unsigned int hf_sock_rcvbuf = 16 << 20;
 module_param_named(rcvbuf, hf_sock_rcvbuf, uint, 0644);
@@ -114,14 +124,29 @@ static int hf_check_dest(struct sock *sk, const struct sockaddr_hf *addr,
 	return 0;
 }
 
+/*
+ * Whether the socket may send to (or connect to) a destination on
+ * @ifindex: any when it is bound to no interface, else its own only.
+ */
+static int hf_check_route(const struct sock *sk, int ifindex)
+{
+	int bound = hf_sock_bound_ifindex(sk);
+
+	return bound && bound != ifindex ? -ENETUNREACH : 0;
+}
+
 /**
  * hf_bind() - give a socket its port (and optionally an interface)
  * @sock: the socket
- * @uaddr: a struct sockaddr_hf; port 0 asks for an ephemeral port
+ * @uaddr: a struct sockaddr_hf; port 0 asks for an ephemeral port; a
+ *	   non-zero shf_ifindex binds the socket to that interface, as
+ *	   SO_BINDTODEVICE does
  * @len: length of @uaddr
  *
- * Return: 0, an hf_check_addr() errno, -EINVAL when already bound,
- * -EADDRINUSE when the port is taken (or no ephemeral port is free).
+ * Return: 0, an hf_check_addr() errno, -EINVAL when already bound (to a
+ * port, or to another interface than @uaddr names), -EACCES for a port
+ * below 1024 without CAP_NET_BIND_SERVICE, -EADDRINUSE when the port is
+ * taken (or no ephemeral port is free).
  */
 static int hf_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 {
@@ -139,9 +164,7 @@ static int hf_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 		err = -EINVAL;
 		goto out;
 	}
-	err = hf_port_bind(sk, addr->shf_port);
-	if (!err)
-		hs->bound_ifindex = addr->shf_ifindex;
+	err = hf_port_bind(sk, addr->shf_port, addr->shf_ifindex);
 out:
 	release_sock(sk);
 	return err;
@@ -155,7 +178,7 @@ out:
  */
 static int hf_autobind(struct sock *sk)
 {
-	return hf_sk(sk)->port ? 0 : hf_port_bind(sk, 0);
+	return hf_sk(sk)->port ? 0 : hf_port_bind(sk, 0, 0);
 }
 
 /**
@@ -169,7 +192,8 @@ static int hf_autobind(struct sock *sk)
  * Binds an ephemeral port first when the socket is unbound.
  *
  * Return: 0, an hf_check_addr() errno, -EINVAL for port 0, interface 0 or
- * an address that is not a unicast Ethernet address, -EADDRINUSE.
+ * an address that is not a unicast Ethernet address, -ENETUNREACH for an
+ * interface other than the one the socket is bound to, -EADDRINUSE.
  */
 static int hf_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 		      int flags)
@@ -195,7 +219,9 @@ static int hf_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 		return -EINVAL;
 
 	lock_sock(sk);
-	err = hf_autobind(sk);
+	err = hf_check_route(sk, addr->shf_ifindex);
+	if (!err)
+		err = hf_autobind(sk);
 	if (!err) {
 		hs->peer = *addr;
 		hs->has_peer = true;
@@ -230,7 +256,7 @@ static int hf_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 		memset(addr, 0, sizeof(*addr));
 		addr->shf_family = sk->sk_family;
 		addr->shf_port = hs->port;
-		addr->shf_ifindex = hs->bound_ifindex;
+		addr->shf_ifindex = hf_sock_bound_ifindex(sk);
 	}
 	release_sock(sk);
 	return err;
@@ -364,8 +390,9 @@ static struct net_device *hf_dest_dev(struct net *net, int ifindex,
  * is reported later.
  *
  * Return: @len; -EDESTADDRREQ without a destination, an hf_check_addr()
- * errno or -EINVAL for a bad one, -EMSGSIZE above max_msg, above what any
- * buffer could hold (the module-wide limit, or about 1 GiB), or the
+ * errno or -EINVAL for a bad one, -ENETUNREACH for one on another
+ * interface than the socket is bound to, -EMSGSIZE above max_msg, above
+ * what any buffer could hold (the module-wide limit, or about 1 GiB), or the
  * interface's MTU cannot carry a segment, -ENETDOWN for an interface that
  * is down, -EOPNOTSUPP for an interface that is not Ethernet or for
  * unsupported flags, -EAGAIN, -EINTR, -ENOMEM, -ENOBUFS (peer limit, or
@@ -418,7 +445,10 @@ static int hf_sendmsg(struct socket *sock, struct msghdr *m, size_t len)
 	dev_put(dev);
 
 	lock_sock(sk);
-	err = hf_autobind(sk);
+	/* Under the lock: SO_BINDTODEVICE takes it to change the binding. */
+	err = hf_check_route(sk, dst.shf_ifindex);
+	if (!err)
+		err = hf_autobind(sk);
 	if (err)
 		goto out_sock;
 	timeo = sock_sndtimeo(sk, m->msg_flags & MSG_DONTWAIT);
@@ -486,7 +516,8 @@ out_sock:
  *
  * A message longer than @len is truncated and MSG_TRUNC set in
  * msg_flags, as in UDP; with MSG_TRUNC in @flags the full length is
- * returned.
+ * returned. A message the socket's filter cut short (rx_deliver()) is
+ * reported the same way: MSG_TRUNC, and its length as it was sent.
  *
  * Return: bytes copied (or the message length with MSG_TRUNC), -EAGAIN,
  * a pending socket error, -EOPNOTSUPP for unsupported flags.
@@ -514,11 +545,15 @@ static int hf_recvmsg(struct socket *sock, struct msghdr *m, size_t len,
 	if (!skb)
 		return err;
 
+	/* As sent: a filter may have kept less (skb->len). */
+	msg_len = HF_SKB_CB(skb)->len;
 	copied = skb->len;
 	if (copied > len) {
 		copied = len;
 		m->msg_flags |= MSG_TRUNC;
 	}
+	if (skb->len < msg_len)
+		m->msg_flags |= MSG_TRUNC;
 	err = skb_copy_datagram_msg(skb, 0, m, copied);
 	if (!err) {
 		if (src) {
@@ -529,17 +564,17 @@ static int hf_recvmsg(struct socket *sock, struct msghdr *m, size_t len,
 			ether_addr_copy(src->shf_addr, HF_SKB_CB(skb)->addr);
 			m->msg_namelen = sizeof(*src);
 		}
-		err = flags & MSG_TRUNC ? skb->len : copied;
+		err = flags & MSG_TRUNC ? msg_len : copied;
 	}
 	/*
 	 * Taken off the queue, read or not: its bytes are its sender's again,
-	 * once the buffer no longer counts them.
+	 * once the buffer no longer counts them. All its bytes, whatever a
+	 * filter kept: the credit counted them as they arrived.
 	 */
 	cb = *HF_SKB_CB(skb);
-	msg_len = skb->len;
 	skb_free_datagram(sk, skb);
 	if (!(flags & MSG_PEEK))
-		hf_input_read(sock_net(sk), &cb, msg_len);
+		hf_input_read(sock_net(sk), &cb, cb.len);
 	if (READ_ONCE(hf_sk(sk)->rx_refused) && !(flags & MSG_PEEK) &&
 	    hf_sock_room_again(sk)) {
 		WRITE_ONCE(hf_sk(sk)->rx_refused, false);
@@ -745,10 +780,9 @@ static void hf_release_unread(struct sock *sk)
 	spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
 	while ((skb = __skb_dequeue(&unread))) {
 		struct hf_skb_cb cb = *HF_SKB_CB(skb);
-		u32 len = skb->len;
 
 		kfree_skb(skb);
-		hf_input_read(sock_net(sk), &cb, len);
+		hf_input_read(sock_net(sk), &cb, cb.len);
 	}
 }
 

@@ -30,7 +30,6 @@ struct hf_sock_peer {
  * @port_node: entry in the namespace's port table, while bound
  * @port: bound port; 0 while unbound. Written under the socket lock and
  *	  the namespace's ports_lock, read under either or RCU
- * @bound_ifindex: interface bound to; 0 for any
  * @peer: default destination set by connect(); valid when @has_peer
  * @has_peer: whether connect() set @peer
  * @tx_msgs: messages sent so far; names a message in error-queue entries
@@ -55,7 +54,6 @@ struct hf_sock {
 	struct sock sk;
 	struct hlist_node port_node;
 	u16 port;
-	int bound_ifindex;
 	struct sockaddr_hf peer;
 	bool has_peer;
 	u32 tx_msgs;
@@ -71,6 +69,16 @@ struct hf_sock {
 static inline struct hf_sock *hf_sk(const struct sock *sk)
 {
 	return container_of(sk, struct hf_sock, sk);
+}
+
+/*
+ * The interface a socket is bound to, 0 for any: bind()'s shf_ifindex and
+ * SO_BINDTODEVICE are one binding, sk_bound_dev_if (hf_port.c). It only
+ * takes messages that arrive on it and only sends through it.
+ */
+static inline int hf_sock_bound_ifindex(const struct sock *sk)
+{
+	return READ_ONCE(sk->sk_bound_dev_if);
 }
 
 /*

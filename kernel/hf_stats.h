@@ -66,6 +66,8 @@ enum hf_stat {
 	HF_STAT_RX_BYTES,		/* their bytes */
 	HF_STAT_RX_DUPLICATES,		/* segments received twice */
 	HF_STAT_RX_MSGS_NO_PORT,	/* messages for a port nobody bound */
+	HF_STAT_RX_MSGS_OTHER_DEV,	/* of those, its socket bound to another interface */
+	HF_STAT_RX_MSGS_FILTERED,	/* of those, refused by the socket's filter or the LSM */
 	HF_STAT_RX_MSGS_TOO_BIG,	/* messages above the size limit */
 	HF_STAT_RX_MSGS_NO_MEMORY,	/* of those too big: refused for memory */
 	HF_STAT_RX_CREDIT_OVER,		/* payload bytes beyond the credit granted */

@@ -52,14 +52,6 @@ field()
 
 ktap_plan $((${#SETTINGS[@]} + 1))
 
-# The sockets start with the system's SO_SNDBUF (net.core.wmem_default),
-# as in the issue's reproduction, not the module's 16 MiB default: what
-# is measured is a stall, not the time a message queues behind 16 MiB.
-SNDBUF_PARAM=/sys/module/hyperframe/parameters/sndbuf
-sndbuf_was=$(cat "$SNDBUF_PARAM")
-echo 0 >"$SNDBUF_PARAM"
-defer "echo $sndbuf_was >$SNDBUF_PARAM"
-
 hf_topo_create 2
 rto_max_ms=$(("$("$HFCTL" -j config show | json_field rto_max_us)" / 1000))
 

@@ -130,6 +130,12 @@ constexpr std::array kKnownCounters{
     KnownCounter{"rx_duplicates", MetricType::counter, "Segments received twice."},
     KnownCounter{"rx_msgs_no_port", MetricType::counter,
                  "Messages refused because no socket is bound to their port."},
+    KnownCounter{"rx_msgs_other_dev", MetricType::counter,
+                 "Messages refused because their port's socket is bound to another interface "
+                 "(also counted in hyperframe_rx_msgs_no_port_total)."},
+    KnownCounter{"rx_msgs_filtered", MetricType::counter,
+                 "Messages refused by their socket's filter or a security module (also "
+                 "counted in hyperframe_rx_msgs_no_port_total)."},
     KnownCounter{"rx_msgs_too_big", MetricType::counter, "Messages refused as too big."},
     KnownCounter{"rx_msgs_no_memory", MetricType::counter,
                  "Messages refused as too big for the namespace's memory limit (also counted "
@@ -199,8 +205,7 @@ void add_counter(std::map<std::string, Family>& families, const hf::Counter& cou
     shape.type = known->type;
     shape.help = known->help;
     shape.micros = !known->seconds_name.empty();
-    family_name = std::string(kPrefix) +
-                  std::string(shape.micros ? known->seconds_name : name) +
+    family_name = std::string(kPrefix) + std::string(shape.micros ? known->seconds_name : name) +
                   (known->type == MetricType::counter ? "_total" : "");
   } else {
     family_name = std::string(kPrefix) + metric_name(name) + "_total";
