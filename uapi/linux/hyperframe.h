@@ -219,12 +219,15 @@ struct hf_info {
  * configuration is its own (a new namespace starts with a copy of the
  * initial namespace's). HF_CMD_CONFIG_SET and HF_CMD_QDISC_SET need
  * CAP_NET_ADMIN over that namespace (in the user namespace owning it);
- * raising the limits that bound kernel memory (max_msg, max_peers,
- * mem_limit, credit_budget, max_inflight) above the initial namespace's
- * needs it in the initial user namespace. The rest is open to all.
+ * raising the limits that bound kernel memory or how long it stays held
+ * (max_msg, max_peers, mem_limit, credit_budget, max_inflight,
+ * retry_limit, rto_max_us, rto_max_backoff, peer_idle_ms) above the
+ * initial namespace's needs it in the initial user namespace. Listening
+ * to HF_GENL_MCGRP_EVENTS needs CAP_NET_ADMIN over the namespace (events
+ * name flow epochs). The rest is open to all.
  * Attributes are only ever added, each command has its own attribute space
  * and every attribute is validated by a policy: a value out of range is
- * refused (EINVAL with the range in the extended ack), never clamped.
+ * refused (ERANGE with the range in the extended ack), never clamped.
  */
 #define HF_GENL_NAME		"hyperframe"
 #define HF_GENL_VERSION		1
@@ -508,7 +511,8 @@ enum hf_tca_hfq_attr {
 /*
  * HF_CMD_EVENT: what happened to the peers and flows of a namespace, sent
  * to the listeners of the multicast group HF_GENL_MCGRP_EVENTS in that
- * namespace (join it with NETLINK_ADD_MEMBERSHIP; anyone may). Each
+ * namespace (join it with NETLINK_ADD_MEMBERSHIP, which needs
+ * CAP_NET_ADMIN over the namespace: EPERM otherwise). Each
  * message is one event: HF_EVENT_A_TYPE, the peer (IFINDEX and ADDR,
  * always), and the attributes its type lists. Events are sent after the
  * state change they report, from atomic context; one that cannot be
