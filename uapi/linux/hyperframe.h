@@ -224,7 +224,9 @@ struct hf_info {
  * retry_limit, rto_max_us, rto_max_backoff, peer_idle_ms) above the
  * initial namespace's needs it in the initial user namespace. Listening
  * to HF_GENL_MCGRP_EVENTS needs CAP_NET_ADMIN over the namespace (events
- * name flow epochs). The rest is open to all.
+ * name flow epochs). The rest is open to all. The family is also
+ * described in the kernel's YAML netlink format, docs/netlink/
+ * hyperframe.yaml, for the kernel's YNL tools (cli.py).
  * Attributes are only ever added, each command has its own attribute space
  * and every attribute is validated by a policy: a value out of range is
  * refused (ERANGE with the range in the extended ack), never clamped.
