@@ -8,8 +8,9 @@
 # booted kernel; without modprobe, a hyperframe socket, hfctl and "tc qdisc
 # add ... hfq" each load it (the module's aliases); the man pages, the
 # pkg-config file and uapi header, the exporter's unit (verified, installed
-# disabled, its command answering a scrape), hfctl's bash completion and
-# the Wireshark dissector are in place; "dpkg -r" takes every file away
+# disabled, its command answering a scrape), hfctl's bash completion, the
+# Wireshark dissector and the YNL spec (the kernel's cli.py reading the
+# settings through it) are in place; "dpkg -r" takes every file away
 # and DKMS the module, and a purge leaves nothing behind. KTAP output.
 source "$HF_TREE/selftests/lib.sh"
 
@@ -97,7 +98,20 @@ done
 check_err $? "hfctl's bash completion is not installed or does not load"
 ls /usr/lib/*/wireshark/plugins/hyperframe.lua >/dev/null 2>&1
 check_err $? "the Wireshark dissector is not in the global plugin folder"
-log_test "tools: man pages, bash completion, Wireshark dissector"
+# The kernel's cli.py (tools/ynl.sh, from "make deps") on the installed
+# spec: the family's settings, the module loaded by name as for hfctl.
+spec=/usr/share/hyperframe/netlink/hyperframe.yaml
+if ynl=$("$HF_TREE/tools/ynl.sh" 2>"$work/ynl.txt"); then
+	python3 "$ynl/tools/net/ynl/cli.py" --spec "$spec" \
+		--schema "$ynl/Documentation/netlink/genetlink-c.yaml" --output-json \
+		--do config-get > "$work/ynl.txt" 2>&1
+	check_err $? "cli.py --spec $spec --do config-get: $(cat "$work/ynl.txt")"
+	grep -q '"max-msg": [1-9]' "$work/ynl.txt"
+	check_err $? "cli.py config-get gave no max-msg: $(cat "$work/ynl.txt")"
+else
+	check_err 1 "no YNL tooling (make deps): $(cat "$work/ynl.txt")"
+fi
+log_test "tools: man pages, bash completion, Wireshark dissector, YNL spec"
 
 # A C program of libhyperframe-dev's uapi header, and pkg-config.
 pkg-config --exists hyperframe && pkg-config --libs hyperframe | grep -q -- -lhyperframe

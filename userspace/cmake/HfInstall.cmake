@@ -5,7 +5,9 @@
 #   uapi header include/linux/hyperframe.h, lib/pkgconfig/hyperframe.pc,
 #   the man pages (hfctl.8, hfperf.1, hyperframe.7), bash completion for
 #   hfctl, the Wireshark Lua dissector in Wireshark's global plugin folder,
-#   and the systemd unit of "hfctl exporter" (HF_SYSTEMDUNITDIR).
+#   the systemd unit of "hfctl exporter" (HF_SYSTEMDUNITDIR), and the
+#   generic netlink family's YNL spec, share/hyperframe/netlink/, for the
+#   kernel's YNL tools (cli.py --spec).
 # Every destination is relative to the prefix unless set absolute, so
 # "cmake --install build --prefix DIR" works as any user.
 include(GNUInstallDirs)
@@ -49,6 +51,8 @@ install(FILES "${PROJECT_SOURCE_DIR}/dist/hfctl.bash-completion"
   DESTINATION "${HF_BASHCOMPLETIONDIR}" RENAME hfctl COMPONENT tools)
 install(FILES "${HF_TOP_DIR}/tools/wireshark/hyperframe.lua"
   DESTINATION "${HF_WIRESHARK_PLUGINDIR}" COMPONENT tools)
+install(FILES "${HF_TOP_DIR}/docs/netlink/hyperframe.yaml"
+  DESTINATION "${CMAKE_INSTALL_DATADIR}/hyperframe/netlink" COMPONENT tools)
 install(FILES "${HF_TOP_DIR}/docs/hfctl.8" DESTINATION "${CMAKE_INSTALL_MANDIR}/man8" COMPONENT tools)
 install(FILES "${HF_TOP_DIR}/docs/hfperf.1" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1" COMPONENT tools)
 install(FILES "${HF_TOP_DIR}/docs/hyperframe.7" DESTINATION "${CMAKE_INSTALL_MANDIR}/man7" COMPONENT tools)
