@@ -187,8 +187,7 @@ static int hfq_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (!opt)
 		return 0;
 	parse_rtattr_flags(tb, TCA_HFQ_MAX, RTA_DATA(opt), RTA_PAYLOAD(opt), 0);
-	if (tb[TCA_HFQ_RATE] &&
-	    RTA_PAYLOAD(tb[TCA_HFQ_RATE]) >= sizeof(rate)) {
+	if (tb[TCA_HFQ_RATE] && RTA_PAYLOAD(tb[TCA_HFQ_RATE]) >= sizeof(rate)) {
 		memcpy(&rate, RTA_DATA(tb[TCA_HFQ_RATE]), sizeof(rate));
 		if (rate)
 			tc_print_rate(PRINT_ANY, "rate", "rate %s ", rate);
@@ -196,11 +195,11 @@ static int hfq_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 			print_color_string(PRINT_ANY, HFQ_COLOR_NONE, "rate",
 					   "rate %s ", "unlimited");
 	}
-#define HFQ_PRINT_U32(attr, key, fmt)                                          \
-	do {                                                                   \
-		if (tb[attr] && RTA_PAYLOAD(tb[attr]) >= sizeof(uint32_t))     \
-			print_color_uint(PRINT_ANY, HFQ_COLOR_NONE, key, fmt,  \
-					 hfq_u32(tb[attr]));                   \
+#define HFQ_PRINT_U32(attr, key, fmt)                                         \
+	do {                                                                  \
+		if (tb[attr] && RTA_PAYLOAD(tb[attr]) >= sizeof(uint32_t))    \
+			print_color_uint(PRINT_ANY, HFQ_COLOR_NONE, key, fmt, \
+					 hfq_u32(tb[attr]));                  \
 	} while (0)
 	HFQ_PRINT_U32(TCA_HFQ_LIMIT, "limit", "limit %up ");
 	HFQ_PRINT_U32(TCA_HFQ_FLOW_LIMIT, "flow_limit", "flow_limit %up ");
@@ -220,10 +219,10 @@ static int hfq_print_xstats(struct qdisc_util *qu, FILE *f,
 {
 	/* struct tc_hfq_xstats: fields are only ever added at the end. */
 	static const char *const names[] = {
-		"packets_control", "packets_data",	 "packets_other",
-		"drop_limit",	   "drop_flow_limit",	 "drop_control_limit",
-		"drop_horizon",	   "flow_alloc_failed",	 "throttled",
-		"rate_delayed",	   "drop_memory_limit", "control_foreign",
+		"packets_control",    "packets_data",	   "packets_other",
+		"drop_limit",	      "drop_flow_limit",   "drop_control_limit",
+		"drop_horizon",	      "flow_alloc_failed", "throttled",
+		"rate_delayed",	      "drop_memory_limit", "control_foreign",
 		"control_over_share",
 	};
 	size_t n, i;
