@@ -10,7 +10,7 @@
 # pkg-config file and uapi header, the exporter's unit (verified, installed
 # disabled, its command answering a scrape), hfctl's bash completion, the
 # Wireshark dissector and the YNL spec (the kernel's cli.py reading the
-# settings through it) are in place; "dpkg -r" takes every file away
+# settings through it, the module loaded) are in place; "dpkg -r" takes every file away
 # and DKMS the module, and a purge leaves nothing behind. KTAP output.
 source "$HF_TREE/selftests/lib.sh"
 
@@ -99,8 +99,11 @@ check_err $? "hfctl's bash completion is not installed or does not load"
 ls /usr/lib/*/wireshark/plugins/hyperframe.lua >/dev/null 2>&1
 check_err $? "the Wireshark dissector is not in the global plugin folder"
 # The kernel's cli.py (tools/ynl.sh, from "make deps") on the installed
-# spec: the family's settings, the module loaded by name as for hfctl.
+# spec: the family's settings. cli.py looks the family up in a dump of
+# all families, which loads no module (hfctl's lookup by name does): the
+# module is loaded first, through hfctl.
 spec=/usr/share/hyperframe/netlink/hyperframe.yaml
+hfctl config show >/dev/null 2>&1
 if ynl=$("$HF_TREE/tools/ynl.sh" 2>"$work/ynl.txt"); then
 	python3 "$ynl/tools/net/ynl/cli.py" --spec "$spec" \
 		--schema "$ynl/Documentation/netlink/genetlink-c.yaml" --output-json \
