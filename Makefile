@@ -16,6 +16,9 @@
 #   make observe    hfctl probe and hfctl trace over TCP and hyperframe
 #                   transfers side by side, in a guest
 #   make deps       install the Debian packages (idempotent)
+#   make deb        the Debian packages (debian/) into build/deb, lintian
+#   make deb-check  make deb, then install, use and remove them in a guest
+#                   per line (DKMS, autoload; about 16 min a line)
 #   make vm CMD=... run a command in a guest with the module loaded
 #   make fuzz       run the protocol-core fuzzer (FUZZ_SECONDS, default 600)
 #   make soak       mixed traffic under netem loss in a guest for DURATION
@@ -32,12 +35,12 @@ JOBS ?= $(shell nproc)
 BUILD := $(CURDIR)/build
 
 .PHONY: all deps module userspace selftests unit check check-debug debug-kernel \
-	demo observe bench vm fuzz soak clean help
+	demo observe bench vm fuzz soak deb deb-check clean help
 
 all: deps module userspace selftests
 
 help:
-	@sed -n '3,27p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,30p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@tools/deps.sh
@@ -90,6 +93,12 @@ vm: deps
 
 soak: deps
 	tools/soak.sh $(KERNEL) $(or $(DURATION),600)
+
+deb: deps
+	tools/deb.sh
+
+deb-check: deps
+	tools/deb-check.sh $(KERNELS)
 
 clean:
 	rm -rf $(BUILD)

@@ -73,4 +73,15 @@ static inline unsigned int hf_dev_gro_max_size(const struct net_device *dev)
 #endif
 }
 
+/*
+ * The module alias "tc qdisc add ... KIND" asks modprobe for when no qdisc
+ * KIND is registered: "sch_KIND" up to 6.9, "net-sch-KIND" since 6.10
+ * (NET_SCH_ALIAS_PREFIX, which 6.10 added with MODULE_ALIAS_NET_SCH()).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define HF_MODULE_ALIAS_QDISC(kind)	MODULE_ALIAS_NET_SCH(kind)
+#else
+#define HF_MODULE_ALIAS_QDISC(kind)	MODULE_ALIAS("sch_" kind)
+#endif
+
 #endif /* _HF_COMPAT_H */

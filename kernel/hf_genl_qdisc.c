@@ -5,18 +5,18 @@
  * device of the caller's namespace (uapi/linux/hyperframe.h).
  *
  * Design notes:
- * 1. hfq's settings live here rather than in TCA_OPTIONS because stock tc
- *    sends no options for a kind it does not know (hf_hfq.c, note 5).
+ * 1. hfq's settings are here and in TCA_OPTIONS (tc with the q_hfq.so
+ *    plugin, hf_hfq.c note 5): hfctl needs no tc plugin.
  * 2. Everything runs under RTNL, which keeps the device and its root qdisc
  *    from changing while they are read or written; the qdisc's own state
  *    is read and written under its tree lock by hf_hfq.c.
  * 3. A device belongs to one namespace, so changing its qdisc needs
  *    CAP_NET_ADMIN only over that namespace (GENL_UNS_ADMIN_PERM), as tc.
- * 4. Every value has a policy range; a SET with any value out of range is
- *    refused whole before it runs. Nothing is clamped. The rate's range
- *    (HFQ_RATE_MIN..HFQ_RATE_MAX) has a hole a policy cannot say, 0 for
- *    unpaced: it is checked in the doit, before anything changes, and
- *    refused with its policy so that the extended ack carries the range.
+ * 4. Every value has a policy range (hf_hfq.c's, which tc's TCA_OPTIONS
+ *    share); a SET with any value out of range is refused whole before it
+ *    runs. Nothing is clamped. The rate's range (HFQ_RATE_MIN..
+ *    HFQ_RATE_MAX) has a hole a policy cannot say, 0 for unpaced: it is
+ *    checked in the doit (hf_hfq_rate_check()), before anything changes.
  */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -26,34 +26,6 @@
 
 #include "hf_genl.h"
 #include "hf_hfq.h"
-
-static struct netlink_range_validation hfq_range_limit = {
-	.min = 1, .max = HFQ_LIMIT_MAX,
-};
-
-static struct netlink_range_validation hfq_range_quantum = {
-	.min = HFQ_QUANTUM_MIN, .max = HFQ_QUANTUM_MAX,
-};
-
-static struct netlink_range_validation hfq_range_share = {
-	.min = HFQ_SHARE_MIN, .max = HFQ_SHARE_MAX,
-};
-
-static struct netlink_range_validation hfq_range_horizon = {
-	.min = 1, .max = 3600 * MSEC_PER_SEC,
-};
-
-static struct netlink_range_validation hfq_range_memory = {
-	.min = HFQ_MEMORY_MIN, .max = HFQ_MEMORY_MAX,
-};
-
-static struct netlink_range_validation hfq_range_rate = {
-	.min = HFQ_RATE_MIN, .max = HFQ_RATE_MAX,
-};
-
-/* A rate other than 0, reported with the extended ack's refusal. */
-static const struct nla_policy hfq_rate_policy =
-	NLA_POLICY_FULL_RANGE(NLA_U64, &hfq_range_rate);
 
 const struct nla_policy hf_qdisc_get_policy[HF_QDISC_A_MAX + 1] = {
 	[HF_QDISC_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -213,16 +185,12 @@ int hf_qdisc_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **tb = info->attrs;
 	struct hfq_state st;
 	struct Qdisc *sch;
-	u64 rate;
+	int err;
 
 	if (tb[HF_QDISC_A_RATE]) {
-		rate = nla_get_u64(tb[HF_QDISC_A_RATE]);
-		if (rate && (rate < HFQ_RATE_MIN || rate > HFQ_RATE_MAX)) {
-			NL_SET_ERR_MSG_ATTR_POL(info->extack, tb[HF_QDISC_A_RATE],
-						&hfq_rate_policy,
-						"rate must be 0 (unpaced) or 500 kbit/s to 10 Tbit/s");
-			return -ERANGE;
-		}
+		err = hf_hfq_rate_check(tb[HF_QDISC_A_RATE], info->extack);
+		if (err)
+			return err;
 	}
 
 	rtnl_lock();

@@ -29,10 +29,12 @@
  * 4. Flows exist only while they have packets, so there are never more
  *    flows than packets (limit bounds both). A flow that cannot be
  *    allocated joins a fallback queue embedded in the qdisc, counted.
- * 5. Settings come from the module's generic netlink family, not from
- *    TCA_OPTIONS: stock tc cannot send options of a kind it does not know,
- *    so a qdisc created with options is refused rather than half-read.
- *    The control plane changes them under the qdisc tree lock.
+ * 5. Settings come from tc's TCA_OPTIONS (TCA_HFQ_*, sent by the
+ *    q_hfq.so plugin: "tc qdisc replace dev X root hfq rate 10gbit") or
+ *    from the module's generic netlink family (hfctl qdisc set), checked
+ *    by the same ranges; both change them under RTNL and the qdisc tree
+ *    lock, and a dump gives them back in TCA_OPTIONS as sch_fq does. A
+ *    request with a value out of range changes nothing.
  * 6. Nothing a frame says about itself earns it priority: a frame of the
  *    hyperframe EtherType that is not DATA may come from a packet socket
  *    or be forwarded or bridged from anywhere. Control takes a frame only
@@ -191,6 +193,68 @@ static const struct hfq_config hfq_default_config = {
 	/* fq_codel's default; the 10000 packets of limit are 20 to 640 MB. */
 	.memory_limit	= 32U << 20,
 };
+
+struct netlink_range_validation hfq_range_limit = {
+	.min = 1, .max = HFQ_LIMIT_MAX,
+};
+
+struct netlink_range_validation hfq_range_quantum = {
+	.min = HFQ_QUANTUM_MIN, .max = HFQ_QUANTUM_MAX,
+};
+
+struct netlink_range_validation hfq_range_share = {
+	.min = HFQ_SHARE_MIN, .max = HFQ_SHARE_MAX,
+};
+
+struct netlink_range_validation hfq_range_horizon = {
+	.min = 1, .max = 3600 * MSEC_PER_SEC,
+};
+
+struct netlink_range_validation hfq_range_memory = {
+	.min = HFQ_MEMORY_MIN, .max = HFQ_MEMORY_MAX,
+};
+
+static struct netlink_range_validation hfq_range_rate = {
+	.min = HFQ_RATE_MIN, .max = HFQ_RATE_MAX,
+};
+
+/* A rate other than 0, reported with the extended ack's refusal. */
+static const struct nla_policy hfq_rate_policy =
+	NLA_POLICY_FULL_RANGE(NLA_U64, &hfq_range_rate);
+
+static const struct nla_policy hfq_tca_policy[TCA_HFQ_MAX + 1] = {
+	[TCA_HFQ_RATE] = { .type = NLA_U64 },
+	[TCA_HFQ_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_limit),
+	[TCA_HFQ_FLOW_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_limit),
+	[TCA_HFQ_CONTROL_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_limit),
+	[TCA_HFQ_QUANTUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_quantum),
+	[TCA_HFQ_OTHER_SHARE] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_share),
+	[TCA_HFQ_HORIZON_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_horizon),
+	[TCA_HFQ_MEMORY_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_memory),
+};
+
+/**
+ * hf_hfq_rate_check() - check a requested device rate
+ * @attr: a u64 attribute of bytes per second, already of the right size
+ * @extack: where a refusal says the range
+ *
+ * A policy cannot say the rate's range, which has a hole: 0 (unpaced) or
+ * HFQ_RATE_MIN..HFQ_RATE_MAX. Refused with the range's policy, so the
+ * extended ack carries it.
+ *
+ * Return: 0, or -ERANGE.
+ */
+int hf_hfq_rate_check(const struct nlattr *attr, struct netlink_ext_ack *extack)
+{
+	u64 rate = nla_get_u64(attr);
+
+	if (rate && (rate < HFQ_RATE_MIN || rate > HFQ_RATE_MAX)) {
+		NL_SET_ERR_MSG_ATTR_POL(extack, attr, &hfq_rate_policy,
+					"rate must be 0 (unpaced) or 500 kbit/s to 10 Tbit/s");
+		return -ERANGE;
+	}
+	return 0;
+}
 
 /* The names of struct tc_hfq_xstats' fields, in order. */
 const char *const hfq_counter_names[] = {
@@ -837,15 +901,73 @@ static void hfq_reset(struct Qdisc *sch)
 	qdisc_watchdog_cancel(&q->watchdog);
 }
 
-/* Settings come over generic netlink (note 5): tc options are refused. */
+/**
+ * hfq_parse_opt() - the settings a tc request asks for (note 5)
+ * @opt: its TCA_OPTIONS (a nest of TCA_HFQ_*), or NULL
+ * @cfg: the settings to start from; those @opt gives are overwritten
+ * @extack: where a refusal says why
+ *
+ * Context: RTNL held.
+ * Return: 0, or a negative errno (a value out of range, a malformed
+ * attribute) with @cfg unchanged.
+ */
+static int hfq_parse_opt(struct nlattr *opt, struct hfq_config *cfg,
+			 struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_HFQ_MAX + 1];
+	struct hfq_config new = *cfg;
+	int err;
+
+	if (!opt)
+		return 0;
+	err = nla_parse_nested(tb, TCA_HFQ_MAX, opt, hfq_tca_policy, extack);
+	if (err)
+		return err;
+	if (tb[TCA_HFQ_RATE]) {
+		err = hf_hfq_rate_check(tb[TCA_HFQ_RATE], extack);
+		if (err)
+			return err;
+		new.rate = nla_get_u64(tb[TCA_HFQ_RATE]);
+	}
+	if (tb[TCA_HFQ_LIMIT])
+		new.limit = nla_get_u32(tb[TCA_HFQ_LIMIT]);
+	if (tb[TCA_HFQ_FLOW_LIMIT])
+		new.flow_limit = nla_get_u32(tb[TCA_HFQ_FLOW_LIMIT]);
+	if (tb[TCA_HFQ_CONTROL_LIMIT])
+		new.control_limit = nla_get_u32(tb[TCA_HFQ_CONTROL_LIMIT]);
+	if (tb[TCA_HFQ_QUANTUM])
+		new.quantum = nla_get_u32(tb[TCA_HFQ_QUANTUM]);
+	if (tb[TCA_HFQ_OTHER_SHARE])
+		new.other_share = nla_get_u32(tb[TCA_HFQ_OTHER_SHARE]);
+	if (tb[TCA_HFQ_HORIZON_MS])
+		new.horizon_ms = nla_get_u32(tb[TCA_HFQ_HORIZON_MS]);
+	if (tb[TCA_HFQ_MEMORY_LIMIT])
+		new.memory_limit = nla_get_u32(tb[TCA_HFQ_MEMORY_LIMIT]);
+	*cfg = new;
+	return 0;
+}
+
+/**
+ * hfq_change() - "tc qdisc change|replace" of a live hfq
+ * @sch: the qdisc
+ * @opt: TCA_OPTIONS of the request, or NULL
+ * @extack: where a refusal says why
+ *
+ * Context: RTNL held; the settings change under the tree lock.
+ * Return: 0, or a negative errno with nothing changed.
+ */
 static int hfq_change(struct Qdisc *sch, struct nlattr *opt,
 		      struct netlink_ext_ack *extack)
 {
-	if (opt && nla_len(opt)) {
-		NL_SET_ERR_MSG(extack,
-			       "hfq takes no tc options: set them with hfctl qdisc set");
-		return -EOPNOTSUPP;
-	}
+	struct hfq_sched *q = qdisc_priv(sch);
+	struct hfq_config cfg = q->cfg;
+	int err;
+
+	ASSERT_RTNL();
+	err = hfq_parse_opt(opt, &cfg, extack);
+	if (err)
+		return err;
+	hf_hfq_config(sch, &cfg);
 	return 0;
 }
 
@@ -853,6 +975,7 @@ static int hfq_init(struct Qdisc *sch, struct nlattr *opt,
 		    struct netlink_ext_ack *extack)
 {
 	struct hfq_sched *q = qdisc_priv(sch);
+	int err;
 
 	/* Before any return: destroy runs even when init fails. */
 	qdisc_watchdog_init_clockid(&q->watchdog, sch, CLOCK_MONOTONIC);
@@ -865,13 +988,16 @@ static int hfq_init(struct Qdisc *sch, struct nlattr *opt,
 	INIT_LIST_HEAD(&q->fallback.active);
 	RB_CLEAR_NODE(&q->fallback.node);
 	q->ctl_credit = HFQ_CONTROL_BURST;
+	/* Not yet attached: nothing else sees the settings. */
+	err = hfq_parse_opt(opt, &q->cfg, extack);
+	if (err)
+		return err;
 	sch->limit = q->cfg.limit;
 	q->flows = kvcalloc(1U << HFQ_HASH_BITS, sizeof(*q->flows), GFP_KERNEL);
 	if (!q->flows)
 		return -ENOMEM;
 	get_random_bytes(&q->hash_key, sizeof(q->hash_key));
-
-	return hfq_change(sch, opt, extack);
+	return 0;
 }
 
 static void hfq_destroy(struct Qdisc *sch)
@@ -882,10 +1008,32 @@ static void hfq_destroy(struct Qdisc *sch)
 	kvfree(q->flows);
 }
 
+/* The settings, in TCA_OPTIONS as a request gives them (RTNL held). */
 static int hfq_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
-	/* Settings are read through the module's netlink family. */
-	return skb->len;
+	struct hfq_sched *q = qdisc_priv(sch);
+	struct hfq_config cfg;
+	struct nlattr *opts;
+
+	sch_tree_lock(sch);
+	cfg = q->cfg;
+	sch_tree_unlock(sch);
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, TCA_HFQ_RATE, cfg.rate, TCA_HFQ_PAD) ||
+	    nla_put_u32(skb, TCA_HFQ_LIMIT, cfg.limit) ||
+	    nla_put_u32(skb, TCA_HFQ_FLOW_LIMIT, cfg.flow_limit) ||
+	    nla_put_u32(skb, TCA_HFQ_CONTROL_LIMIT, cfg.control_limit) ||
+	    nla_put_u32(skb, TCA_HFQ_QUANTUM, cfg.quantum) ||
+	    nla_put_u32(skb, TCA_HFQ_OTHER_SHARE, cfg.other_share) ||
+	    nla_put_u32(skb, TCA_HFQ_HORIZON_MS, cfg.horizon_ms) ||
+	    nla_put_u32(skb, TCA_HFQ_MEMORY_LIMIT, cfg.memory_limit)) {
+		nla_nest_cancel(skb, opts);
+		return -EMSGSIZE;
+	}
+	return nla_nest_end(skb, opts);
 }
 
 static int hfq_dump_stats(struct Qdisc *sch, struct gnet_dump *d)

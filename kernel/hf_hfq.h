@@ -11,6 +11,8 @@
 
 struct net_device;
 struct netlink_ext_ack;
+struct netlink_range_validation;
+struct nlattr;
 struct Qdisc;
 
 /* Bounds of the settings, enforced by the netlink policy. */
@@ -75,6 +77,17 @@ struct hfq_state {
 #define HFQ_NR_COUNTERS	(sizeof(struct tc_hfq_xstats) / sizeof(u64))
 extern const char *const hfq_counter_names[];
 
+/*
+ * The ranges of the settings, shared by hfq's tc and genl policies (not
+ * const: 6.1's nla_policy points at them without).
+ */
+extern struct netlink_range_validation hfq_range_limit;
+extern struct netlink_range_validation hfq_range_quantum;
+extern struct netlink_range_validation hfq_range_share;
+extern struct netlink_range_validation hfq_range_horizon;
+extern struct netlink_range_validation hfq_range_memory;
+
+int hf_hfq_rate_check(const struct nlattr *attr, struct netlink_ext_ack *extack);
 int hf_hfq_register(void);
 void hf_hfq_unregister(void);
 struct Qdisc *hf_hfq_root(struct net_device *dev);

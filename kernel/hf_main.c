@@ -16,7 +16,10 @@
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/hyperframe.h>
+#include <net/genetlink.h>
+#include <net/pkt_sched.h>
 
+#include "hf_compat.h"
 #include "hf_genl.h"
 #include "hf_hfq.h"
 #include "hf_input.h"
@@ -209,4 +212,14 @@ MODULE_LICENSE("GPL");
 MODULE_AUTHOR("The hyperframe developers");
 MODULE_DESCRIPTION("hyperframe: large-frame reliable message transport");
 MODULE_VERSION("0.1.0");
+/*
+ * Autoload: socket(AF_HYPERFRAME, ...) asks for "net-pf-18" (the default
+ * family; a module loaded with another "family" is not found so), a
+ * generic netlink lookup of the family by name (hfctl, libnl's
+ * genl_ctrl_resolve()) for "net-pf-16-proto-16-family-hyperframe", and
+ * tc for the qdisc by the alias its kernel line uses. (The kernel's YNL
+ * cli.py finds families in a dump of them all, which loads nothing.)
+ */
 MODULE_ALIAS_NETPROTO(AF_HYPERFRAME);
+MODULE_ALIAS_GENL_FAMILY(HF_GENL_NAME);
+HF_MODULE_ALIAS_QDISC("hfq");

@@ -4,7 +4,8 @@
 # The hfq qdisc and pacing: hfq attaches with tc and hfctl and sorts
 # frames into its bands (counted exactly against the transport's own
 # counters); its settings round-trip through hfctl and bad ones are
-# refused; a device rate paces the link (at most 10 % above the rate, at
+# refused; tc with the q_hfq.so plugin sets the same settings in
+# TCA_OPTIONS and shows them and hfq's counters; a device rate paces the link (at most 10 % above the rate, at
 # most 25 % below it), and SO_MAX_PACING_RATE at 100 Mbit/s a socket under
 # hfq and under fq (within 10 % either way); the module's pacing_rate
 # paces too (as the device rate, a lower socket cap winning); a
@@ -207,7 +208,7 @@ rate() { echo $(($1 * RATE_PCT / 100)); }
 # bits RATE: RATE bytes/s as tc and hfctl take it.
 bits() { echo "$(($1 * 8))bit"; }
 
-ktap_plan 14
+ktap_plan 15
 
 hf_topo_create 2 1500
 M1=$(hf_node_mac 1)
@@ -299,6 +300,70 @@ count=$("$HFCTL" -n "${HF_NODES[1]}" -j qdisc show |
 	python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')
 check_eq "$count" 1 "hfq qdiscs listed in node 1"
 log_test "hfctl qdisc attach and detach"
+
+# 3b. Stock tc with the q_hfq.so plugin: the options go in TCA_OPTIONS, a
+# dump gives them back, and hfctl sees and changes the same settings. On
+# a dummy device of node 0's own, so the topology keeps its qdiscs.
+TCLIB=${TCLIB:-$HF_BUILD/userspace/tc}
+tcp() { on 0 env TC_LIB_DIR="$TCLIB" tc "$@"; }
+# hfqd KEY: a setting of hfq on hftc0, as hfctl reads it.
+hfqd()
+{
+	"$HFCTL" -n "${HF_NODES[0]}" -j qdisc show dev hftc0 |
+		python3 -c 'import json, sys; v = json.load(sys.stdin); v = v[0] if isinstance(v, list) else v; print(v[sys.argv[1]])' "$1"
+}
+on 0 ip link add hftc0 type dummy
+defer ip netns exec "${HF_NODES[0]}" ip link del hftc0
+[[ -r $TCLIB/q_hfq.so ]]
+check_err $? "the tc plugin $TCLIB/q_hfq.so is not built"
+out=$(tcp qdisc replace dev hftc0 root hfq rate 10gbit limit 20000 2>&1)
+check_err $? "tc qdisc replace ... hfq rate 10gbit limit 20000: $out"
+check_eq "$(hfqd rate)" 1250000000 "rate set by tc, read by hfctl"
+check_eq "$(hfqd limit)" 20000 "limit set by tc, read by hfctl"
+check_eq "$(hfqd other_share)" 10 "other_share tc did not give"
+show=$(tcp -d qdisc show dev hftc0)
+for w in "rate 10Gbit" "limit 20000p" "flow_limit 1000p" "quantum 3028b" \
+	 "other_share 10%" "horizon 10000ms" "memory_limit 33554432b"; do
+	grep -qF "$w" <<<"$show"
+	check_err $? "tc -d qdisc show lacks '$w': $show"
+done
+tcp -s qdisc show dev hftc0 | grep -q "packets_control 0 .*drop_limit 0"
+check_err $? "tc -s shows no hfq counters: $(tcp -s qdisc show dev hftc0)"
+"$HFCTL" -n "${HF_NODES[0]}" qdisc set dev hftc0 quantum 6000
+tcp -d qdisc show dev hftc0 | grep -qF "quantum 6000b"
+check_err $? "tc does not show hfctl's quantum: $(tcp -d qdisc show dev hftc0)"
+out=$(tcp qdisc change dev hftc0 root hfq flow_limit 50 horizon 2s 2>&1)
+check_err $? "tc qdisc change flow_limit 50 horizon 2s: $out"
+check_eq "$(hfqd flow_limit)" 50 "flow_limit after tc change"
+check_eq "$(hfqd horizon_ms)" 2000 "horizon after tc change"
+check_eq "$(hfqd limit):$(hfqd quantum)" 20000:6000 "settings tc change did not give"
+out=$(tcp qdisc change dev hftc0 root hfq other_share 100 limit 7 2>&1)
+check_fail $? "tc accepted other_share 100"
+grep -qi "out of range" <<<"$out"
+check_err $? "tc's refusal says no range: $out"
+out=$(tcp qdisc change dev hftc0 root hfq rate 1kbit 2>&1)
+check_fail $? "tc accepted a rate of 1kbit"
+check_eq "$(hfqd other_share):$(hfqd limit):$(hfqd rate)" 10:20000:1250000000 \
+	"settings after refused changes"
+tcp -j qdisc show dev hftc0 | python3 -c '
+import json, sys
+q = [q for q in json.load(sys.stdin) if q["kind"] == "hfq"][0]
+assert q["options"]["limit"] == 20000 and q["options"]["flow_limit"] == 50, q
+'
+check_err $? "tc -j qdisc show: $(tcp -j qdisc show dev hftc0)"
+out=$(tcp qdisc replace dev hftc0 root hfq rate unlimited 2>&1)
+check_err $? "rate unlimited: $out"
+check_eq "$(hfqd rate)" 0 "rate after rate unlimited"
+# Without the plugin stock tc still attaches hfq (no options), and
+# refuses options itself.
+empty=$(mktemp -d)
+on 0 env TC_LIB_DIR="$empty" tc qdisc replace dev hftc0 root hfq
+check_err $? "tc without the plugin: replace ... root hfq"
+on 0 env TC_LIB_DIR="$empty" tc qdisc replace dev hftc0 root hfq limit 5 2>/dev/null
+check_fail $? "tc without the plugin sent options"
+rmdir "$empty"
+on 0 ip link del hftc0
+log_test "stock tc with q_hfq.so: options in TCA_OPTIONS, dumped back, shared with hfctl"
 
 # 4. The device rate. First what the guest carries unpaced, which sets
 # RATE_PCT: rates at most a third of it, 100 % of the nominal at most.

@@ -4,7 +4,7 @@
 # Module lifecycle: the address family slot (default, chosen by parameter,
 # refused when taken or out of range), unload refused while a socket is
 # open and allowed once it closes, repeated load/unload cycles, and the
-# autoload alias. Leaves the module loaded with its defaults, as found.
+# autoload aliases. Leaves the module loaded with its defaults, as found.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -81,9 +81,18 @@ for ((i = 0; i < 20; i++)); do
 done
 log_test "module: 20 load/socket/unload cycles"
 
-modinfo -F alias "$HF_MODULE" | grep -qx 'net-pf-18'
-check_err $? "module has no net-pf-18 alias"
-log_test "module: net-pf-18 alias for autoload"
+# What socket(), a generic netlink lookup by name and tc ask modprobe for:
+# tc's alias differs by line (sch_hfq before 6.10, net-sch-hfq since).
+case $(uname -r) in
+6.1.*) qdisc_alias=sch_hfq ;;
+*) qdisc_alias=net-sch-hfq ;;
+esac
+aliases=$(modinfo -F alias "$HF_MODULE")
+for a in net-pf-18 net-pf-16-proto-16-family-hyperframe "$qdisc_alias"; do
+	grep -qx -- "$a" <<< "$aliases"
+	check_err $? "module has no $a alias (has: $(echo $aliases))"
+done
+log_test "module: net-pf-18, genl family and $qdisc_alias aliases for autoload"
 
 hf_module_load
 check_err $? "final load"

@@ -6,8 +6,8 @@
 # The line "debug" (the sanitizer kernel, "make check-debug") first builds
 # that kernel unless it is cached, and proves the harness fails on a KASAN,
 # UBSAN, lockdep and kmemleak report before running the suite on it.
-# --suite-only skips the unit tests, lint, fuzzer, dissector and benchmark
-# report stages.
+# --suite-only skips the unit tests, lint, fuzzer, dissector, YNL spec and
+# benchmark report stages.
 # HF_KSFT_DIR picks the selftest install (default build/ksft), HF_CHECK_LOGS
 # the log directory (default build/check).
 # Usage: check.sh [--suite-only] [LINE...]   (default: 6.1 6.12)
@@ -109,6 +109,13 @@ if ((!suite_only)); then
 
 	build "wireshark dissector, synthetic frames" "$logs/dissector.log" \
 		tools/wireshark/test-dissector.sh
+
+	# The family's YNL spec: valid against its schema, and the uapi
+	# enums ynl-gen-c.py makes from it are those of the header. Debian's
+	# python3, which has the packages deps.sh installs (yaml, jsonschema).
+	build "YNL spec: schema, uapi enums" "$logs/ynl.log" \
+		/usr/bin/python3 tools/ynl-check.py --self-test
+	grep -h "gives the header" "$logs/ynl.log"
 
 	build "benchmark report, synthetic runs" "$logs/bench-report.log" \
 		python3 tools/bench/test_report.py

@@ -40,6 +40,12 @@ packages=(
 	clang-14 libclang-rt-14-dev
 	# the exporter's selftest: promtool, a Prometheus server, an HTTP client
 	prometheus curl
+	# make deb (debian/: debhelper with dh-sequence-dkms, lintian) and the
+	# packages' guest test (make deb-check: dkms builds the module, man)
+	debhelper dh-dkms lintian dkms man-db
+	# the YNL spec's check and selftest (the kernel's YNL tooling itself
+	# comes from linux-source-6.12, fetched by tools/ynl.sh, below)
+	python3-yaml python3-jsonschema
 )
 # The backports line: its versioned image and headers, not the metapackages,
 # so that linux-image-amd64 keeps pointing at 6.1.
@@ -53,12 +59,17 @@ for p in "${packages[@]}"; do
 		missing+=("$p")
 done
 have_bpo=$(ls -d /lib/modules/"$bpo_line".*/build 2>/dev/null | head -n 1 || true)
+here=$(dirname "$(readlink -f "$0")")
+have_ynl=1
+"$here/ynl.sh" --check || have_ynl=0
 
-if ((${#missing[@]} == 0)) && [[ -n $have_bpo ]]; then
+if ((${#missing[@]} == 0)) && [[ -n $have_bpo ]] && ((have_ynl)); then
 	exit 0
 fi
 if ((check)); then
-	echo "missing: ${missing[*]} ${have_bpo:+}${have_bpo:-linux $bpo_line from bookworm-backports}"
+	echo "missing: ${missing[*]}" \
+		"$([[ -n $have_bpo ]] || echo "linux $bpo_line from bookworm-backports")" \
+		"$( ((have_ynl)) || echo "the YNL tooling (tools/ynl.sh)")"
 	exit 1
 fi
 if ((EUID != 0)); then
@@ -100,5 +111,8 @@ if [[ -z $have_bpo ]]; then
 	[[ $abi == "$bpo_line".* ]] || { echo "deps: no linux $bpo_line in bookworm-backports (got '$abi')" >&2; exit 1; }
 	apt-get install -y -qq --no-install-recommends \
 		"linux-image-$abi/bookworm-backports" "linux-headers-$abi/bookworm-backports"
+fi
+if ((!have_ynl)); then
+	"$here/ynl.sh" >/dev/null
 fi
 echo "deps: installed"

@@ -13,10 +13,13 @@
 # Usage: run.sh [--kernel LINE|RELEASE] [--module KO|--no-module]
 #               [--params "k=v ..."] [--timeout SECONDS] [--mem MIB]
 #               [--smp N] [--accel tcg|kvm] [--nic MODE,PORT,MAC]
-#               [--out DIR] [--quiet] -- CMD...
+#               [--out DIR] [--quiet] [--rw-root] -- CMD...
 # --nic gives the guest a virtio-net device on QEMU's socket netdev, with
 # MODE listen or connect on 127.0.0.1:PORT (tools/vm/nic-pair.sh joins
 # two guests so); the guest loads virtio_net itself.
+# --rw-root makes the guest's root writable: an overlay on the host root
+# whose upper layer is in the guest's memory (packages installed there
+# vanish with the guest; the host root stays read-only over 9p).
 # The command's output is also kept in OUT/output.log, the console in
 # OUT/console.log; --quiet prints only the command's output, at the end.
 # For a kselftest run, OUT/times.log holds the seconds each program took.
@@ -36,6 +39,7 @@ accel=${HF_ACCEL:-tcg}
 out=
 quiet=0
 nic=
+rootrw=0
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 
@@ -52,6 +56,7 @@ while (($#)); do
 	--nic) nic=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
+	--rw-root) rootrw=1; shift ;;
 	-h|--help) usage 0 ;;
 	--) shift; break ;;
 	*) echo "run.sh: unknown option '$1'" >&2; usage 2 >&2 ;;
@@ -132,6 +137,7 @@ case $rel in
 *) root_cache=${HF_VM_ROOT_CACHE:-none} ;;
 esac
 append+=" hf.rootcache=$root_cache"
+((!rootrw)) || append+=" hf.rootrw=1"
 
 # Uncached, an exec costs a 6.12 guest a third of a second (grep) to five
 # seconds (python3): every page of the binary and its libraries comes over

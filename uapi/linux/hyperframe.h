@@ -219,12 +219,17 @@ struct hf_info {
  * configuration is its own (a new namespace starts with a copy of the
  * initial namespace's). HF_CMD_CONFIG_SET and HF_CMD_QDISC_SET need
  * CAP_NET_ADMIN over that namespace (in the user namespace owning it);
- * raising the limits that bound kernel memory (max_msg, max_peers,
- * mem_limit, credit_budget, max_inflight) above the initial namespace's
- * needs it in the initial user namespace. The rest is open to all.
+ * raising the limits that bound kernel memory or how long it stays held
+ * (max_msg, max_peers, mem_limit, credit_budget, max_inflight,
+ * retry_limit, rto_max_us, rto_max_backoff, peer_idle_ms) above the
+ * initial namespace's needs it in the initial user namespace. Listening
+ * to HF_GENL_MCGRP_EVENTS needs CAP_NET_ADMIN over the namespace (events
+ * name flow epochs). The rest is open to all. The family is also
+ * described in the kernel's YAML netlink format, docs/netlink/
+ * hyperframe.yaml, for the kernel's YNL tools (cli.py).
  * Attributes are only ever added, each command has its own attribute space
  * and every attribute is validated by a policy: a value out of range is
- * refused (EINVAL with the range in the extended ack), never clamped.
+ * refused (ERANGE with the range in the extended ack), never clamped.
  */
 #define HF_GENL_NAME		"hyperframe"
 #define HF_GENL_VERSION		1
@@ -630,8 +635,9 @@ enum hf_dev_attr {
 /*
  * HF_CMD_QDISC_*: hfq, the qdisc the module registers (docs/design.md,
  * "The hfq qdisc"). Attach it with "tc qdisc replace dev DEV root hfq" or
- * "hfctl qdisc attach dev DEV"; stock tc cannot send its options, so they
- * are read and written here, per device of the caller's namespace. GET
+ * "hfctl qdisc attach dev DEV"; its settings are read and written here,
+ * per device of the caller's namespace, or with tc and the q_hfq.so
+ * plugin (TCA_HFQ_* below): both change the same settings. GET
  * and SET answer ENODEV for an unknown device and ENOENT when the root
  * qdisc of the device is not hfq. SET needs CAP_NET_ADMIN in the user
  * namespace owning the caller's network namespace; a value out of range
@@ -665,9 +671,34 @@ enum hf_qdisc_attr {
 };
 
 /*
+ * enum hf_tca_hfq_attr - hfq's settings in the TCA_OPTIONS of a tc request
+ * ("tc qdisc add|change|replace dev DEV root hfq rate 10gbit ...", sent
+ * by the q_hfq.so plugin of hyperframe-tools) and of a qdisc dump ("tc -d
+ * qdisc show"). Each is the HF_QDISC_A_* setting of the same name, with
+ * the same range and errors; a request sets those it gives, the others
+ * keep their values (their defaults on a new qdisc); a dump gives all.
+ */
+enum hf_tca_hfq_attr {
+	TCA_HFQ_UNSPEC,
+	TCA_HFQ_PAD,
+	TCA_HFQ_RATE,			/* u64, bytes/s the device is paced to; 0: unpaced */
+	TCA_HFQ_LIMIT,			/* u32, packets queued in all bands */
+	TCA_HFQ_FLOW_LIMIT,		/* u32, packets queued per data flow */
+	TCA_HFQ_CONTROL_LIMIT,		/* u32, packets queued in the control band */
+	TCA_HFQ_QUANTUM,		/* u32, bytes a data flow sends per round */
+	TCA_HFQ_OTHER_SHARE,		/* u32, percent of the link owed to other traffic */
+	TCA_HFQ_HORIZON_MS,		/* u32, departure times further ahead are dropped */
+	TCA_HFQ_MEMORY_LIMIT,		/* u32, bytes (skb truesize) queued in all bands */
+
+	__TCA_HFQ_MAX,
+	TCA_HFQ_MAX = __TCA_HFQ_MAX - 1
+};
+
+/*
  * HF_CMD_EVENT: what happened to the peers and flows of a namespace, sent
  * to the listeners of the multicast group HF_GENL_MCGRP_EVENTS in that
- * namespace (join it with NETLINK_ADD_MEMBERSHIP; anyone may). Each
+ * namespace (join it with NETLINK_ADD_MEMBERSHIP, which needs
+ * CAP_NET_ADMIN over the namespace: EPERM otherwise). Each
  * message is one event: HF_EVENT_A_TYPE, the peer (IFINDEX and ADDR,
  * always), and the attributes its type lists. Events are sent after the
  * state change they report, from atomic context; one that cannot be
