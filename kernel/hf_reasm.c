@@ -232,6 +232,38 @@ static u8 hf_rx_msg_status(struct hf_peer *peer, const struct hf_hdr *h,
 }
 
 /**
+ * hf_rx_msg_awaited() - whether a later message between the same two
+ * ports waits for the one DATA header @h starts
+ * @peer: the peer; caller holds its lock
+ * @h: a segment of a message not in reassembly yet
+ *
+ * A message of that pair with a later msg_id, held for its socket and not
+ * delivered, cannot be delivered before this one (hf_rx_pred_clear()).
+ * The room it holds in the socket's buffer must not refuse this one: it
+ * would be refused at every repair, and neither delivered (until
+ * hf_input_expire() dropped the later one, or the peer was forgotten and
+ * the flow reset).
+ *
+ * Return: true when such a message is held.
+ */
+static bool hf_rx_msg_awaited(const struct hf_peer *peer,
+			      const struct hf_hdr *h)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&peer->lock);
+	for (i = 0; i < HF_STATUS_WINDOW; i++) {
+		const struct hf_rx_msg *m = peer->in.msgs[i];
+
+		if (m && m->sk && !m->delivered && m->sport == h->sport &&
+		    m->dport == h->dport &&
+		    hf_seq_after(m->msg_id, h->data.msg_id))
+			return true;
+	}
+	return false;
+}
+
+/**
  * hf_rx_msg_admit() - reserve a new message's memory, whole
  * @peer: its source; caller holds its lock
  * @h: the DATA header of its first segment to arrive
@@ -246,7 +278,11 @@ static u8 hf_rx_msg_status(struct hf_peer *peer, const struct hf_hdr *h,
  * socket's buffer, its source's quarter of mem_limit, the namespace's
  * mem_limit and the module-wide limit; the socket's full buffer is flow
  * control (the peer and the socket note the refusal, and a read reopens
- * the window: hf_input_window_open()), the rest memory limits.
+ * the window: hf_input_window_open()), the rest memory limits. A message
+ * that a later one of its pair waits for (hf_rx_msg_awaited()) goes in
+ * whatever room the socket has left, and under memory pressure as if
+ * alone: the later one holds that room until this one is delivered;
+ * bounded still by the status window and the other limits.
  * hf_rx_msg_unreserve() gives back what this takes.
  *
  * Return: true when reserved; false with *@why set (HF_STAT_DROP_RCVBUF or
@@ -256,9 +292,12 @@ static bool hf_rx_msg_admit(struct hf_peer *peer, const struct hf_hdr *h,
 			    struct sock *sk, u64 reserve, enum hf_stat *why)
 {
 	struct hf_net *hn = hf_net(peer->net);
+	bool awaited = hf_rx_msg_awaited(peer, h);
 
 	lockdep_assert_held(&peer->lock);
-	if (!hf_rx_sock_reserve(sk, reserve)) {
+	if (awaited) {
+		atomic_add(reserve, &hf_sk(sk)->rx_reserved);
+	} else if (!hf_rx_sock_reserve(sk, reserve)) {
 		peer->in.refused.on = true;
 		peer->in.refused.port = h->dport;
 		peer->in.refused.need = reserve;
@@ -275,9 +314,9 @@ static bool hf_rx_msg_admit(struct hf_peer *peer, const struct hf_hdr *h,
 	    READ_ONCE(peer->cfg->p.mem_limit))
 		goto unreserve_net;
 	/* Under memory pressure, a socket takes one message at a time. */
-	if (!hf_mem_charge(hf_mem_pages(reserve),
-			   atomic_read(&hf_sk(sk)->rx_reserved) == reserve &&
-			   !hf_rx_sock_delivered(sk)))
+	if (!hf_mem_charge(hf_mem_pages(reserve), awaited ||
+			   (atomic_read(&hf_sk(sk)->rx_reserved) == reserve &&
+			    !hf_rx_sock_delivered(sk))))
 		goto unreserve_net;
 	return true;
 

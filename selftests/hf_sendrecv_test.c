@@ -579,6 +579,87 @@ TEST_F(pair, credit_holds_the_sender_to_what_the_reader_frees)
 	free(in);
 }
 
+/* HF_INFO of @fd, the socket alone; 0 or -1. */
+static int sock_info(int fd, struct hf_info *info)
+{
+	socklen_t len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	return get_info(fd, info, &len);
+}
+
+/*
+ * A message that reached its socket while the one before it between the
+ * same two ports was refused for the full buffer cannot be delivered
+ * before that one, so the room it holds must not refuse that one again:
+ * neither would ever be delivered (each 10 s, peer_idle_ms, the stuck one
+ * was dropped as too big, or the receiver forgot the flow and the sender's
+ * messages failed with ECONNRESET). X (1 byte) is delivered and left
+ * unread; A (40 kB, more than SO_RCVBUF) is refused beside it; B (1 byte)
+ * fits beside X and waits for A. netem holds the receiver's ACKs back, so
+ * the sender sends B before it hears of the refusal. Once X is read, A
+ * and B must come in order and the sender hear of no failure.
+ */
+TEST_F_TIMEOUT(pair, message_waiting_for_a_refused_one_leaves_it_room, 120)
+{
+	enum { LEN = 40000 };
+	int rcvbuf = 16384, tries, err = -1;
+	struct timeval tv = { 20, 0 };
+	socklen_t elen = sizeof(err);
+	static char buf[LEN], in[LEN];
+	struct hf_info info;
+	struct timespec t0;
+	long long refused;
+	__u64 queued;
+
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)));
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	refused = hf_counter("drop_rcvbuf");
+	ASSERT_LE(0, refused) TH_LOG("no drop_rcvbuf in /proc/net/hyperframe");
+	ASSERT_EQ(0, system("tc qdisc add dev hfb root netem delay 300ms"));
+
+	ASSERT_EQ(1, send_to(self, "x", 1, 0));
+	for (tries = 0; tries < 1000; tries++) {
+		ASSERT_EQ(0, sock_info(self->rx, &info));
+		if (info.hfi_rx_queued)
+			break;
+		usleep(10000);
+	}
+	ASSERT_LT(0, info.hfi_rx_queued) TH_LOG("X never arrived");
+	queued = info.hfi_rx_queued;
+	memset(buf, 'a', sizeof(buf));
+	ASSERT_EQ(LEN, send_to(self, buf, LEN, 0));
+	ASSERT_EQ(1, send_to(self, "b", 1, 0));
+	/* Until B is at the receiver: held there, or delivered after A. */
+	for (tries = 0; tries < 1000; tries++) {
+		ASSERT_EQ(0, sock_info(self->rx, &info));
+		if (info.hfi_rx_reassembly || info.hfi_rx_queued > queued)
+			break;
+		usleep(10000);
+	}
+	ASSERT_TRUE(info.hfi_rx_reassembly || info.hfi_rx_queued > queued)
+		TH_LOG("B never reached the receiver");
+	ASSERT_LT(refused, hf_counter("drop_rcvbuf")) TH_LOG("A was never refused");
+	TH_LOG("B arrived: %llu B held for it, %llu B queued",
+	       (unsigned long long)info.hfi_rx_reassembly,
+	       (unsigned long long)info.hfi_rx_queued);
+	ASSERT_EQ(0, system("tc qdisc del dev hfb root"));
+
+	ASSERT_EQ(1, recv(self->rx, in, sizeof(in), 0));
+	EXPECT_EQ('x', in[0]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(LEN, recv(self->rx, in, sizeof(in), 0))
+		TH_LOG("A, after %ld ms: %s", elapsed_ms(&t0), strerror(errno));
+	TH_LOG("A came %ld ms after X was read", elapsed_ms(&t0));
+	EXPECT_EQ(0, memcmp(buf, in, LEN));
+	ASSERT_EQ(1, recv(self->rx, in, sizeof(in), 0))
+		TH_LOG("B, after %ld ms: %s", elapsed_ms(&t0), strerror(errno));
+	EXPECT_EQ('b', in[0]);
+	ASSERT_EQ(0, drain(self->tx));
+	ASSERT_EQ(0, getsockopt(self->tx, SOL_SOCKET, SO_ERROR, &err, &elen));
+	EXPECT_EQ(0, err) TH_LOG("the sender was told: %s", strerror(err));
+}
+
 TEST_F(pair, hf_info_checks_its_input)
 {
 	struct hf_info info;
