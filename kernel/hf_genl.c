@@ -590,19 +590,14 @@ static int hf_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	unsigned long idx = cb->args[0];
 	struct hf_dev_stats *d;
 	u64 v[HF_DEV_STAT_MAX];
-	unsigned int i;
 	bool any;
 	int ifindex;
 
 	for (; idx <= HF_DEV_SLOTS; idx++) {
 		d = idx < HF_DEV_SLOTS ? &hn->devs[idx] : &hn->dev_other;
-		any = false;
 		spin_lock_bh(&hn->devs_lock);
 		ifindex = d->gone ? 0 : d->ifindex;
-		for (i = 0; i < HF_DEV_STAT_MAX; i++) {
-			v[i] = atomic64_read(&d->v[i]);
-			any |= v[i] != 0;
-		}
+		any = hf_dev_stats_read(d, v);
 		spin_unlock_bh(&hn->devs_lock);
 		if (idx < HF_DEV_SLOTS ? !ifindex : !any)
 			continue;
