@@ -183,6 +183,23 @@ struct hf_dev_stats *hf_dev_stats_find(struct hf_net *hn,
 }
 
 /**
+ * hf_dev_drop() - count a frame @dev received that is dropped before its
+ * peer is known: the namespace's drop_* counter and the device's drops
+ * together (hf_peer_drop() once it is)
+ * @hn: the device's namespace
+ * @dev: the device
+ * @why: the namespace counter that names the reason (HF_STAT_DROP_*)
+ *
+ * Softirq context (the receive path), as hf_dev_stats_find().
+ */
+void hf_dev_drop(struct hf_net *hn, const struct net_device *dev,
+		 enum hf_stat why)
+{
+	hf_stat_inc(&hn->stats, why);
+	hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
+}
+
+/**
  * hf_dev_stats_gone() - a device was unregistered: free its slot once
  * nothing counts in it
  * @hn: the namespace it leaves

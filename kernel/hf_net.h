@@ -93,6 +93,8 @@ void hf_dev_stats_put(struct hf_net *hn, struct hf_dev_stats *d);
 struct hf_dev_stats *hf_dev_stats_find(struct hf_net *hn,
 				       const struct net_device *dev);
 void hf_dev_stats_gone(struct hf_net *hn, const struct net_device *dev);
+void hf_dev_drop(struct hf_net *hn, const struct net_device *dev,
+		 enum hf_stat why);
 
 int __init hf_net_register(void);
 void hf_net_unregister(void);
