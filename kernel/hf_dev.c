@@ -21,6 +21,12 @@
  *    so nothing counts in a freed slot; a device that comes back is a new
  *    device (new counters, as ip -s link). A slot's counters are cleared
  *    when it is taken, never while it is in use.
+ * 4. The counters are per CPU, as the namespace's: the data path bumps
+ *    them for every segment. Every slot's shares are allocated with the
+ *    namespace, in one block charged to its creator's memory cgroup
+ *    (HF_DEV_SLOTS + 1 slots of HF_DEV_STAT_MAX counters: 4,160 bytes
+ *    per CPU), so taking a slot, in softirq context, allocates nothing;
+ *    taking it clears every CPU's share.
  */
 #include "hf_net.h"
 
@@ -35,11 +41,53 @@ const char *const hf_dev_stat_names[HF_DEV_STAT_MAX] = {
 	[HF_DEV_STAT_DROPS]		= "drops",
 };
 
+/**
+ * hf_devs_init() - allocate the per-device counters of a new namespace
+ * @hn: the namespace, its slots all free
+ *
+ * Process context; charged to the memory cgroup of the task that creates
+ * the namespace.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int hf_devs_init(struct hf_net *hn)
+{
+	unsigned int i;
+
+	spin_lock_init(&hn->devs_lock);
+	hn->devs_pcpu = __alloc_percpu_gfp((HF_DEV_SLOTS + 1) *
+					   sizeof(struct hf_dev_stats_pcpu),
+					   __alignof__(struct hf_dev_stats_pcpu),
+					   GFP_KERNEL_ACCOUNT);
+	if (!hn->devs_pcpu)
+		return -ENOMEM;
+	for (i = 0; i < HF_DEV_SLOTS; i++)
+		hn->devs[i].pcpu = hn->devs_pcpu + i;
+	hn->dev_other.pcpu = hn->devs_pcpu + HF_DEV_SLOTS;
+	return 0;
+}
+
+/**
+ * hf_devs_free() - free the per-device counters of a namespace
+ * @hn: the namespace, whose peers are gone: nothing counts any more
+ */
+void hf_devs_free(struct hf_net *hn)
+{
+	unsigned int i;
+
+	for (i = 0; i < HF_DEV_SLOTS; i++)
+		hn->devs[i].pcpu = NULL;
+	hn->dev_other.pcpu = NULL;
+	free_percpu(hn->devs_pcpu);
+	hn->devs_pcpu = NULL;
+}
+
 /* The slot of @ifindex, taken if need be; devs_lock held. */
 static struct hf_dev_stats *dev_slot(struct hf_net *hn, int ifindex)
 {
 	struct hf_dev_stats *free = NULL, *d;
-	unsigned int i, j;
+	unsigned int i;
+	int cpu;
 
 	for (i = 0; i < HF_DEV_SLOTS; i++) {
 		d = &hn->devs[i];
@@ -50,8 +98,10 @@ static struct hf_dev_stats *dev_slot(struct hf_net *hn, int ifindex)
 	}
 	if (!free)
 		return &hn->dev_other;
-	for (j = 0; j < HF_DEV_STAT_MAX; j++)
-		atomic64_set(&free->v[j], 0);
+	/* Nothing counts in a free slot, nor reads it but under the lock. */
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(free->pcpu, cpu), 0,
+		       sizeof(struct hf_dev_stats_pcpu));
 	free->gone = false;
 	free->users = 0;
 	atomic_set(&free->tx_senders, 0);
@@ -130,6 +180,23 @@ struct hf_dev_stats *hf_dev_stats_find(struct hf_net *hn,
 	d = dev_slot(hn, dev->ifindex);
 	spin_unlock_bh(&hn->devs_lock);
 	return d;
+}
+
+/**
+ * hf_dev_drop() - count a frame @dev received that is dropped before its
+ * peer is known: the namespace's drop_* counter and the device's drops
+ * together (hf_peer_drop() once it is)
+ * @hn: the device's namespace
+ * @dev: the device
+ * @why: the namespace counter that names the reason (HF_STAT_DROP_*)
+ *
+ * Softirq context (the receive path), as hf_dev_stats_find().
+ */
+void hf_dev_drop(struct hf_net *hn, const struct net_device *dev,
+		 enum hf_stat why)
+{
+	hf_stat_inc(&hn->stats, why);
+	hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
 }
 
 /**

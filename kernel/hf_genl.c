@@ -86,6 +86,38 @@ static struct netlink_range_validation hf_range_retry_limit = {
 	.min = 0, .max = U8_MAX,
 };
 
+/*
+ * HF_TUNABLES() against the uapi's HF_CONFIG_KEYS(), from which hfctl
+ * lists the settings: each tunable has a TUNABLE line there with its
+ * name, attribute and width, there are no more TUNABLE lines than
+ * tunables, and every attribute but UNSPEC and PAD has a line.
+ */
+#define HF_KEY_KIND_TUNABLE	1
+#define HF_KEY_KIND_RTO		0
+#define HF_KEY_KIND_RO		0
+#define HF_KEY_CONSTS(ATTR, name, key, type, unit, kind, help)		\
+	HF_KEY_ATTR_##name = HF_CONFIG_A_##ATTR,			\
+	HF_KEY_SIZE_##name = sizeof(type),				\
+	HF_KEY_TUNABLE_##name = HF_KEY_KIND_##kind,
+enum { HF_CONFIG_KEYS(HF_KEY_CONSTS) };
+
+#define HF_TUNABLE_KEY_CHECK(name, type, def, lo, hi, attr, desc)	\
+	static_assert(HF_KEY_TUNABLE_##name &&				\
+		      HF_KEY_ATTR_##name == (int)(attr) &&		\
+		      HF_KEY_SIZE_##name == sizeof(type),		\
+		      #name ": its HF_CONFIG_KEYS() line differs");
+HF_TUNABLES(HF_TUNABLE_KEY_CHECK)
+
+#define HF_TUNABLE_ONE(name, type, def, lo, hi, attr, desc)	+ 1
+#define HF_KEY_TUNABLE(ATTR, name, key, type, unit, kind, help)	\
+	+ HF_KEY_KIND_##kind
+#define HF_KEY_ONE(ATTR, name, key, type, unit, kind, help)	+ 1
+static_assert(0 HF_TUNABLES(HF_TUNABLE_ONE) ==
+	      0 HF_CONFIG_KEYS(HF_KEY_TUNABLE),
+	      "a TUNABLE line of HF_CONFIG_KEYS() is not in HF_TUNABLES()");
+static_assert(0 HF_CONFIG_KEYS(HF_KEY_ONE) == HF_CONFIG_A_MAX - 1,
+	      "an HF_CONFIG_A_* attribute has no line in HF_CONFIG_KEYS()");
+
 #define HF_NLA_u32	NLA_U32
 #define HF_NLA_u64	NLA_U64
 #define HF_TUNABLE_POLICY(name, type, def, lo, hi, attr, desc)		\
@@ -590,19 +622,14 @@ static int hf_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	unsigned long idx = cb->args[0];
 	struct hf_dev_stats *d;
 	u64 v[HF_DEV_STAT_MAX];
-	unsigned int i;
 	bool any;
 	int ifindex;
 
 	for (; idx <= HF_DEV_SLOTS; idx++) {
 		d = idx < HF_DEV_SLOTS ? &hn->devs[idx] : &hn->dev_other;
-		any = false;
 		spin_lock_bh(&hn->devs_lock);
 		ifindex = d->gone ? 0 : d->ifindex;
-		for (i = 0; i < HF_DEV_STAT_MAX; i++) {
-			v[i] = atomic64_read(&d->v[i]);
-			any |= v[i] != 0;
-		}
+		any = hf_dev_stats_read(d, v);
 		spin_unlock_bh(&hn->devs_lock);
 		if (idx < HF_DEV_SLOTS ? !ifindex : !any)
 			continue;

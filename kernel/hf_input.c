@@ -295,8 +295,7 @@ static enum hf_rx_data_verdict hf_rx_data_admit(struct hf_peer *peer,
 			hf_stat_inc(stats, HF_STAT_RX_DUPLICATES);
 			hf_rx_send_ack(peer, HF_AF_DUP);
 		} else {
-			hf_stat_inc(stats, HF_STAT_DROP_DISAGREE);
-			hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+			hf_peer_drop(peer, HF_STAT_DROP_DISAGREE, 1);
 		}
 		return HF_RXD_DROPPED;
 	}
@@ -416,8 +415,7 @@ static enum hf_rx_data_verdict hf_rx_data_mark(struct hf_peer *peer,
 	}
 	if (s->slot && *s->slot) {
 		/* Same bytes under a new sequence number: not from our sender. */
-		hf_stat_inc(stats, HF_STAT_DROP_DISAGREE);
-		hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+		hf_peer_drop(peer, HF_STAT_DROP_DISAGREE, 1);
 		return HF_RXD_DROPPED;
 	}
 	return HF_RXD_GO;
@@ -499,8 +497,7 @@ static void hf_rx_data_refuse(struct hf_peer *peer, struct hf_rx_data_ctx *s)
 	lockdep_assert_held(&peer->lock);
 	if (s->fresh)
 		hf_rx_msg_free(peer, s->m);
-	hf_stat_inc(&hf_net(peer->net)->stats, why);
-	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+	hf_peer_drop(peer, why, 1);
 	/*
 	 * Tell a sender we could not take from that we are alive; and one
 	 * whose segments fall outside our windows what our state is: if we
@@ -559,19 +556,21 @@ static void hf_rx_data(struct hf_peer *peer, struct sk_buff *skb,
 /**
  * hf_rx_frame_decode() - make a frame's header linear and decode it
  * @skb: the frame
- * @stats: the namespace's counters, where a drop is counted
+ * @stats: the namespace's counters, where a malformed frame's reason is
+ *	   counted
  * @h: set to its header
+ * @why: set to the drop_* counter of a frame to be dropped
  *
  * Return: true when @h holds a well-formed header; false when the frame is
- * to be dropped, its drop_* counter bumped.
+ * to be dropped for @why.
  */
 static bool hf_rx_frame_decode(struct sk_buff *skb, struct hf_stats *stats,
-			       struct hf_hdr *h)
+			       struct hf_hdr *h, enum hf_stat *why)
 {
 	enum hf_wire_err werr;
 
 	if (skb->len < HF_COMMON_LEN) {
-		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+		*why = HF_STAT_DROP_MALFORMED;
 		hf_stat_malformed(stats, HF_WERR_SHORT);
 		return false;
 	}
@@ -583,7 +582,7 @@ static bool hf_rx_frame_decode(struct sk_buff *skb, struct hf_stats *stats,
 	    !pskb_may_pull(skb, min_t(u32, skb->len,
 				      (skb->data[0] & 0x0f) == HF_TYPE_DATA ?
 				      HF_DATA_HLEN : HF_HLEN_MAX))) {
-		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		*why = HF_STAT_DROP_MEMORY;
 		return false;
 	}
 
@@ -595,7 +594,7 @@ static bool hf_rx_frame_decode(struct sk_buff *skb, struct hf_stats *stats,
 	if (!werr && h->type == HF_TYPE_DATA && (h->flags & HF_DF_PACKED))
 		werr = HF_WERR_FLAGS;
 	if (werr) {
-		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+		*why = HF_STAT_DROP_MALFORMED;
 		hf_stat_malformed(stats, werr);
 		return false;
 	}
@@ -605,28 +604,31 @@ static bool hf_rx_frame_decode(struct sk_buff *skb, struct hf_stats *stats,
 /**
  * hf_rx_frame_verify() - cut a frame to its length and check its checksum
  * @skb: the frame, its header decoded
- * @stats: the namespace's counters, where a drop is counted
+ * @stats: the namespace's counters, where a frame whose checksum was left
+ *	   unfilled is counted
  * @h: its header, which says how long it is
  * @how: HF_RXF_* flags
+ * @why: set to the drop_* counter of a frame to be dropped
  *
  * Return: true when the frame is whole and its checksum right, or left
- * unfilled by a sender on this host; false when it is to be dropped, its
- * drop_* counter bumped.
+ * unfilled by a sender on this host; false when it is to be dropped for
+ * @why.
  */
 static bool hf_rx_frame_verify(struct sk_buff *skb, struct hf_stats *stats,
-			       const struct hf_hdr *h, unsigned int how)
+			       const struct hf_hdr *h, unsigned int how,
+			       enum hf_stat *why)
 {
 	u32 flen = h->hlen + (h->type == HF_TYPE_DATA ? h->data.seg_len : 0);
 
 	if (pskb_trim(skb, flen)) {
-		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		*why = HF_STAT_DROP_MEMORY;
 		return false;
 	}
 	/* A frame that crossed no wire may have it unfilled: hf_csum_local(). */
 	if ((how & HF_RXF_UNFILLED) || hf_csum_local(skb)) {
 		hf_stat_inc(stats, HF_STAT_RX_CSUM_LOCAL);
 	} else if (csum_fold(skb_checksum(skb, 0, flen, 0))) {
-		hf_stat_inc(stats, HF_STAT_DROP_CSUM);
+		*why = HF_STAT_DROP_CSUM;
 		return false;
 	}
 	return true;
@@ -685,31 +687,31 @@ static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
 	struct hf_net *hn = hf_net(net);
 	struct hf_stats *stats = &hn->stats;
 	struct hf_peer *peer;
+	enum hf_stat why;
 	struct hf_hdr h;
 	int err;
 
-	if (!hf_rx_frame_decode(skb, stats, &h))
+	if (!hf_rx_frame_decode(skb, stats, &h, &why))
 		goto drop;
 	/* A train's skb was counted once, as it arrived. */
 	if ((how & HF_RXF_LONE) && h.type == HF_TYPE_DATA) {
 		hf_stat_inc(stats, HF_STAT_RX_DATA_SKBS);
 		trace_hf_frame_recv(dev, src, 1, skb->len);
 	}
-	if (!hf_rx_frame_verify(skb, stats, &h, how))
+	if (!hf_rx_frame_verify(skb, stats, &h, how, &why))
 		goto drop;
 
 	peer = hf_peer_get(net, dev, src, h.type == HF_TYPE_DATA, &err);
 	if (!peer) {
-		hf_stat_inc(stats, err == -ENOENT ? HF_STAT_DROP_NO_PEER :
-				   err == -ENOBUFS ? HF_STAT_DROP_PEER_LIMIT :
-				   HF_STAT_DROP_MEMORY);
+		why = err == -ENOENT ? HF_STAT_DROP_NO_PEER :
+		      err == -ENOBUFS ? HF_STAT_DROP_PEER_LIMIT :
+		      HF_STAT_DROP_MEMORY;
 		goto drop;
 	}
 	return hf_rx_frame_take(peer, skb, &h, how);
 
 drop:
-	/* Every way here counted a drop_* counter. */
-	hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
+	hf_dev_drop(hn, dev, why);
 	kfree_skb(skb);
 	return NET_RX_DROP;
 }
@@ -824,8 +826,7 @@ static void hf_rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
 		seg = alloc_skb(HF_DATA_HLEN + sh.data.seg_len, GFP_ATOMIC);
 		if (!seg) {
 			/* Neither held nor marked: the sender repairs it. */
-			hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
-			hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_DROPS);
+			hf_peer_drop(peer, HF_STAT_DROP_MEMORY, 1);
 			continue;
 		}
 		hf_hdr_encode(&sh, skb_put(seg, HF_DATA_HLEN), HF_DATA_HLEN);
@@ -856,17 +857,18 @@ static int hf_rx_train(struct sk_buff *skb, struct net_device *dev,
 	struct hf_stats *stats = &hn->stats;
 	enum hf_wire_err werr;
 	struct hf_peer *peer;
+	enum hf_stat why;
 	u32 n = 0, payload;
 	struct hf_hdr h;
 	int err;
 
 	if (skb->len < HF_DATA_HLEN) {
-		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+		why = HF_STAT_DROP_MALFORMED;
 		hf_stat_malformed(stats, HF_WERR_SHORT);
 		goto drop;
 	}
 	if (!pskb_may_pull(skb, HF_DATA_HLEN)) {
-		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		why = HF_STAT_DROP_MEMORY;
 		goto drop;
 	}
 	payload = skb->len - HF_DATA_HLEN;
@@ -882,7 +884,7 @@ static int hf_rx_train(struct sk_buff *skb, struct net_device *dev,
 	if (!werr && skb_is_gso(skb) && skb_shinfo(skb)->gso_segs != n)
 		werr = HF_WERR_LENGTH;
 	if (werr) {
-		hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+		why = HF_STAT_DROP_MALFORMED;
 		hf_stat_malformed(stats, werr);
 		goto drop;
 	}
@@ -893,14 +895,14 @@ static int hf_rx_train(struct sk_buff *skb, struct net_device *dev,
 	if (hf_csum_local(skb)) {
 		hf_stat_inc(stats, HF_STAT_RX_CSUM_LOCAL);
 	} else if (csum_fold(skb_checksum(skb, 0, skb->len, 0))) {
-		hf_stat_inc(stats, HF_STAT_DROP_CSUM);
+		why = HF_STAT_DROP_CSUM;
 		goto drop;
 	}
 
 	peer = hf_peer_get(net, dev, src, true, &err);
 	if (!peer) {
-		hf_stat_inc(stats, err == -ENOBUFS ? HF_STAT_DROP_PEER_LIMIT :
-				   HF_STAT_DROP_MEMORY);
+		why = err == -ENOBUFS ? HF_STAT_DROP_PEER_LIMIT :
+					HF_STAT_DROP_MEMORY;
 		goto drop;
 	}
 	spin_lock_bh(&peer->lock);
@@ -916,7 +918,7 @@ static int hf_rx_train(struct sk_buff *skb, struct net_device *dev,
 	return NET_RX_SUCCESS;
 
 drop:
-	hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
+	hf_dev_drop(hn, dev, why);
 	kfree_skb(skb);
 	return NET_RX_DROP;
 }
@@ -944,7 +946,7 @@ static bool hf_rx_is_packed(const struct sk_buff *skb)
 static int hf_rx_carrier(struct sk_buff *skb, struct net_device *dev,
 			 const u8 *src)
 {
-	struct hf_stats *stats = &hf_net(dev_net(dev))->stats;
+	struct hf_net *hn = hf_net(dev_net(dev));
 	struct sk_buff *list, *train;
 	__be16 protocol = skb->protocol;
 	u8 pkt_type = skb->pkt_type;
@@ -952,13 +954,11 @@ static int hf_rx_carrier(struct sk_buff *skb, struct net_device *dev,
 
 	list = hf_train_split(skb);
 	if (IS_ERR(list)) {
-		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
-		hf_dev_stat_inc(hf_dev_stats_find(hf_net(dev_net(dev)), dev),
-				HF_DEV_STAT_DROPS);
+		hf_dev_drop(hn, dev, HF_STAT_DROP_MEMORY);
 		kfree_skb(skb);
 		return NET_RX_DROP;
 	}
-	hf_stat_inc(stats, HF_STAT_RX_CARRIERS);
+	hf_stat_inc(&hn->stats, HF_STAT_RX_CARRIERS);
 	rc = hf_rx_train(skb, dev, src);
 	while ((train = hf_train_next(&list, dev, protocol, pkt_type)))
 		rc = hf_rx_is_packed(train) ? hf_rx_train(train, dev, src) :
@@ -980,6 +980,7 @@ static int hf_rx_linearized(struct sk_buff *skb, struct net_device *dev,
 	struct hf_stats *stats = &hn->stats;
 	/* Copied, but still a frame whose checksum was left unfilled. */
 	unsigned int how = hf_csum_local(skb) ? HF_RXF_UNFILLED : 0;
+	enum hf_stat why = HF_STAT_DROP_MALFORMED;
 	int rc = NET_RX_DROP;
 	u32 off = 0;
 
@@ -992,18 +993,18 @@ static int hf_rx_linearized(struct sk_buff *skb, struct net_device *dev,
 		werr = hf_train_seg_decode(skb, off, &h);
 		if (werr) {
 			/* What is left cannot be cut: one malformed frame. */
-			hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+			why = HF_STAT_DROP_MALFORMED;
 			hf_stat_malformed(stats, werr);
 			break;
 		}
 		flen = h.hlen + h.data.seg_len;
 		seg = alloc_skb(flen, GFP_ATOMIC);
 		if (!seg) {
-			hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+			why = HF_STAT_DROP_MEMORY;
 			break;
 		}
 		if (skb_copy_bits(skb, off, skb_put(seg, flen), flen)) {
-			hf_stat_inc(stats, HF_STAT_DROP_MALFORMED);
+			why = HF_STAT_DROP_MALFORMED;
 			hf_stat_malformed(stats, HF_WERR_SHORT);
 			kfree_skb(seg);
 			break;
@@ -1014,8 +1015,8 @@ static int hf_rx_linearized(struct sk_buff *skb, struct net_device *dev,
 				 how | (off < skb->len ? HF_RXF_MORE : 0));
 	}
 	if (off < skb->len) {
-		/* The rest of the train is lost: counted above, repaired. */
-		hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
+		/* The rest of the train is lost, as one frame: repaired. */
+		hf_dev_drop(hn, dev, why);
 		kfree_skb(skb);
 		return NET_RX_DROP;
 	}
@@ -1043,17 +1044,17 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	struct hf_stats *stats = &hn->stats;
 	struct sk_buff *list, *seg;
 	u8 src[ETH_ALEN], pkt_type;
+	enum hf_stat why;
 	__be16 protocol;
 	int rc;
 
 	if (skb->pkt_type != PACKET_HOST) {
-		hf_stat_inc(stats, HF_STAT_DROP_OTHERHOST);
+		why = HF_STAT_DROP_OTHERHOST;
 		goto drop;
 	}
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb) {
-		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
-		hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
+		hf_dev_drop(hn, dev, HF_STAT_DROP_MEMORY);
 		return NET_RX_DROP;
 	}
 	ether_addr_copy(src, eth_hdr(skb)->h_source);
@@ -1077,7 +1078,7 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	}
 	list = hf_train_split(skb);
 	if (IS_ERR(list)) {
-		hf_stat_inc(stats, HF_STAT_DROP_MEMORY);
+		why = HF_STAT_DROP_MEMORY;
 		goto drop;
 	}
 	protocol = skb->protocol;
@@ -1088,7 +1089,7 @@ int hf_input_rcv(struct sk_buff *skb, struct net_device *dev,
 	return rc;
 
 drop:
-	hf_dev_stat_inc(hf_dev_stats_find(hn, dev), HF_DEV_STAT_DROPS);
+	hf_dev_drop(hn, dev, why);
 	kfree_skb(skb);
 	return NET_RX_DROP;
 }

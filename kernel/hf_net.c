@@ -89,6 +89,10 @@ static int __net_init hf_net_init(struct net *net)
 	hn->net = net;
 	if (hf_stats_init(&hn->stats))
 		return -ENOMEM;
+	if (hf_devs_init(hn)) {
+		hf_stats_free(&hn->stats);
+		return -ENOMEM;
+	}
 	hf_config_init(net, &hn->config);
 	get_random_bytes(&hn->cookie_key, sizeof(hn->cookie_key));
 	get_random_bytes(&hn->peer_key, sizeof(hn->peer_key));
@@ -100,11 +104,11 @@ static int __net_init hf_net_init(struct net *net)
 		get_random_u32_below(HF_EPHEMERAL_MAX - HF_EPHEMERAL_MIN + 1);
 	spin_lock_init(&hn->peers_lock);
 	hash_init(hn->peers);
-	spin_lock_init(&hn->devs_lock);
 	INIT_DELAYED_WORK(&hn->gc, hf_net_gc);
 
 	if (!proc_create_net_single("hyperframe", 0444, net->proc_net,
 				    hf_proc_show, NULL)) {
+		hf_devs_free(hn);
 		hf_stats_free(&hn->stats);
 		return -ENOMEM;
 	}
@@ -122,6 +126,7 @@ static void __net_exit hf_net_exit(struct net *net)
 	flush_work(&hn->evict_work);
 	hf_peer_flush_net(net);
 	/* The peers' timers are stopped: nothing counts any more. */
+	hf_devs_free(hn);
 	hf_stats_free(&hn->stats);
 }
 

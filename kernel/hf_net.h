@@ -47,6 +47,8 @@
  * @devs_lock: serialises the allocation of @devs and their users
  * @devs: per-device counters, a slot per device (hf_dev.c)
  * @dev_other: the counters of devices that found no free slot
+ * @devs_pcpu: the CPUs' shares of the counters of @devs and @dev_other,
+ *	       one block: HF_DEV_SLOTS + 1 of them
  * @config: the namespace's settings (hf_params.h); a new namespace
  *	    starts with the initial namespace's
  * @cookie_key: the random key of the challenge cookies (hf_ack.c)
@@ -70,6 +72,7 @@ struct hf_net {
 	spinlock_t devs_lock;
 	struct hf_dev_stats devs[HF_DEV_SLOTS];
 	struct hf_dev_stats dev_other;
+	struct hf_dev_stats_pcpu __percpu *devs_pcpu;
 	struct hf_config config;
 	siphash_key_t cookie_key;
 	struct net *net;
@@ -82,12 +85,16 @@ static inline struct hf_net *hf_net(const struct net *net)
 	return net_generic(net, hf_net_id);
 }
 
+int hf_devs_init(struct hf_net *hn);
+void hf_devs_free(struct hf_net *hn);
 struct hf_dev_stats *hf_dev_stats_get(struct hf_net *hn,
 				      const struct net_device *dev);
 void hf_dev_stats_put(struct hf_net *hn, struct hf_dev_stats *d);
 struct hf_dev_stats *hf_dev_stats_find(struct hf_net *hn,
 				       const struct net_device *dev);
 void hf_dev_stats_gone(struct hf_net *hn, const struct net_device *dev);
+void hf_dev_drop(struct hf_net *hn, const struct net_device *dev,
+		 enum hf_stat why);
 
 int __init hf_net_register(void);
 void hf_net_unregister(void);

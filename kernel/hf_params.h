@@ -95,6 +95,9 @@ extern struct hf_params hf_params_default;
  * From that line come the default (hf_params_default) and the module
  * parameter with its description and load-time range check (hf_main.c),
  * and the generic netlink attribute's policy, fill and set (hf_genl.c).
+ * What userspace knows of a tunable (its attribute, name, width, unit and
+ * hfctl's help) is its line in the uapi's HF_CONFIG_KEYS(); hf_genl.c
+ * checks at build time that the two tables agree.
  * The type is u32 or u64. Checks between tunables are the callers'.
  * frame_delay_pct is off by default: without credits or rate hints the
  * sender's own window queues at the receiver, and every round trip looks

@@ -11,6 +11,7 @@
 #include <linux/atomic.h>
 #include <linux/hyperframe.h>
 #include <linux/percpu.h>
+#include <linux/string.h>
 
 #include "core/hf_hist.h"
 #include "core/hf_wire.h"
@@ -151,6 +152,14 @@ enum hf_dev_stat {
 #define HF_DEV_SLOTS	64
 
 /**
+ * struct hf_dev_stats_pcpu - one CPU's share of a device's counters
+ * @v: one counter per enum hf_dev_stat
+ */
+struct hf_dev_stats_pcpu {
+	u64 v[HF_DEV_STAT_MAX];
+};
+
+/**
  * struct hf_dev_stats - the counters of one device of a namespace
  * @ifindex: the device; 0: the slot is free
  * @gone: the device was unregistered; the slot is freed with its last user
@@ -158,26 +167,70 @@ enum hf_dev_stat {
  * @tx_senders: of those, the peers with data to send or in flight: the
  *		sending side's link share is the device's hfq rate divided
  *		among them (hf_pacing.c)
- * @v: one counter per enum hf_dev_stat
+ * @pcpu: the CPUs' shares of the counters, as the namespace's (struct
+ *	  hf_stats), from namespace creation to its end; a reader sums
+ *	  them (hf_dev_stats_read()), a slot taken clears them
  */
 struct hf_dev_stats {
 	int ifindex;
 	bool gone;
 	u32 users;
 	atomic_t tx_senders;
-	atomic64_t v[HF_DEV_STAT_MAX];
+	struct hf_dev_stats_pcpu __percpu *pcpu;
 };
 
+/**
+ * hf_dev_stat_add() - add to a device counter
+ * @d: the device's counters
+ * @i: the counter
+ * @n: what to add
+ *
+ * Any context.
+ */
 static inline void hf_dev_stat_add(struct hf_dev_stats *d,
 				   enum hf_dev_stat i, u64 n)
 {
-	atomic64_add(n, &d->v[i]);
+	this_cpu_add(d->pcpu->v[i], n);
 }
 
+/**
+ * hf_dev_stat_inc() - count one in a device counter
+ * @d: the device's counters
+ * @i: the counter
+ *
+ * Any context.
+ */
 static inline void hf_dev_stat_inc(struct hf_dev_stats *d,
 				   enum hf_dev_stat i)
 {
-	atomic64_inc(&d->v[i]);
+	this_cpu_inc(d->pcpu->v[i]);
+}
+
+/**
+ * hf_dev_stats_read() - the sums of the CPUs' shares of a device's counters
+ * @d: the device's counters
+ * @v: filled with one sum per enum hf_dev_stat
+ *
+ * Any context; read without stopping the writers, as hf_stat_sum().
+ *
+ * Return: whether any of them is not 0.
+ */
+static inline bool hf_dev_stats_read(const struct hf_dev_stats *d, u64 *v)
+{
+	const struct hf_dev_stats_pcpu *c;
+	bool any = false;
+	unsigned int i;
+	int cpu;
+
+	memset(v, 0, HF_DEV_STAT_MAX * sizeof(*v));
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(d->pcpu, cpu);
+		for (i = 0; i < HF_DEV_STAT_MAX; i++)
+			v[i] += READ_ONCE(c->v[i]);
+	}
+	for (i = 0; i < HF_DEV_STAT_MAX; i++)
+		any |= v[i] != 0;
+	return any;
 }
 
 extern const char *const hf_dev_stat_names[HF_DEV_STAT_MAX];

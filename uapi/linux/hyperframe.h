@@ -308,6 +308,76 @@ enum hf_config_attr {
 };
 
 /*
+ * HF_CONFIG_KEYS(X) - every HF_CONFIG_A_* setting, in the order hfctl
+ * lists them, one line each:
+ *
+ *	X(ATTR, name, key, type, unit, kind, help)
+ *
+ * ATTR: the attribute is HF_CONFIG_A_<ATTR>. name: the kernel's (and its
+ * module parameter's), in the base unit, as hfctl's JSON gives it. key:
+ * the name hfctl takes and prints, in human units. type: the attribute's
+ * width (u16, u32 or u64). unit: of the value, for hfctl to read and
+ * print it (count, bytes, usecs, msecs, bytes_per_s). kind: TUNABLE, a
+ * line of the kernel's HF_TUNABLES() too (default, bounds, module
+ * parameter; the module's build checks that both agree on the name,
+ * type and attribute); RTO, a retransmission timer setting (checked
+ * together); RO, read-only. help: hfctl's one-line description.
+ */
+#define HF_CONFIG_KEYS(X)						\
+	X(ETHERTYPE, ethertype, ethertype, u16, count, RO,		\
+	  "EtherType of hyperframe frames (module parameter)")		\
+	X(MAX_MSG, max_msg, max_msg, u32, bytes, TUNABLE,		\
+	  "largest message sent or accepted")				\
+	X(MAX_PEERS, max_peers, max_peers, u32, count, TUNABLE,	\
+	  "peers one namespace may hold")				\
+	X(FRAME_SEGS, frame_segs, frame_segs, u32, count, TUNABLE,	\
+	  "wire segments in a new flow's first hyperframe")		\
+	X(FRAME_MIN_SEGS, frame_min_segs, frame_min_segs, u32, count,	\
+	  TUNABLE,							\
+	  "smallest hyperframe in wire segments (at most frame_segs)")	\
+	X(FRAME_MAX_BYTES, frame_max_bytes, frame_max, u32, bytes,	\
+	  TUNABLE, "largest hyperframe, payload bytes")			\
+	X(FRAME_DELAY_PCT, frame_delay_pct, frame_delay_pct, u32, count, \
+	  TUNABLE,							\
+	  "round trip above the least by this percent is congestion "	\
+	  "(0: never)")							\
+	X(PACING_RATE, pacing_rate, pacing_rate, u64, bytes_per_s,	\
+	  TUNABLE,							\
+	  "every socket's pacing cap (100mbit, 10gbit); "		\
+	  "SO_MAX_PACING_RATE may lower it (0: none)")			\
+	X(MEM_LIMIT, mem_limit, mem_limit, u64, bytes, TUNABLE,	\
+	  "reassembly memory one namespace may hold")			\
+	X(PEER_IDLE_MS, peer_idle_ms, peer_idle, u32, msecs, TUNABLE,	\
+	  "an idle peer is reclaimed after this long")			\
+	X(FLOW_RESET_MS, flow_reset_ms, flow_reset, u32, msecs,	\
+	  TUNABLE, "a sender idle this long starts a new epoch")	\
+	X(ACK_DELAY_US, ack_delay_us, ack_delay, u32, usecs, TUNABLE,	\
+	  "longest an ACK waits for company")				\
+	X(MAX_INFLIGHT, max_inflight, max_inflight, u32, count, TUNABLE, \
+	  "receiver queue entries per peer: segments, or trains carried " \
+	  "whole")							\
+	X(CREDIT_INITIAL, credit_initial, credit_initial, u32, bytes,	\
+	  TUNABLE,							\
+	  "bytes a sender sends before its first grant; the same on "	\
+	  "every node")							\
+	X(CREDIT_BUDGET, credit_budget, credit_budget, u32, bytes,	\
+	  TUNABLE,							\
+	  "bytes granted all active senders together beyond what "	\
+	  "programs read")						\
+	X(RTO_MIN_US, rto_min_us, rto_min, u32, usecs, RTO,		\
+	  "least retransmission timeout")				\
+	X(RTO_MAX_US, rto_max_us, rto_max, u32, usecs, RTO,		\
+	  "greatest retransmission timeout, backoff included")		\
+	X(RTO_INITIAL_US, rto_initial_us, rto_initial, u32, usecs, RTO,	\
+	  "retransmission timeout before the first sample")		\
+	X(RTO_GRANULARITY_US, rto_granularity_us, rto_granularity, u32,	\
+	  usecs, RO, "timer granularity (one jiffy)")			\
+	X(RTO_MAX_BACKOFF, rto_max_backoff, rto_max_backoff, u32, count, \
+	  RTO, "doublings of the timeout, at most")			\
+	X(RETRY_LIMIT, retry_limit, retry_limit, u32, count, RTO,	\
+	  "timeouts in a row before a peer is unreachable (255: no limit)")
+
+/*
  * HF_CMD_STATS_GET: the counters of the caller's namespace, as a list of
  * HF_STATS_A_COUNTER nests, each a name and a value, so that counters can
  * be added without changing this header. The names are those of

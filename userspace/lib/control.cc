@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 #include <utility>
 
 #include "attribute.h"
@@ -24,52 +25,29 @@ namespace {
 using detail::get_u32;
 using detail::get_u64;
 
-// clang-format off
-constexpr std::array kConfigKeys{
-    ConfigKey{"ethertype", "ethertype", HF_CONFIG_A_ETHERTYPE, Unit::count, false,
-              "EtherType of hyperframe frames (module parameter)"},
-    ConfigKey{"max_msg", "max_msg", HF_CONFIG_A_MAX_MSG, Unit::bytes, true,
-              "largest message sent or accepted"},
-    ConfigKey{"max_peers", "max_peers", HF_CONFIG_A_MAX_PEERS, Unit::count, true,
-              "peers one namespace may hold"},
-    ConfigKey{"frame_segs", "frame_segs", HF_CONFIG_A_FRAME_SEGS, Unit::count, true,
-              "wire segments in a new flow's first hyperframe"},
-    ConfigKey{"frame_min_segs", "frame_min_segs", HF_CONFIG_A_FRAME_MIN_SEGS, Unit::count, true,
-              "smallest hyperframe in wire segments (at most frame_segs)"},
-    ConfigKey{"frame_max", "frame_max_bytes", HF_CONFIG_A_FRAME_MAX_BYTES, Unit::bytes, true,
-              "largest hyperframe, payload bytes"},
-    ConfigKey{"frame_delay_pct", "frame_delay_pct", HF_CONFIG_A_FRAME_DELAY_PCT, Unit::count,
-              true, "round trip above the least by this percent is congestion (0: never)"},
-    ConfigKey{"pacing_rate", "pacing_rate", HF_CONFIG_A_PACING_RATE, Unit::bytes_per_s, true,
-              "every socket's pacing cap (100mbit, 10gbit); SO_MAX_PACING_RATE may lower it (0: none)"},
-    ConfigKey{"mem_limit", "mem_limit", HF_CONFIG_A_MEM_LIMIT, Unit::bytes, true,
-              "reassembly memory one namespace may hold"},
-    ConfigKey{"peer_idle", "peer_idle_ms", HF_CONFIG_A_PEER_IDLE_MS, Unit::msecs, true,
-              "an idle peer is reclaimed after this long"},
-    ConfigKey{"flow_reset", "flow_reset_ms", HF_CONFIG_A_FLOW_RESET_MS, Unit::msecs, true,
-              "a sender idle this long starts a new epoch"},
-    ConfigKey{"ack_delay", "ack_delay_us", HF_CONFIG_A_ACK_DELAY_US, Unit::usecs, true,
-              "longest an ACK waits for company"},
-    ConfigKey{"max_inflight", "max_inflight", HF_CONFIG_A_MAX_INFLIGHT, Unit::count, true,
-              "receiver queue entries per peer: segments, or trains carried whole"},
-    ConfigKey{"credit_initial", "credit_initial", HF_CONFIG_A_CREDIT_INITIAL, Unit::bytes, true,
-              "bytes a sender sends before its first grant; the same on every node"},
-    ConfigKey{"credit_budget", "credit_budget", HF_CONFIG_A_CREDIT_BUDGET, Unit::bytes, true,
-              "bytes granted all active senders together beyond what programs read"},
-    ConfigKey{"rto_min", "rto_min_us", HF_CONFIG_A_RTO_MIN_US, Unit::usecs, true,
-              "least retransmission timeout"},
-    ConfigKey{"rto_max", "rto_max_us", HF_CONFIG_A_RTO_MAX_US, Unit::usecs, true,
-              "greatest retransmission timeout, backoff included"},
-    ConfigKey{"rto_initial", "rto_initial_us", HF_CONFIG_A_RTO_INITIAL_US, Unit::usecs, true,
-              "retransmission timeout before the first sample"},
-    ConfigKey{"rto_granularity", "rto_granularity_us", HF_CONFIG_A_RTO_GRANULARITY_US,
-              Unit::usecs, false, "timer granularity (one jiffy)"},
-    ConfigKey{"rto_max_backoff", "rto_max_backoff", HF_CONFIG_A_RTO_MAX_BACKOFF, Unit::count,
-              true, "doublings of the timeout, at most"},
-    ConfigKey{"retry_limit", "retry_limit", HF_CONFIG_A_RETRY_LIMIT, Unit::count, true,
-              "timeouts in a row before a peer is unreachable (255: no limit)"},
+// What "config set" may change: all but the uapi's read-only settings.
+constexpr bool writable_kind(std::string_view kind) {
+  return kind != "RO";
+}
+
+// Every setting, from the uapi's HF_CONFIG_KEYS() (names, order, units,
+// help), as the kernel reports them.
+// NOLINTNEXTLINE(cppcoreguidelines-macro-usage): expands the uapi's X-macro table
+#define HF_CONFIG_KEY(ATTR, name, key, type, unit, kind, help) \
+  ConfigKey{#key, #name, HF_CONFIG_A_##ATTR, Unit::unit, writable_kind(#kind), help},
+constexpr std::array kConfigKeys{HF_CONFIG_KEYS(HF_CONFIG_KEY)};
+#undef HF_CONFIG_KEY
+
+// Each setting's attribute width: u64, or narrower (u32, u16).
+struct KeyWidth {
+  int attribute;  // HF_CONFIG_A_*
+  bool u64;
 };
-// clang-format on
+// NOLINTNEXTLINE(cppcoreguidelines-macro-usage): expands the uapi's X-macro table
+#define HF_CONFIG_KEY_WIDTH(ATTR, name, key, type, unit, kind, help) \
+  KeyWidth{HF_CONFIG_A_##ATTR, std::string_view(#type) == "u64"},
+constexpr std::array kConfigWidths{HF_CONFIG_KEYS(HF_CONFIG_KEY_WIDTH)};
+#undef HF_CONFIG_KEY_WIDTH
 
 }  // namespace
 
@@ -78,7 +56,10 @@ std::span<const ConfigKey> config_keys() noexcept {
 }
 
 bool config_key_is_u64(const ConfigKey& key) noexcept {
-  return key.attribute == HF_CONFIG_A_MEM_LIMIT || key.attribute == HF_CONFIG_A_PACING_RATE;
+  const auto* found =
+      std::find_if(kConfigWidths.begin(), kConfigWidths.end(),
+                   [&key](const KeyWidth& width) { return width.attribute == key.attribute; });
+  return found != kConfigWidths.end() && found->u64;
 }
 
 const ConfigKey* find_config_key(std::string_view name) noexcept {

@@ -4,6 +4,7 @@
 
 #include <linux/hyperframe.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <optional>
@@ -49,6 +50,26 @@ TEST(ConfigKeys, NamesAreUniqueAndFoundBothWays) {
   EXPECT_FALSE(key("ethertype").writable);
   EXPECT_FALSE(key("rto_granularity").writable);
   EXPECT_TRUE(key("ack_delay").writable);
+}
+
+// The keys come from the uapi's HF_CONFIG_KEYS(): one per attribute of the
+// family's CONFIG commands, each with the width the kernel puts it in.
+TEST(ConfigKeys, OnePerAttributeWithItsWidth) {
+  std::vector<int> attributes;
+  for (const hf::ConfigKey& k : hf::config_keys()) {
+    attributes.push_back(k.attribute);
+  }
+  std::sort(attributes.begin(), attributes.end());
+  std::vector<int> every;
+  for (int attribute = HF_CONFIG_A_ETHERTYPE; attribute <= HF_CONFIG_A_MAX; ++attribute) {
+    every.push_back(attribute);
+  }
+  EXPECT_EQ(attributes, every);
+  EXPECT_TRUE(hf::config_key_is_u64(key("mem_limit")));
+  EXPECT_FALSE(hf::config_key_is_u64(key("ethertype")));
+  EXPECT_FALSE(hf::config_key_is_u64(key("retry_limit")));
+  EXPECT_EQ(key("frame_max").json_name, "frame_max_bytes");
+  EXPECT_EQ(key("peer_idle").unit, hf::Unit::msecs);
 }
 
 TEST(ParseConfigChanges, TakesPairsInHumanUnits) {
