@@ -22,11 +22,12 @@
  *    device (new counters, as ip -s link). A slot's counters are cleared
  *    when it is taken, never while it is in use.
  * 4. The counters are per CPU, as the namespace's: the data path bumps
- *    them for every segment. Every slot's shares are allocated with the
- *    namespace, in one block charged to its creator's memory cgroup
- *    (HF_DEV_SLOTS + 1 slots of HF_DEV_STAT_MAX counters: 4,160 bytes
- *    per CPU), so taking a slot, in softirq context, allocates nothing;
- *    taking it clears every CPU's share.
+ *    them for every segment. The shared slot's are allocated with the
+ *    namespace; a device slot's when it is first taken (in softirq
+ *    context, atomically: a device whose slot cannot get them counts in
+ *    the shared slot), kept for reuse until the namespace goes; taking a
+ *    slot again clears every CPU's share. A namespace that never carries
+ *    hyperframe holds 64 bytes per CPU of them.
  */
 #include "hf_net.h"
 
@@ -42,29 +43,22 @@ const char *const hf_dev_stat_names[HF_DEV_STAT_MAX] = {
 };
 
 /**
- * hf_devs_init() - allocate the per-device counters of a new namespace
+ * hf_devs_init() - allocate the shared counters of a new namespace
  * @hn: the namespace, its slots all free
  *
  * Process context; charged to the memory cgroup of the task that creates
- * the namespace.
+ * the namespace. A device's own slot gets its counters when first taken
+ * (hf_dev_slot()), so a namespace that never carries hyperframe holds
+ * one CPU's share of one slot per CPU, not the whole table's.
  *
  * Return: 0, or -ENOMEM.
  */
 int hf_devs_init(struct hf_net *hn)
 {
-	unsigned int i;
-
 	spin_lock_init(&hn->devs_lock);
-	hn->devs_pcpu = __alloc_percpu_gfp((HF_DEV_SLOTS + 1) *
-					   sizeof(struct hf_dev_stats_pcpu),
-					   __alignof__(struct hf_dev_stats_pcpu),
-					   GFP_KERNEL_ACCOUNT);
-	if (!hn->devs_pcpu)
-		return -ENOMEM;
-	for (i = 0; i < HF_DEV_SLOTS; i++)
-		hn->devs[i].pcpu = hn->devs_pcpu + i;
-	hn->dev_other.pcpu = hn->devs_pcpu + HF_DEV_SLOTS;
-	return 0;
+	hn->dev_other.pcpu = alloc_percpu_gfp(struct hf_dev_stats_pcpu,
+					      GFP_KERNEL_ACCOUNT);
+	return hn->dev_other.pcpu ? 0 : -ENOMEM;
 }
 
 /**
@@ -75,20 +69,27 @@ void hf_devs_free(struct hf_net *hn)
 {
 	unsigned int i;
 
-	for (i = 0; i < HF_DEV_SLOTS; i++)
+	for (i = 0; i < HF_DEV_SLOTS; i++) {
+		free_percpu(hn->devs[i].pcpu);
 		hn->devs[i].pcpu = NULL;
+	}
+	free_percpu(hn->dev_other.pcpu);
 	hn->dev_other.pcpu = NULL;
-	free_percpu(hn->devs_pcpu);
-	hn->devs_pcpu = NULL;
 }
 
-/* The slot of @ifindex, taken if need be; devs_lock held. */
-static struct hf_dev_stats *dev_slot(struct hf_net *hn, int ifindex)
+/*
+ * The slot of @ifindex, taken if need be; the shared one when none is free
+ * or its counters cannot be had (softirq: a slot's first use allocates
+ * them atomically; bounded by HF_DEV_SLOTS, kept until the namespace
+ * goes).
+ */
+static struct hf_dev_stats *hf_dev_slot(struct hf_net *hn, int ifindex)
 {
 	struct hf_dev_stats *free = NULL, *d;
 	unsigned int i;
 	int cpu;
 
+	lockdep_assert_held(&hn->devs_lock);
 	for (i = 0; i < HF_DEV_SLOTS; i++) {
 		d = &hn->devs[i];
 		if (d->ifindex == ifindex && !d->gone)
@@ -98,10 +99,18 @@ static struct hf_dev_stats *dev_slot(struct hf_net *hn, int ifindex)
 	}
 	if (!free)
 		return &hn->dev_other;
-	/* Nothing counts in a free slot, nor reads it but under the lock. */
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(free->pcpu, cpu), 0,
-		       sizeof(struct hf_dev_stats_pcpu));
+	if (!free->pcpu) {
+		/* New per-CPU memory comes zeroed. */
+		free->pcpu = alloc_percpu_gfp(struct hf_dev_stats_pcpu,
+					      GFP_ATOMIC | __GFP_NOWARN);
+		if (!free->pcpu)
+			return &hn->dev_other;
+	} else {
+		/* Nothing counts in a free slot, nor reads it but under the lock. */
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(free->pcpu, cpu), 0,
+			       sizeof(struct hf_dev_stats_pcpu));
+	}
 	free->gone = false;
 	free->users = 0;
 	atomic_set(&free->tx_senders, 0);
@@ -124,7 +133,7 @@ struct hf_dev_stats *hf_dev_stats_get(struct hf_net *hn,
 	struct hf_dev_stats *d;
 
 	spin_lock_bh(&hn->devs_lock);
-	d = dev_slot(hn, dev->ifindex);
+	d = hf_dev_slot(hn, dev->ifindex);
 	if (d != &hn->dev_other)
 		d->users++;
 	spin_unlock_bh(&hn->devs_lock);
@@ -177,7 +186,7 @@ struct hf_dev_stats *hf_dev_stats_find(struct hf_net *hn,
 			return d;
 	}
 	spin_lock_bh(&hn->devs_lock);
-	d = dev_slot(hn, dev->ifindex);
+	d = hf_dev_slot(hn, dev->ifindex);
 	spin_unlock_bh(&hn->devs_lock);
 	return d;
 }

@@ -47,8 +47,6 @@
  * @devs_lock: serialises the allocation of @devs and their users
  * @devs: per-device counters, a slot per device (hf_dev.c)
  * @dev_other: the counters of devices that found no free slot
- * @devs_pcpu: the CPUs' shares of the counters of @devs and @dev_other,
- *	       one block: HF_DEV_SLOTS + 1 of them
  * @config: the namespace's settings (hf_params.h); a new namespace
  *	    starts with the initial namespace's
  * @cookie_key: the random key of the challenge cookies (hf_ack.c)
@@ -72,7 +70,6 @@ struct hf_net {
 	spinlock_t devs_lock;
 	struct hf_dev_stats devs[HF_DEV_SLOTS];
 	struct hf_dev_stats dev_other;
-	struct hf_dev_stats_pcpu __percpu *devs_pcpu;
 	struct hf_config config;
 	siphash_key_t cookie_key;
 	struct net *net;

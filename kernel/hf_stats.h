@@ -168,8 +168,8 @@ struct hf_dev_stats_pcpu {
  *		sending side's link share is the device's hfq rate divided
  *		among them (hf_pacing.c)
  * @pcpu: the CPUs' shares of the counters, as the namespace's (struct
- *	  hf_stats), from namespace creation to its end; a reader sums
- *	  them (hf_dev_stats_read()), a slot taken clears them
+ *	  hf_stats), from the slot's first use to the namespace's end; a
+ *	  reader sums them (hf_dev_stats_read()), a slot taken clears them
  */
 struct hf_dev_stats {
 	int ifindex;
