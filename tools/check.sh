@@ -30,6 +30,14 @@ mkdir -p "$logs"
 total_pass=0
 total_fail=0
 declare -a rows=()
+# What failed, repeated after the summary: CI keeps only the output's tail.
+declare -a why=()
+
+# failed TEXT...: one line for the closing list of failures.
+note_failure()
+{
+	why+=("$*")
+}
 
 # stage NAME PASSED FAILED SECONDS
 stage()
@@ -52,6 +60,7 @@ build()
 	fi
 	tail -n 40 "$log"
 	echo "check: $name FAILED (log: $log)"
+	note_failure "$name: $(grep -m1 -iE 'error|fail' "$log" | cut -c1-200)"
 	stage "$name" 0 1 $((SECONDS - t0))
 	return 1
 }
@@ -93,8 +102,10 @@ if ((!suite_only)) && [[ -x build/userspace/hfctl/hfctl || -d build/userspace ]]
 		stage "userspace unit tests (ctest), $skipped skipped" \
 			$((BASH_REMATCH[2] - failed - skipped)) "$failed" $((SECONDS - t0))
 		((failed == 0)) || grep -A3 -E 'Failed|\*\*\*' "$logs/unit.log" | head -n 40
+		((failed == 0)) || note_failure "unit tests: $(grep -E '^\s+[0-9]+ - ' "$logs/unit.log" | head -n 5 | tr -s ' \n' ' ')"
 	else
 		tail -n 20 "$logs/unit.log"
+		note_failure "unit tests: no ctest summary ($logs/unit.log)"
 		stage "userspace unit tests (ctest)" 0 1 $((SECONDS - t0))
 	fi
 fi
@@ -154,14 +165,21 @@ for line in "${lines[@]}"; do
 		echo "check: guest run on $line failed with status $rc:"
 		tail -n 30 "$logs/vm-$line.log"
 		fail=$((fail + 1))
+		while IFS= read -r l; do
+			note_failure "selftests $line: guest run status $rc: $l"
+		done < <(sed -n '/^run.sh:/,$p' "$logs/vm-$line.log" | head -n 10)
+		note_failure "selftests $line: last program started: $(grep -E '^# selftests: ' "$out/output.log" 2>/dev/null | tail -n1)"
 	fi
 	cat "$logs/vm-$line.failures"
+	while IFS= read -r l; do
+		note_failure "selftests $line: $l"
+	done < <(head -n 12 "$logs/vm-$line.failures")
 	# An emulator fault run.sh booted again for passes, but never silently.
 	grep 'booting once more' "$logs/vm-$line.log"
 	# Where the guest's time went, slowest program first.
 	[[ -s $out/times.log ]] && sort -rn "$out/times.log" |
 		awk '{ printf "%s%s %ss", (NR > 1 ? ", " : "time per program: "), $2, $1 } END { print "" }'
-	stage "selftests, kernel $line ($(cat "$tree/build/vm/check-$line/env" | sed -n "s/^export HF_RELEASE=//p"))" \
+	stage "selftests, kernel $line ($(sed -n "s/^export HF_RELEASE=//p" "$tree/build/vm/check-$line/env"))" \
 		"${pass:-0}" "${fail:-1}" $((SECONDS - t0))
 done
 
@@ -179,8 +197,12 @@ for line in "${lines[@]}"; do
 		echo "check: the guest pair on $line failed with status $rc:"
 		tail -n 30 "$logs/nic-$line.log"
 		fail=$((fail + 1))
+		note_failure "virtio-net pair $line: status $rc"
 	fi
 	cat "$logs/nic-$line.failures"
+	while IFS= read -r l; do
+		note_failure "virtio-net pair $line: $l"
+	done < <(head -n 6 "$logs/nic-$line.failures")
 	sed -n 's/^# # MTU/MTU/p' "$logs/nic-$line.log"
 	stage "virtio-net pair, kernel $line" "${pass:-0}" "${fail:-1}" $((SECONDS - t0))
 done
@@ -188,6 +210,12 @@ done
 echo
 echo "== summary"
 printf '%s\n' "${rows[@]}"
+echo
+if ((${#why[@]})); then
+	echo
+	echo "== what failed (details above and in $logs)"
+	printf '%s\n' "${why[@]}" | cut -c1-400
+fi
 echo
 echo "check: $total_pass passed, $total_fail failed"
 ((total_fail == 0))
