@@ -101,6 +101,7 @@ static int __net_init hf_net_init(struct net *net)
 	spin_lock_init(&hn->peers_lock);
 	hash_init(hn->peers);
 	spin_lock_init(&hn->devs_lock);
+	spin_lock_init(&hn->rxsched_lock);
 	INIT_DELAYED_WORK(&hn->gc, hf_net_gc);
 
 	if (!proc_create_net_single("hyperframe", 0444, net->proc_net,

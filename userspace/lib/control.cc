@@ -56,6 +56,12 @@ constexpr std::array kConfigKeys{
               "bytes a sender sends before its first grant; the same on every node"},
     ConfigKey{"credit_budget", "credit_budget", HF_CONFIG_A_CREDIT_BUDGET, Unit::bytes, true,
               "bytes granted all active senders together beyond what programs read"},
+    ConfigKey{"rx_sched", "rx_sched", HF_CONFIG_A_RX_SCHED, Unit::count, true,
+              "1: the receiver schedules its link with grants and rates (0: off)"},
+    ConfigKey{"link_rate", "link_rate", HF_CONFIG_A_LINK_RATE, Unit::bytes_per_s, true,
+              "our link's rate where the device's hfq has none (50mbit; 0: unknown)"},
+    ConfigKey{"unsched_bytes", "unsched_bytes", HF_CONFIG_A_UNSCHED_BYTES, Unit::bytes, true,
+              "rx_sched: bytes before a first grant (0: one bandwidth-delay product)"},
     ConfigKey{"rto_min", "rto_min_us", HF_CONFIG_A_RTO_MIN_US, Unit::usecs, true,
               "least retransmission timeout"},
     ConfigKey{"rto_max", "rto_max_us", HF_CONFIG_A_RTO_MAX_US, Unit::usecs, true,
@@ -78,7 +84,8 @@ std::span<const ConfigKey> config_keys() noexcept {
 }
 
 bool config_key_is_u64(const ConfigKey& key) noexcept {
-  return key.attribute == HF_CONFIG_A_MEM_LIMIT || key.attribute == HF_CONFIG_A_PACING_RATE;
+  return key.attribute == HF_CONFIG_A_MEM_LIMIT || key.attribute == HF_CONFIG_A_PACING_RATE ||
+         key.attribute == HF_CONFIG_A_LINK_RATE;
 }
 
 const ConfigKey* find_config_key(std::string_view name) noexcept {
