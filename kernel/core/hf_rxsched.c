@@ -8,11 +8,17 @@
  *    beyond that waits in a queue in front of the link (the switch's
  *    port). So the bytes granted and not yet arrived, over all scheduled
  *    senders, are held to a budget of bdp plus an overcommitment of
- *    bdp >> overcommit_shift (1/8): enough that a granted sender that is
- *    a little slow does not leave the link idle, little enough that the
- *    queue it can build stays a fraction of a round trip. The rates
- *    given to the senders (their pacing) add up to the link's, so the
- *    granted bytes arrive spread out rather than in bursts.
+ *    bdp >> overcommit_shift: enough that a granted sender that is a
+ *    little slow, or a round trip longer than the caller's estimate,
+ *    does not leave the link idle; little enough that the queue it can
+ *    build stays within that overcommitment. The rates given to the
+ *    senders (their pacing) add up to the link's, so that the granted
+ *    bytes arrive spread out rather than in bursts, and the queue stays
+ *    near empty while the window is not what limits them. The kernel
+ *    overcommits by one whole bdp (HF_RXSCHED_OVERCOMMIT_SHIFT 0): its
+ *    estimate of the round trip is the least seen, and in a loaded
+ *    guest a grant's round trip varies by a factor of two; with 1/8 a
+ *    6.1 guest's three senders got 69 % of their receiver's link.
  * 2. Who gets the budget: in order of remaining bytes, shortest first
  *    (SRPT), each sender whose remaining bytes fit in what is left of
  *    the budget is given them whole; the first that does not fit and

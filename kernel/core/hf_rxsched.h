@@ -25,8 +25,8 @@
 /* Senders one receiver (a namespace) schedules; more are not scheduled. */
 #define HF_RXSCHED_SLOTS		32
 
-/* Overcommitment of the budget: 1/2^3 of a bandwidth-delay product. */
-#define HF_RXSCHED_OVERCOMMIT_SHIFT	3
+/* Overcommitment of the budget: one bandwidth-delay product (1/2^0). */
+#define HF_RXSCHED_OVERCOMMIT_SHIFT	0
 
 /* The least rate a scheduled sender is given: 1/2^6 of the link. */
 #define HF_RXSCHED_MIN_RATE_SHIFT	6

@@ -28,7 +28,7 @@ hf_rxsched_params params() {
   hf_rxsched_params p{};
   p.link_rate = kRate;
   p.bdp = kBdp;
-  p.overcommit_shift = HF_RXSCHED_OVERCOMMIT_SHIFT;
+  p.overcommit_shift = 3;
   p.silent_ns = 50 * kMs;
   p.min_grant = kSeg;
   return p;
@@ -53,9 +53,11 @@ u32 alloc(Table& t, const hf_rxsched_params& p, u64 now, Grants& g, u32* reclaim
 
 }  // namespace
 
-TEST(hf_rxsched_budget, bdp_and_an_eighth) {
-  const hf_rxsched_params p = params();
+TEST(hf_rxsched_budget, bdp_and_its_overcommitment) {
+  hf_rxsched_params p = params();
   EXPECT_EQ(kBdp + kBdp / 8, hf_rxsched_budget(&p));
+  p.overcommit_shift = HF_RXSCHED_OVERCOMMIT_SHIFT;  // the kernel's: one more
+  EXPECT_EQ(2 * kBdp, hf_rxsched_budget(&p));
 }
 
 TEST(hf_rxsched_alloc, nothing_to_schedule) {
