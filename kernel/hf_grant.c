@@ -201,6 +201,14 @@ static u64 hf_rx_credit_share(const struct hf_peer *peer)
 /* What a paced frame may add to a round trip: HF_FRAME_PACED_NS. */
 #define HF_RXSCHED_FRAME_NS		(2 * NSEC_PER_MSEC)
 
+/*
+ * The senders' rates add up to an eighth above the link's: a paced sender
+ * that falls behind (a late timer, a loaded guest) never makes the time
+ * up, and the budget of granted bytes, not the rates, bounds what can
+ * queue in front of the link.
+ */
+#define HF_RXSCHED_RATE_OVER_SHIFT	3
+
 /* A sender silent for this many estimated round trips loses its grant. */
 #define HF_RXSCHED_SILENT_RTTS		8
 
@@ -357,7 +365,7 @@ static u64 hf_sched_window(struct hf_peer *peer)
 		hf_sched_leave(peer);
 		return U64_MAX;
 	}
-	p.link_rate = link;
+	p.link_rate = link + (link >> HF_RXSCHED_RATE_OVER_SHIFT);
 	p.bdp = hf_sched_bdp(peer, link);
 	p.overcommit_shift = HF_RXSCHED_OVERCOMMIT_SHIFT;
 	p.silent_ns = max_t(u64, HF_RXSCHED_SILENT_RTTS * hf_sched_rtt_ns(peer),

@@ -33,7 +33,9 @@
 
 /**
  * struct hf_rxsched_params - the receiver's link, as the caller knows it
- * @link_rate: bytes per second of the receiver's downlink; not 0
+ * @link_rate: bytes per second the scheduled senders' rates add up to:
+ *	       the receiver's downlink, or a little more when the caller
+ *	       overcommits its rate as well (the kernel does, by 1/8); not 0
  * @bdp: bytes of the link's bandwidth-delay product: what one sender must
  *	 have granted ahead of its arrivals to keep the link busy
  * @overcommit_shift: the budget is @bdp + @bdp >> @overcommit_shift
