@@ -26,5 +26,11 @@ void hf_rx_credit_release(struct hf_peer *peer, u64 bytes);
 void hf_rx_credit_reset(struct hf_peer *peer);
 bool hf_rx_credit_broken(struct hf_peer *peer, u32 seq, u32 n, u32 bytes);
 u32 hf_rx_credit_limit(struct hf_peer *peer, bool closed);
+u64 hf_rx_credit_sched(struct hf_peer *peer, u64 share);
+
+u64 hf_sched_link(const struct hf_peer *peer);
+u64 hf_sched_bdp(const struct hf_peer *peer, u64 link);
+const struct hf_credit_params *
+hf_credit_params_sched(const struct hf_peer *peer, struct hf_credit_params *cp);
 
 #endif /* _HF_GRANT_H */

@@ -104,6 +104,7 @@ static int __net_init hf_net_init(struct net *net)
 		get_random_u32_below(HF_EPHEMERAL_MAX - HF_EPHEMERAL_MIN + 1);
 	spin_lock_init(&hn->peers_lock);
 	hash_init(hn->peers);
+	spin_lock_init(&hn->rxsched_lock);
 	INIT_DELAYED_WORK(&hn->gc, hf_net_gc);
 
 	if (!proc_create_net_single("hyperframe", 0444, net->proc_net,

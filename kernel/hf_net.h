@@ -15,6 +15,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "core/hf_rxsched.h"
 #include "hf_params.h"
 #include "hf_stats.h"
 
@@ -38,6 +39,9 @@
  *		 message is admitted only while this stays within mem_limit
  * @rx_credit_active: peers whose sent bytes our programs have not all
  *		      read yet: the credit budget is shared among them
+ * @rxsched_lock: serialises @rxsched (taken under a peer's lock)
+ * @rxsched: the senders the receiver schedules (rx_sched, hf_grant.c):
+ *	     a slot per peer with messages on their way to us
  * @gc: reclaims idle peers and stalled reassembly (hf_peer_gc())
  * @evicted: peers evicted from the full table, waiting for @evict_work
  *	     (under @peers_lock)
@@ -62,6 +66,8 @@ struct hf_net {
 	atomic64_t rx_mem;
 	atomic64_t rx_reserved;
 	atomic_t rx_credit_active;
+	spinlock_t rxsched_lock;
+	struct hf_rxsched_sender rxsched[HF_RXSCHED_SLOTS];
 	struct delayed_work gc;
 	struct list_head evicted;
 	struct work_struct evict_work;

@@ -178,7 +178,7 @@ static void hf_tx_fsize_init(struct hf_peer *peer)
 
 	hf_fsize_init(&peer->out.frame.fsize, hf_fsize_params_read(peer->cfg, &fp),
 		      hf_seg_size(READ_ONCE(peer->dev->mtu)));
-	hf_credit_tx_init(&peer->out.grant.credit, hf_credit_params_read(peer->cfg, &cp));
+	hf_credit_tx_init(&peer->out.grant.credit, hf_credit_params_sched(peer, &cp));
 	peer->out.grant.probe_shift = 0;
 	peer->out.pace.rate_hint = 0;
 }

@@ -293,7 +293,9 @@ void hf_pacing_init(struct hf_peer *peer)
  * The rate hint an ACK carries, in kbit/s: the rate of the link the data
  * comes in by, split evenly among the peers sending to us (incast: 1/N
  * each). The link's rate is the one hfq paces the device to, taken as
- * the link's both ways; without hfq or a rate, 0: no hint.
+ * the link's both ways; without hfq or a rate, 0: no hint. Under the
+ * receiver's schedule (rx_sched), the rate it gave @peer with the credit
+ * limit of the same ACK (hf_rx_credit_sched()).
  */
 u32 hf_rx_rate_hint(const struct hf_peer *peer)
 {
@@ -302,6 +304,9 @@ u32 hf_rx_rate_hint(const struct hf_peer *peer)
 
 	lockdep_assert_held(&peer->lock);
 
+	if (peer->in.sched_rate)
+		return min_t(u64, DIV_ROUND_UP_ULL(peer->in.sched_rate * 8, 1000),
+			     U32_MAX);
 	if (!link)
 		return 0;
 	hint = hf_credit_rate_hint(0, link, hf_rx_credit_nactive(peer));

@@ -47,6 +47,14 @@
  * @credit_budget: bytes a namespace grants its active senders together,
  *		   beyond what its programs have read: each gets an equal
  *		   share (core/hf_credit.c)
+ * @rx_sched: 1: the receiver schedules its link (core/hf_rxsched.c):
+ *	      grants and rates to its senders, shortest remaining first,
+ *	      where it knows the link's rate; 0: off
+ * @link_rate: the rate of our link, bytes per second, where the device
+ *	       has no hfq rate; 0: unknown (nothing is scheduled)
+ * @unsched_bytes: under rx_sched, the bytes a sender may send before its
+ *		   first grant and the receiver's bandwidth-delay product;
+ *		   0: the link's rate times an estimated round trip
  * @rto: retransmission timer settings
  */
 struct hf_params {
@@ -65,6 +73,9 @@ struct hf_params {
 	u32 max_inflight;
 	u32 credit_initial;
 	u32 credit_budget;
+	u32 rx_sched;
+	u64 link_rate;
+	u32 unsched_bytes;
 	struct hf_rto_params rto;
 };
 
@@ -146,7 +157,14 @@ extern struct hf_params hf_params_default;
 	  "bytes sent before the first grant, alike on all nodes (default 64 KiB)") \
 	X(credit_budget, u32, 16 << 20, 1, HF_CREDIT_DEFAULT_MAX_AHEAD,	\
 	  HF_CONFIG_A_CREDIT_BUDGET,					\
-	  "bytes granted to all active senders beyond what was read (default 16 MiB)")
+	  "bytes granted to all active senders beyond what was read (default 16 MiB)") \
+	X(rx_sched, u32, 0, 0, 1, HF_CONFIG_A_RX_SCHED,			\
+	  "1: the receiver schedules its link with grants and rates (default 0: off)") \
+	X(link_rate, u64, 0, 0, HF_PACING_RATE_MAX, HF_CONFIG_A_LINK_RATE, \
+	  "our link's rate in bytes per second where hfq has none (default 0: unknown)") \
+	X(unsched_bytes, u32, 0, 0, HF_CREDIT_DEFAULT_MAX_AHEAD,	\
+	  HF_CONFIG_A_UNSCHED_BYTES,					\
+	  "rx_sched: bytes before a first grant (default 0: one bandwidth-delay product)")
 
 /* EtherType of every hyperframe frame, network order. */
 static inline __be16 hf_ethertype(void)

@@ -313,6 +313,15 @@ struct hf_peer_in_stats {
  *	    consumed as programs read them (or they are dropped)
  * @credit_reasm: bytes of @credit.received still in reassembly: granted
  *		  beyond the share (hf_grant.c says why)
+ * @sched_slot: our slot in the namespace's schedule of senders (rx_sched,
+ *		hf_grant.c) plus one; 0: none
+ * @sched_rate: the rate the schedule gave this sender, bytes per second;
+ *		0: not scheduled
+ * @sched_last_ns: when new data last arrived (rx_sched only)
+ * @sched_probe_limit: the credit limit before the grant being timed
+ * @sched_probe_ns: when that grant left; 0: none being timed
+ * @sched_rtt_ns: the least time a grant took to bring a byte beyond the
+ *		  limit before it (a grant's round trip); 0: no sample yet
  * @ack: the ACK owed
  * @stats: what was received
  */
@@ -331,6 +340,12 @@ struct hf_peer_in {
 	struct hf_peer_refusal refused;
 	struct hf_credit_rx credit;
 	u64 credit_reasm;
+	u8 sched_slot;
+	u64 sched_rate;
+	u64 sched_last_ns;
+	u64 sched_probe_limit;
+	u64 sched_probe_ns;
+	u64 sched_rtt_ns;
 	struct hf_peer_ack ack;
 	struct hf_peer_in_stats stats;
 };

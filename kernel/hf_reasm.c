@@ -881,7 +881,8 @@ void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len)
 			step = 0;
 		if (!hf_rx_window_closed(peer)) {
 			hf_credit_rx_grant(c, hf_credit_params_read(peer->cfg, &cp),
-					   base + peer->in.credit_reasm);
+					   hf_rx_credit_sched(peer, base +
+							      peer->in.credit_reasm));
 			if (hf_credit_rx_advertise(c, step, &wire)) {
 				/* Its sender counts the ACK as the flow alive. */
 				peer->last_active = jiffies;

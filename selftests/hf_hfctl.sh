@@ -114,6 +114,9 @@ keys=(
 	"max_inflight 64 max_inflight 64"
 	"credit_initial 128k credit_initial 131072"
 	"credit_budget 4m credit_budget 4194304"
+	"rx_sched 1 rx_sched 1"
+	"link_rate 50Mbit link_rate 6250000"
+	"unsched_bytes 32k unsched_bytes 32768"
 	"rto_min 1ms rto_min_us 1000"
 	"rto_max 1s rto_max_us 1000000"
 	"rto_initial 30ms rto_initial_us 30000"
@@ -137,7 +140,7 @@ restore=$(python3 -c '
 import json, sys
 c = json.loads(sys.argv[1])
 # (a rate takes its unit even under its JSON name: bytes/s as "bps")
-print(" ".join("%s %d%s" % (k, v, "bps" if k == "pacing_rate" else "")
+print(" ".join("%s %d%s" % (k, v, "bps" if k in ("pacing_rate", "link_rate") else "")
                for k, v in c.items() if k not in ("ethertype", "rto_granularity_us")))' "$orig")
 "$HFCTL" config set $restore
 check_err $? "config set (restore) failed"
@@ -169,6 +172,9 @@ refused retry_limit 256 "0..255"
 refused rto_max_backoff 33 "0..32"
 refused credit_initial 2g "0..1g"
 refused credit_budget 0 "1..1g"
+refused rx_sched 2 "0..1"
+refused link_rate 2tbit "0bit..1Tbit"
+refused unsched_bytes 2g "0..1g"
 # All or nothing: a good key with a bad one changes neither.
 err=$("$HFCTL" config set max_peers 77 max_inflight 0 2>&1)
 check_eq $? 1 "exit status of a half-bad config set"

@@ -272,7 +272,8 @@ enum hf_genl_cmd {
 /*
  * HF_CMD_CONFIG_*: the module's settings (struct hf_params). Read-only:
  * ETHERTYPE and RTO_GRANULARITY_US (one jiffy); in a SET they are refused.
- * All are u32 but MEM_LIMIT and PACING_RATE (u64) and ETHERTYPE (u16).
+ * All are u32 but MEM_LIMIT, PACING_RATE and LINK_RATE (u64) and ETHERTYPE
+ * (u16).
  */
 enum hf_config_attr {
 	HF_CONFIG_A_UNSPEC,
@@ -301,6 +302,15 @@ enum hf_config_attr {
 					 */
 	HF_CONFIG_A_CREDIT_BUDGET,	/* bytes granted all active senders
 					 * beyond what was read
+					 */
+	HF_CONFIG_A_RX_SCHED,		/* 1: the receiver schedules its link
+					 * (grants, rates, SRPT); 0: off
+					 */
+	HF_CONFIG_A_LINK_RATE,		/* u64 bytes/s of our link, where the
+					 * device has no hfq rate; 0: unknown
+					 */
+	HF_CONFIG_A_UNSCHED_BYTES,	/* bytes before a first grant under
+					 * rx_sched; 0: a bandwidth-delay product
 					 */
 
 	__HF_CONFIG_A_MAX,
@@ -364,6 +374,16 @@ enum hf_config_attr {
 	  TUNABLE,							\
 	  "bytes granted all active senders together beyond what "	\
 	  "programs read")						\
+	X(RX_SCHED, rx_sched, rx_sched, u32, count, TUNABLE,		\
+	  "1: the receiver schedules its link with grants and rates "	\
+	  "(0: off)")							\
+	X(LINK_RATE, link_rate, link_rate, u64, bytes_per_s, TUNABLE,	\
+	  "our link's rate where the device's hfq has none (50mbit; "	\
+	  "0: unknown)")						\
+	X(UNSCHED_BYTES, unsched_bytes, unsched_bytes, u32, bytes,	\
+	  TUNABLE,							\
+	  "rx_sched: bytes before a first grant (0: one "		\
+	  "bandwidth-delay product)")					\
 	X(RTO_MIN_US, rto_min_us, rto_min, u32, usecs, RTO,		\
 	  "least retransmission timeout")				\
 	X(RTO_MAX_US, rto_max_us, rto_max, u32, usecs, RTO,		\
@@ -585,7 +605,19 @@ enum hf_stats_attr {
 	X(DROP_OTHERHOST, drop_otherhost, "Frame not addressed to us.")	\
 	X(EVENTS_DROPPED, events_dropped,				\
 	  "Events (hfctl monitor) lost for want of memory to build "	\
-	  "them.")
+	  "them.")							\
+	X(RX_SCHED_GRANTS, rx_sched_grants,				\
+	  "ACKs whose credit limit the receiver's schedule (rx_sched) "	\
+	  "raised.")							\
+	X(RX_SCHED_RECLAIMS, rx_sched_reclaims,				\
+	  "Scheduled senders found silent, their outstanding grant "	\
+	  "given to the others.")					\
+	X(RX_SCHED_FULL, rx_sched_full,					\
+	  "Grants to a sender the schedule had no slot for (only the "	\
+	  "least grant given).")					\
+	X(TX_UNSCHED_BYTES, tx_unsched_bytes,				\
+	  "Payload bytes sent to a peer before its first grant of the "	\
+	  "flow's incarnation.")
 
 
 enum hf_counter_attr {
