@@ -31,6 +31,8 @@ const struct nla_policy hf_qdisc_get_policy[HF_QDISC_A_MAX + 1] = {
 	[HF_QDISC_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
+#define HF_QDISC_POLICY(A, f, range)					\
+	[HF_QDISC_A_##A] = NLA_POLICY_FULL_RANGE(NLA_U32, &(range)),
 const struct nla_policy hf_qdisc_set_policy[HF_QDISC_A_MAX + 1] = {
 	[HF_QDISC_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[HF_QDISC_A_HANDLE] = {
@@ -38,18 +40,14 @@ const struct nla_policy hf_qdisc_set_policy[HF_QDISC_A_MAX + 1] = {
 		.reject_message = "the handle is read-only",
 	},
 	[HF_QDISC_A_RATE] = { .type = NLA_U64 },
-	[HF_QDISC_A_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_limit),
-	[HF_QDISC_A_FLOW_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_limit),
-	[HF_QDISC_A_CONTROL_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_limit),
-	[HF_QDISC_A_QUANTUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_quantum),
-	[HF_QDISC_A_OTHER_SHARE] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_share),
-	[HF_QDISC_A_HORIZON_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_horizon),
-	[HF_QDISC_A_MEMORY_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_memory),
+	HFQ_U32_SETTINGS(HF_QDISC_POLICY)
 	[HF_QDISC_A_MEMORY] = {
 		.type = NLA_REJECT,
 		.reject_message = "memory is read-only",
 	},
 };
+
+#undef HF_QDISC_POLICY
 
 static int hf_qdisc_fill(struct sk_buff *skb, int ifindex,
 			 const struct hfq_state *st)
@@ -202,13 +200,10 @@ int hf_qdisc_set_doit(struct sk_buff *skb, struct genl_info *info)
 	hf_hfq_read(sch, &st);
 	if (tb[HF_QDISC_A_RATE])
 		st.cfg.rate = nla_get_u64(tb[HF_QDISC_A_RATE]);
-	hf_genl_u32_opt(tb, HF_QDISC_A_LIMIT, &st.cfg.limit);
-	hf_genl_u32_opt(tb, HF_QDISC_A_FLOW_LIMIT, &st.cfg.flow_limit);
-	hf_genl_u32_opt(tb, HF_QDISC_A_CONTROL_LIMIT, &st.cfg.control_limit);
-	hf_genl_u32_opt(tb, HF_QDISC_A_QUANTUM, &st.cfg.quantum);
-	hf_genl_u32_opt(tb, HF_QDISC_A_OTHER_SHARE, &st.cfg.other_share);
-	hf_genl_u32_opt(tb, HF_QDISC_A_HORIZON_MS, &st.cfg.horizon_ms);
-	hf_genl_u32_opt(tb, HF_QDISC_A_MEMORY_LIMIT, &st.cfg.memory_limit);
+#define HF_QDISC_SET(A, f, range)					\
+	hf_genl_u32_opt(tb, HF_QDISC_A_##A, &st.cfg.f);
+	HFQ_U32_SETTINGS(HF_QDISC_SET)
+#undef HF_QDISC_SET
 	hf_hfq_config(sch, &st.cfg);
 	rtnl_unlock();
 	return 0;

@@ -222,16 +222,14 @@ static struct netlink_range_validation hfq_range_rate = {
 static const struct nla_policy hfq_rate_policy =
 	NLA_POLICY_FULL_RANGE(NLA_U64, &hfq_range_rate);
 
+#define HFQ_TCA_POLICY(A, f, range)					\
+	[TCA_HFQ_##A] = NLA_POLICY_FULL_RANGE(NLA_U32, &(range)),
 static const struct nla_policy hfq_tca_policy[TCA_HFQ_MAX + 1] = {
 	[TCA_HFQ_RATE] = { .type = NLA_U64 },
-	[TCA_HFQ_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_limit),
-	[TCA_HFQ_FLOW_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_limit),
-	[TCA_HFQ_CONTROL_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_limit),
-	[TCA_HFQ_QUANTUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_quantum),
-	[TCA_HFQ_OTHER_SHARE] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_share),
-	[TCA_HFQ_HORIZON_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_horizon),
-	[TCA_HFQ_MEMORY_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &hfq_range_memory),
+	HFQ_U32_SETTINGS(HFQ_TCA_POLICY)
 };
+
+#undef HFQ_TCA_POLICY
 
 /**
  * hf_hfq_rate_check() - check a requested device rate
@@ -902,6 +900,20 @@ static void hfq_reset(struct Qdisc *sch)
 }
 
 /**
+ * hfq_tca_get_u32s() - the u32 settings a tc request gives (HFQ_U32_SETTINGS())
+ * @tb: its TCA_HFQ_* attributes, checked against hfq_tca_policy
+ * @c: where each one given goes; the others are left as they are
+ */
+static void hfq_tca_get_u32s(struct nlattr **tb, struct hfq_config *c)
+{
+#define HFQ_TCA_GET(A, f, range)					\
+	if (tb[TCA_HFQ_##A])						\
+		c->f = nla_get_u32(tb[TCA_HFQ_##A]);
+	HFQ_U32_SETTINGS(HFQ_TCA_GET)
+#undef HFQ_TCA_GET
+}
+
+/**
  * hfq_parse_opt() - the settings a tc request asks for (note 5)
  * @opt: its TCA_OPTIONS (a nest of TCA_HFQ_*), or NULL
  * @cfg: the settings to start from; those @opt gives are overwritten
@@ -929,20 +941,7 @@ static int hfq_parse_opt(struct nlattr *opt, struct hfq_config *cfg,
 			return err;
 		new.rate = nla_get_u64(tb[TCA_HFQ_RATE]);
 	}
-	if (tb[TCA_HFQ_LIMIT])
-		new.limit = nla_get_u32(tb[TCA_HFQ_LIMIT]);
-	if (tb[TCA_HFQ_FLOW_LIMIT])
-		new.flow_limit = nla_get_u32(tb[TCA_HFQ_FLOW_LIMIT]);
-	if (tb[TCA_HFQ_CONTROL_LIMIT])
-		new.control_limit = nla_get_u32(tb[TCA_HFQ_CONTROL_LIMIT]);
-	if (tb[TCA_HFQ_QUANTUM])
-		new.quantum = nla_get_u32(tb[TCA_HFQ_QUANTUM]);
-	if (tb[TCA_HFQ_OTHER_SHARE])
-		new.other_share = nla_get_u32(tb[TCA_HFQ_OTHER_SHARE]);
-	if (tb[TCA_HFQ_HORIZON_MS])
-		new.horizon_ms = nla_get_u32(tb[TCA_HFQ_HORIZON_MS]);
-	if (tb[TCA_HFQ_MEMORY_LIMIT])
-		new.memory_limit = nla_get_u32(tb[TCA_HFQ_MEMORY_LIMIT]);
+	hfq_tca_get_u32s(tb, &new);
 	*cfg = new;
 	return 0;
 }
@@ -1022,17 +1021,14 @@ static int hfq_dump(struct Qdisc *sch, struct sk_buff *skb)
 	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
 	if (!opts)
 		return -EMSGSIZE;
+#define HFQ_TCA_PUT(A, f, range)					\
+	nla_put_u32(skb, TCA_HFQ_##A, cfg.f) ||
 	if (nla_put_u64_64bit(skb, TCA_HFQ_RATE, cfg.rate, TCA_HFQ_PAD) ||
-	    nla_put_u32(skb, TCA_HFQ_LIMIT, cfg.limit) ||
-	    nla_put_u32(skb, TCA_HFQ_FLOW_LIMIT, cfg.flow_limit) ||
-	    nla_put_u32(skb, TCA_HFQ_CONTROL_LIMIT, cfg.control_limit) ||
-	    nla_put_u32(skb, TCA_HFQ_QUANTUM, cfg.quantum) ||
-	    nla_put_u32(skb, TCA_HFQ_OTHER_SHARE, cfg.other_share) ||
-	    nla_put_u32(skb, TCA_HFQ_HORIZON_MS, cfg.horizon_ms) ||
-	    nla_put_u32(skb, TCA_HFQ_MEMORY_LIMIT, cfg.memory_limit)) {
+	    HFQ_U32_SETTINGS(HFQ_TCA_PUT) false) {
 		nla_nest_cancel(skb, opts);
 		return -EMSGSIZE;
 	}
+#undef HFQ_TCA_PUT
 	return nla_nest_end(skb, opts);
 }
 

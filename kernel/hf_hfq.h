@@ -54,6 +54,23 @@ struct hfq_config {
 	u32 memory_limit;
 };
 
+/*
+ * The u32 settings, one line each: X(ATTR, field, range), where ATTR
+ * names both the tc attribute TCA_HFQ_ATTR and the genl attribute
+ * HF_QDISC_A_ATTR, field the member of struct hfq_config, range its
+ * netlink_range_validation. The tc and genl policies, tc's parse and dump
+ * and genl's set expand it (the rate, a u64 checked with its own message,
+ * is beside it in each).
+ */
+#define HFQ_U32_SETTINGS(X)						\
+	X(LIMIT, limit, hfq_range_limit)				\
+	X(FLOW_LIMIT, flow_limit, hfq_range_limit)			\
+	X(CONTROL_LIMIT, control_limit, hfq_range_limit)		\
+	X(QUANTUM, quantum, hfq_range_quantum)				\
+	X(OTHER_SHARE, other_share, hfq_range_share)			\
+	X(HORIZON_MS, horizon_ms, hfq_range_horizon)			\
+	X(MEMORY_LIMIT, memory_limit, hfq_range_memory)
+
 /**
  * struct hfq_state - a consistent snapshot of one hfq instance
  * @cfg: its settings

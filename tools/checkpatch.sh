@@ -17,7 +17,8 @@
 # include/trace/events/): OPEN_ENDED_LINE, PARENTHESIS_ALIGNMENT,
 # COMPLEX_MACRO and MACRO_ARG_REUSE (field lists shared between events);
 # in the files that define or expand the tunables table (HF_TUNABLES(),
-# an X-macro as the kernel's own DEFINE_DROP_REASON()), what checkpatch
+# an X-macro as the kernel's own DEFINE_DROP_REASON()) or hfq's settings
+# table (HFQ_U32_SETTINGS()), what checkpatch
 # says of every such table: COMPLEX_MACRO, MACRO_ARG_REUSE,
 # MACRO_ARG_PRECEDENCE, MULTISTATEMENT_MACRO_USE_DO_WHILE and
 # TRAILING_SEMICOLON (an expansion is a list of declarations or
@@ -43,7 +44,7 @@ fi
 cd "$tree"
 ignore=PREFER_KERNEL_TYPES,BIT_MACRO,LINUX_VERSION_CODE,CONSTANT_COMPARISON,CONST_STRUCT,UNCOMMENTED_DEFINITION,CAMELCASE
 trace=kernel/hf_trace.h
-tables=(kernel/hf_params.h kernel/hf_main.c kernel/hf_genl.c)
+tables=(kernel/hf_params.h kernel/hf_main.c kernel/hf_genl.c kernel/hf_hfq.h kernel/hf_hfq.c kernel/hf_genl_qdisc.c)
 mapfile -t files < <(ls kernel/*.[ch] kernel/core/*.[ch] tools/debug-kernel/selftest/*.c |
 	grep -vxF -e "$trace" "${tables[@]/#/-e}")
 {
