@@ -690,13 +690,21 @@ void hf_rx_ack_timer(struct timer_list *t)
 	spin_unlock_bh(&peer->lock);
 }
 
-/*
- * The challenge cookie of @epoch from @peer in time bucket @bucket: a keyed
- * hash no blind sender can compute, so only a sender that received our
- * challenge ACK can echo it. Never 0, which means "no echo".
+/**
+ * hf_cookie() - the challenge cookie of a flow incarnation in a time bucket
+ * @dev: the interface its sender is behind
+ * @addr: its sender's address
+ * @epoch: the incarnation
+ * @bucket: the time bucket (jiffies / HF_COOKIE_BUCKET)
+ *
+ * A keyed hash no blind sender can compute, so only a sender that
+ * received our challenge ACK can echo it. It needs no peer: a table with
+ * no room for one answers with it (hf_rx_stranger()). Any context.
+ *
+ * Return: the cookie, never 0, which means "no echo".
  */
-u32 hf_rx_cookie(const struct hf_peer *peer, u32 epoch,
-		 unsigned long bucket)
+u32 hf_cookie(const struct net_device *dev, const u8 *addr, u32 epoch,
+	      unsigned long bucket)
 {
 	struct {
 		u32 epoch;
@@ -707,32 +715,67 @@ u32 hf_rx_cookie(const struct hf_peer *peer, u32 epoch,
 	} in = {
 		.epoch = epoch,
 		.bucket = (u32)bucket,
-		.ifindex = peer->dev->ifindex,
+		.ifindex = dev->ifindex,
 	};
 	u32 cookie;
 
-	lockdep_assert_held(&peer->lock);
-
-	ether_addr_copy(in.addr, peer->addr);
-	cookie = (u32)siphash(&in, sizeof(in), &hf_net(peer->net)->cookie_key);
+	ether_addr_copy(in.addr, addr);
+	cookie = (u32)siphash(&in, sizeof(in), &hf_net(dev_net(dev))->cookie_key);
 	return cookie ?: 1;
 }
 
-/*
- * Whether a challenge (@lost false) or LOST answer may go to @peer now: at
- * most HF_EPOCH_CHALLENGES and HF_EPOCH_LOSTS per HF_EPOCH_REPLY_WINDOW,
- * so that forged DATA cannot make us send more than a trickle to the
- * address it names, nor use up the challenges with LOSTs.
+/**
+ * hf_cookie_valid() - whether @echo is a cookie we gave for @epoch lately
+ * @dev: the interface the echo came on
+ * @addr: its sender's address
+ * @epoch: the incarnation it is for
+ * @echo: the echo its DATA carried, 0 for none
+ *
+ * A cookie holds for its bucket of HF_COOKIE_BUCKET and the next. Any
+ * context.
+ *
+ * Return: true when @echo is one.
  */
-bool hf_rx_reply_allowed(struct hf_peer *peer, bool lost)
+bool hf_cookie_valid(const struct net_device *dev, const u8 *addr, u32 epoch,
+		     u32 echo)
 {
-	u8 *n = lost ? &peer->in.losts : &peer->in.challenges;
+	unsigned long bucket = jiffies / HF_COOKIE_BUCKET;
 
+	return echo && (echo == hf_cookie(dev, addr, epoch, bucket) ||
+			echo == hf_cookie(dev, addr, epoch, bucket - 1));
+}
+
+/*
+ * The challenge cookie of @epoch from @peer in time bucket @bucket
+ * (hf_cookie()). Peer lock held.
+ */
+u32 hf_rx_cookie(const struct hf_peer *peer, u32 epoch,
+		 unsigned long bucket)
+{
 	lockdep_assert_held(&peer->lock);
-	if (time_after(jiffies, peer->in.reply_at + HF_EPOCH_REPLY_WINDOW)) {
-		peer->in.reply_at = jiffies;
-		peer->in.challenges = 0;
-		peer->in.losts = 0;
+	return hf_cookie(peer->dev, peer->addr, epoch, bucket);
+}
+
+/**
+ * hf_reply_allowed() - whether a challenge or LOST answer may go now
+ * @l: the answers sent lately to its address (or bucket of addresses)
+ * @lost: a LOST answer; else a challenge
+ *
+ * At most HF_EPOCH_CHALLENGES and HF_EPOCH_LOSTS per HF_EPOCH_REPLY_WINDOW,
+ * so that forged DATA cannot make us send more than a trickle to the
+ * address it names, nor use up the challenges with LOSTs. The caller
+ * serialises @l.
+ *
+ * Return: true when it may go, counted as sent.
+ */
+bool hf_reply_allowed(struct hf_reply_limit *l, bool lost)
+{
+	u8 *n = lost ? &l->losts : &l->challenges;
+
+	if (time_after(jiffies, l->at + HF_EPOCH_REPLY_WINDOW)) {
+		l->at = jiffies;
+		l->challenges = 0;
+		l->losts = 0;
 	}
 	if (*n >= (lost ? HF_EPOCH_LOSTS : HF_EPOCH_CHALLENGES))
 		return false;
@@ -740,25 +783,39 @@ bool hf_rx_reply_allowed(struct hf_peer *peer, bool lost)
 	return true;
 }
 
-/*
- * An ACK about an epoch that is not (yet) ours: a challenge (@flags
- * HF_AF_CHALLENGE, @state the cookie to echo) or a LOST answer (@cum the
- * segment that named a state we do not hold). It carries nothing of the
- * current flow: no credit, no outcomes, no SACK.
- */
-void hf_rx_send_reply(struct hf_peer *peer, u32 epoch, u32 state, u32 cum,
-		      u8 flags)
+/* hf_reply_allowed() for an answer to @peer, whose lock is held. */
+bool hf_rx_reply_allowed(struct hf_peer *peer, bool lost)
 {
-	struct net_device *dev = peer->dev;
+	lockdep_assert_held(&peer->lock);
+	return hf_reply_allowed(&peer->in.replies, lost);
+}
+
+/**
+ * hf_send_reply() - an ACK about an epoch that is not (yet) ours
+ * @dev: the interface to answer on
+ * @addr: the address to answer
+ * @epoch: the epoch the DATA answered carried
+ * @state: with HF_AF_CHALLENGE, the cookie to echo; else 0
+ * @cum: with HF_AF_LOST, the segment that named a state we do not hold
+ * @flags: HF_AF_CHALLENGE or HF_AF_LOST
+ *
+ * It carries nothing of a current flow: no credit, no outcomes, no SACK;
+ * the same length as the DATA header it answers, so no sender makes us
+ * send more than it sent. Any context.
+ */
+void hf_send_reply(struct net_device *dev, const u8 *addr, u32 epoch,
+		   u32 state, u32 cum, u8 flags)
+{
 	struct hf_hdr h = { .type = HF_TYPE_ACK, .flags = flags };
+	struct hf_stats *stats = &hf_net(dev_net(dev))->stats;
 	struct sk_buff *skb;
 	__sum16 csum;
 	u8 *hdr;
 
-	lockdep_assert_held(&peer->lock);
+	BUILD_BUG_ON(HF_ACK_HLEN > HF_DATA_HLEN);
 	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_ACK_HLEN, GFP_ATOMIC);
 	if (!skb) {
-		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
+		hf_stat_inc(stats, HF_STAT_TX_XMIT_ERRORS);
 		return;
 	}
 	h.ack.epoch = epoch;
@@ -769,6 +826,18 @@ void hf_rx_send_reply(struct hf_peer *peer, u32 epoch, u32 state, u32 cum,
 	hf_hdr_encode(&h, hdr, HF_ACK_HLEN);
 	csum = csum_fold(csum_partial(hdr, HF_ACK_HLEN, 0));
 	memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
-	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_ACKS);
-	hf_xmit(peer, skb, TC_PRIO_CONTROL);
+	hf_stat_inc(stats, HF_STAT_TX_ACKS);
+	hf_xmit_to(dev, addr, skb, TC_PRIO_CONTROL);
+}
+
+/*
+ * hf_send_reply() to @peer, whose lock is held: a challenge (@flags
+ * HF_AF_CHALLENGE, @state the cookie to echo) or a LOST answer (@cum the
+ * segment that named a state we do not hold).
+ */
+void hf_rx_send_reply(struct hf_peer *peer, u32 epoch, u32 state, u32 cum,
+		      u8 flags)
+{
+	lockdep_assert_held(&peer->lock);
+	hf_send_reply(peer->dev, peer->addr, epoch, state, cum, flags);
 }

@@ -20,9 +20,16 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h);
 void hf_rx_ack_timer_arm(struct hf_peer *peer);
 void hf_rx_send_ack(struct hf_peer *peer, u8 flags);
 void hf_rx_ack_timer(struct timer_list *t);
+u32 hf_cookie(const struct net_device *dev, const u8 *addr, u32 epoch,
+	      unsigned long bucket);
+bool hf_cookie_valid(const struct net_device *dev, const u8 *addr, u32 epoch,
+		     u32 echo);
 u32 hf_rx_cookie(const struct hf_peer *peer, u32 epoch,
 		 unsigned long bucket);
+bool hf_reply_allowed(struct hf_reply_limit *l, bool lost);
 bool hf_rx_reply_allowed(struct hf_peer *peer, bool lost);
+void hf_send_reply(struct net_device *dev, const u8 *addr, u32 epoch,
+		   u32 state, u32 cum, u8 flags);
 void hf_rx_send_reply(struct hf_peer *peer, u32 epoch, u32 state, u32 cum,
 		      u8 flags);
 

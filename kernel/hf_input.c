@@ -147,7 +147,12 @@ static enum hf_epoch_verdict hf_rx_epoch_verdict(const struct hf_peer *peer,
 
 	lockdep_assert_held(&peer->lock);
 	*cookie = 0;
-	if (e->epoch && d->epoch != e->epoch && d->epoch != e->prev) {
+	/*
+	 * A new epoch while a flow exists, or an echo while none does (it
+	 * may answer a challenge sent while the table was full).
+	 */
+	if ((e->epoch && d->epoch != e->epoch && d->epoch != e->prev) ||
+	    (!e->epoch && d->echo)) {
 		*cookie = hf_rx_cookie(peer, d->epoch, bucket);
 		prev = hf_rx_cookie(peer, d->epoch, bucket - 1);
 	}
@@ -668,6 +673,97 @@ static int hf_rx_frame_take(struct hf_peer *peer, struct sk_buff *skb,
 	return NET_RX_SUCCESS;
 }
 
+/*
+ * Whether an answer to stranger @src may go now (hf_reply_allowed()), a
+ * LOST one when @lost: the limit is kept per bucket of addresses, chosen
+ * with a key no sender knows. Any context, no lock held.
+ */
+static bool hf_rx_stranger_reply_allowed(struct net_device *dev,
+					 const u8 *src, bool lost)
+{
+	struct hf_net *hn = hf_net(dev_net(dev));
+	struct hf_reply_limit *l;
+	bool ok;
+	u32 b;
+
+	b = siphash_3u32((u32)dev->ifindex, get_unaligned_be32(src),
+			 get_unaligned_be16(src + 4), &hn->cookie_key);
+	l = &hn->stranger_replies[b % HF_STRANGER_BUCKETS];
+	spin_lock_bh(&hn->stranger_lock);
+	ok = hf_reply_allowed(l, lost);
+	spin_unlock_bh(&hn->stranger_lock);
+	return ok;
+}
+
+/*
+ * DATA header @d (@nsegs segments) from @src, whom the full peer table had
+ * no room for (hf_peer.c, design note 2): answered without keeping any
+ * state, as SYN cookies answer a SYN flood. A segment that can start a
+ * flow is challenged with the cookie of its epoch; one that echoes that
+ * cookie proved its address, and takes the place of a peer that never
+ * proved its own; one that echoes anything else believes in a state we do
+ * not hold (we evicted it), and is answered LOST, which makes its sender
+ * start anew. A spoofed source never sees an answer, so it cannot get in.
+ * An answer is no longer than the frame, and answers are limited as a
+ * peer's are (hf_reply_allowed()) per bucket of addresses, so that no
+ * sender can make us flood an address it names.
+ *
+ * Return: the peer admitted, with a reference, or NULL with *@err set.
+ */
+static struct hf_peer *hf_rx_stranger(struct net_device *dev, const u8 *src,
+				      const struct hf_data_hdr *d, u32 nsegs,
+				      int *err)
+{
+	struct hf_stats *stats = &hf_net(dev_net(dev))->stats;
+	struct hf_peer *peer;
+	u32 cookie;
+
+	if (!d->epoch)
+		return NULL;
+	if (hf_cookie_valid(dev, src, d->epoch, d->echo)) {
+		peer = hf_peer_get(dev_net(dev), dev, src,
+				   HF_PEER_CREATE_PROVEN, err);
+		if (peer)
+			hf_stat_inc(stats, HF_STAT_PEERS_PROVEN_IN);
+		return peer;
+	}
+	if (hf_epoch_can_start(d, nsegs, HF_WIN_SEGS)) {
+		if (!hf_rx_stranger_reply_allowed(dev, src, false))
+			return NULL;
+		cookie = hf_cookie(dev, src, d->epoch, jiffies / HF_COOKIE_BUCKET);
+		hf_send_reply(dev, src, d->epoch, cookie, 0, HF_AF_CHALLENGE);
+		hf_stat_inc(stats, HF_STAT_RX_STRANGER_REPLIES);
+	} else if (d->echo && hf_rx_stranger_reply_allowed(dev, src, true)) {
+		hf_send_reply(dev, src, d->epoch, 0, d->seq, HF_AF_LOST);
+		hf_stat_inc(stats, HF_STAT_RX_STRANGER_REPLIES);
+	}
+	return NULL;
+}
+
+/*
+ * The peer that DATA header @h (@nsegs segments) comes from, created when
+ * new, or one that sends an ACK (@h): NULL with *@why set when there is
+ * none or no room for it. Softirq context, no lock held.
+ */
+static struct hf_peer *hf_rx_peer(struct net_device *dev, const u8 *src,
+				  const struct hf_hdr *h, u32 nsegs,
+				  enum hf_stat *why)
+{
+	bool data = h->type == HF_TYPE_DATA;
+	struct hf_peer *peer;
+	int err;
+
+	peer = hf_peer_get(dev_net(dev), dev, src,
+			   data ? HF_PEER_CREATE : HF_PEER_FIND, &err);
+	if (!peer && data && err == -ENOBUFS)
+		peer = hf_rx_stranger(dev, src, &h->data, nsegs, &err);
+	if (!peer)
+		*why = err == -ENOENT ? HF_STAT_DROP_NO_PEER :
+		       err == -ENOBUFS ? HF_STAT_DROP_PEER_LIMIT :
+		       HF_STAT_DROP_MEMORY;
+	return peer;
+}
+
 /**
  * hf_rx_frame() - take in one frame: a lone segment or ACK, or one segment
  * of a train
@@ -689,7 +785,6 @@ static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
 	struct hf_peer *peer;
 	enum hf_stat why;
 	struct hf_hdr h;
-	int err;
 
 	if (!hf_rx_frame_decode(skb, stats, &h, &why))
 		goto drop;
@@ -701,13 +796,9 @@ static int hf_rx_frame(struct sk_buff *skb, struct net_device *dev,
 	if (!hf_rx_frame_verify(skb, stats, &h, how, &why))
 		goto drop;
 
-	peer = hf_peer_get(net, dev, src, h.type == HF_TYPE_DATA, &err);
-	if (!peer) {
-		why = err == -ENOENT ? HF_STAT_DROP_NO_PEER :
-		      err == -ENOBUFS ? HF_STAT_DROP_PEER_LIMIT :
-		      HF_STAT_DROP_MEMORY;
+	peer = hf_rx_peer(dev, src, &h, 1, &why);
+	if (!peer)
 		goto drop;
-	}
 	return hf_rx_frame_take(peer, skb, &h, how);
 
 drop:
@@ -860,7 +951,6 @@ static int hf_rx_train(struct sk_buff *skb, struct net_device *dev,
 	enum hf_stat why;
 	u32 n = 0, payload;
 	struct hf_hdr h;
-	int err;
 
 	if (skb->len < HF_DATA_HLEN) {
 		why = HF_STAT_DROP_MALFORMED;
@@ -899,12 +989,9 @@ static int hf_rx_train(struct sk_buff *skb, struct net_device *dev,
 		goto drop;
 	}
 
-	peer = hf_peer_get(net, dev, src, true, &err);
-	if (!peer) {
-		why = err == -ENOBUFS ? HF_STAT_DROP_PEER_LIMIT :
-					HF_STAT_DROP_MEMORY;
+	peer = hf_rx_peer(dev, src, &h, n, &why);
+	if (!peer)
 		goto drop;
-	}
 	spin_lock_bh(&peer->lock);
 	if (peer->dead) {
 		spin_unlock_bh(&peer->lock);
@@ -1105,7 +1192,7 @@ void hf_input_init(struct hf_peer *peer)
 	hf_rxwin_init(&peer->in.rxw, peer->in.words, HF_WIN_SEGS, 0);
 	hf_credit_rx_init(&peer->in.credit, hf_credit_params_read(peer->cfg, &cp));
 	peer->in.adopted_at = jiffies - HF_EPOCH_ADOPT_GAP;
-	peer->in.reply_at = jiffies;
+	peer->in.replies.at = jiffies;
 	timer_setup(&peer->in.ack.timer, hf_rx_ack_timer, 0);
 }
 

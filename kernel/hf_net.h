@@ -21,6 +21,22 @@
 
 #define HF_PORT_HASH_BITS	8
 #define HF_PEER_HASH_BITS	8
+/* Answers to strangers are limited per this many buckets of addresses. */
+#define HF_STRANGER_BUCKETS	64
+
+/**
+ * struct hf_reply_limit - the answers to flows we do not hold (challenges
+ * and LOST, hf_ack.c) sent to one address, or one bucket of addresses,
+ * in the current window: hf_reply_allowed() keeps them to a trickle
+ * @at: jiffies when the window began
+ * @challenges: challenges sent in it
+ * @losts: LOST answers sent in it
+ */
+struct hf_reply_limit {
+	unsigned long at;
+	u8 challenges;
+	u8 losts;
+};
 
 /* Ephemeral ports: the IANA dynamic range. */
 #define HF_EPHEMERAL_MIN	49152
@@ -54,6 +70,10 @@
  * @config: the namespace's settings (hf_params.h); a new namespace
  *	    starts with the initial namespace's
  * @cookie_key: the random key of the challenge cookies (hf_ack.c)
+ * @stranger_lock: serialises @stranger_replies
+ * @stranger_replies: the answers to nodes a full peer table has no room
+ *		      for (hf_input.c, hf_rx_stranger()), per bucket of
+ *		      addresses (hashed with @cookie_key)
  * @net: the namespace this belongs to
  */
 struct hf_net {
@@ -78,6 +98,8 @@ struct hf_net {
 	struct hf_dev_stats dev_other;
 	struct hf_config config;
 	siphash_key_t cookie_key;
+	spinlock_t stranger_lock;
+	struct hf_reply_limit stranger_replies[HF_STRANGER_BUCKETS];
 	struct net *net;
 };
 

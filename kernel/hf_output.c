@@ -57,6 +57,40 @@
 #define HF_PICK_SCAN		64
 
 /**
+ * hf_xmit_to() - put a built frame on an interface, to an address
+ * @dev: the interface
+ * @addr: the destination address
+ * @skb: the frame, hyperframe header at skb->data, headroom reserved
+ * @priority: skb->priority (TC_PRIO_CONTROL for ACKs)
+ *
+ * Any context.
+ *
+ * Return: 0, or a negative errno when the device refused the frame.
+ */
+int hf_xmit_to(struct net_device *dev, const u8 *addr, struct sk_buff *skb,
+	       u32 priority)
+{
+	int rc;
+
+	skb->dev = dev;
+	skb->protocol = hf_ethertype();
+	skb->priority = priority;
+	skb_reset_network_header(skb);
+	if (dev_hard_header(skb, dev, hf_params_default.ethertype, addr, NULL,
+			    skb->len) < 0) {
+		kfree_skb(skb);
+		rc = -EINVAL;
+	} else {
+		rc = dev_queue_xmit(skb);
+		/* Congestion notification still sent the frame. */
+		rc = net_xmit_eval(rc) ? -ENOBUFS : 0;
+	}
+	if (rc)
+		hf_stat_inc(&hf_net(dev_net(dev))->stats, HF_STAT_TX_XMIT_ERRORS);
+	return rc;
+}
+
+/**
  * hf_xmit() - put a built frame on the peer's interface
  * @peer: the peer
  * @skb: the frame, hyperframe header at skb->data, headroom reserved
@@ -68,27 +102,8 @@
  */
 int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority)
 {
-	struct net_device *dev = peer->dev;
-	int rc;
-
 	lockdep_assert_held(&peer->lock);
-
-	skb->dev = dev;
-	skb->protocol = hf_ethertype();
-	skb->priority = priority;
-	skb_reset_network_header(skb);
-	if (dev_hard_header(skb, dev, hf_params_default.ethertype, peer->addr, NULL,
-			    skb->len) < 0) {
-		kfree_skb(skb);
-		rc = -EINVAL;
-	} else {
-		rc = dev_queue_xmit(skb);
-		/* Congestion notification still sent the frame. */
-		rc = net_xmit_eval(rc) ? -ENOBUFS : 0;
-	}
-	if (rc)
-		hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_XMIT_ERRORS);
-	return rc;
+	return hf_xmit_to(peer->dev, peer->addr, skb, priority);
 }
 
 /*

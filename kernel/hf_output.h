@@ -24,6 +24,8 @@ u32 hf_output_queued_msgs(const struct hf_peer *peer);
 void hf_output_info(const struct hf_peer *peer, const struct sock *sk,
 		    struct hf_info *info);
 
+int hf_xmit_to(struct net_device *dev, const u8 *addr, struct sk_buff *skb,
+	       u32 priority);
 int hf_xmit(struct hf_peer *peer, struct sk_buff *skb, u32 priority);
 
 /* The slot of sequence number @seq: the window is a ring of HF_WIN_SEGS. */

@@ -16,10 +16,14 @@
  *    and had HF_PEER_GRACE to, silent longest first, else one with
  *    nothing in flight either way and silent for flow_reset_ms (its
  *    sender then starts a new epoch: forgetting it fails nothing).
- *    Spoofed sources and absent addresses cannot lock real peers out,
- *    nor push a new one out before its first round trip, nor a live
- *    flow out between its messages (a flood then finds the table full
- *    for a moment, and its strangers are refused until they have aged).
+ *    Spoofed sources and absent addresses cannot push a new peer out
+ *    before its first round trip, nor a live flow out between its
+ *    messages. A flood of them can keep the table full of strangers
+ *    younger than HF_PEER_GRACE, so a stranger that finds the table
+ *    full is answered without any state kept, as SYN cookies answer a
+ *    SYN flood (hf_input.c, hf_rx_stranger()): one that echoes the
+ *    cookie proved its address, and takes the place of a peer that
+ *    never did, grown or not (HF_PEER_CREATE_PROVEN).
  *    A receive-only peer is small: the sending side's state (about
  *    100 KiB) is allocated at the first send, in process context.
  * 5. Lookups hash the interface and address with a random per-namespace
@@ -132,6 +136,7 @@ enum hf_peer_kill {
 	HF_KILL_ALL,		/* every one: device or namespace going */
 	HF_KILL_IDLE,		/* silent for peer_idle_ms, nothing in flight */
 	HF_KILL_EVICT,		/* one that may make room (peer_evictable()) */
+	HF_KILL_EVICT_PROVEN,	/* one that may make room for a proven peer */
 };
 
 /*
@@ -171,12 +176,13 @@ static bool peer_grown(const struct hf_peer *peer)
 
 /*
  * Whether @peer may be evicted to make room for a new one: it never proved
- * its address (and had the time to), or it has nothing in flight. Its
- * lock held.
+ * its address (and had the time to, unless the new one proved its own:
+ * @for_proven), or it has nothing in flight. Its lock held.
  */
-static bool peer_evictable(const struct hf_peer *peer)
+static bool peer_evictable(const struct hf_peer *peer, bool for_proven)
 {
-	return (!peer_proven(peer) && peer_grown(peer)) || peer_quiet(peer);
+	return (!peer_proven(peer) && (for_proven || peer_grown(peer))) ||
+	       peer_quiet(peer);
 }
 
 /*
@@ -200,8 +206,9 @@ static bool peer_kill(struct hf_peer *peer, enum hf_peer_kill how, u32 *msgs)
 	if (how == HF_KILL_IDLE)
 		kill = hf_output_idle(peer) &&
 		       !time_before(jiffies, peer->last_active + idle_jiffies);
-	else if (how == HF_KILL_EVICT)
-		kill = !peer->dead && peer_evictable(peer);
+	else if (how != HF_KILL_ALL)
+		kill = !peer->dead &&
+		       peer_evictable(peer, how == HF_KILL_EVICT_PROVEN);
 	if (kill) {
 		peer->dead = true;
 		*msgs = hf_output_queued_msgs(peer);
@@ -210,39 +217,47 @@ static bool peer_kill(struct hf_peer *peer, enum hf_peer_kill how, u32 *msgs)
 	return kill;
 }
 
+/* Whether @peer was silent longer than @than, which may be NULL. */
+static bool peer_older(const struct hf_peer *peer, const struct hf_peer *than)
+{
+	return !than || time_before(READ_ONCE(peer->last_active),
+				    READ_ONCE(than->last_active));
+}
+
 /*
  * Make room in a full table: the peer that never proved its address and
- * was silent longest goes, else the quiet one silent longest (both read
- * without their locks: a guess, checked by peer_kill()). It is unlinked
- * now and finished by hf_peer_evicted_work(), outside this context,
- * failing its messages with EHOSTUNREACH. peers_lock held.
+ * was silent longest goes, else the quiet one silent longest, else, for a
+ * new peer that proved its address (@for_proven), the one silent longest
+ * of those still in their round trip to prove theirs (all read without
+ * their locks: a guess, checked by peer_kill()). It is unlinked now and
+ * finished by hf_peer_evicted_work(), outside this context, failing its
+ * messages with EHOSTUNREACH. peers_lock held.
  *
  * Return: true when a peer was evicted.
  */
-static bool peer_evict(struct hf_net *hn)
+static bool peer_evict(struct hf_net *hn, bool for_proven)
 {
-	struct hf_peer *peer, *unproven = NULL, *quiet = NULL;
+	struct hf_peer *peer, *unproven = NULL, *quiet = NULL, *young = NULL;
 	unsigned int bkt;
 	u32 msgs;
 
 	lockdep_assert_held(&hn->peers_lock);
 	hash_for_each(hn->peers, bkt, peer, node) {
-		unsigned long at = READ_ONCE(peer->last_active);
-
 		if (!peer_proven(peer)) {
-			if (!peer_grown(peer))
-				continue;
-			if (!unproven ||
-			    time_before(at, READ_ONCE(unproven->last_active)))
-				unproven = peer;
-		} else if (peer_quiet(peer)) {
-			if (!quiet ||
-			    time_before(at, READ_ONCE(quiet->last_active)))
-				quiet = peer;
+			if (peer_grown(peer)) {
+				if (peer_older(peer, unproven))
+					unproven = peer;
+			} else if (for_proven && peer_older(peer, young)) {
+				young = peer;
+			}
+		} else if (peer_quiet(peer) && peer_older(peer, quiet)) {
+			quiet = peer;
 		}
 	}
-	peer = unproven ?: quiet;
-	if (!peer || !peer_kill(peer, HF_KILL_EVICT, &msgs))
+	peer = unproven ?: quiet ?: young;
+	if (!peer ||
+	    !peer_kill(peer, for_proven ? HF_KILL_EVICT_PROVEN : HF_KILL_EVICT,
+		       &msgs))
 		return false;
 	hash_del_rcu(&peer->node);
 	hn->npeers--;
@@ -258,10 +273,11 @@ static bool peer_evict(struct hf_net *hn)
  * @net: the namespace
  * @dev: the interface
  * @addr: the remote Ethernet address
- * @create: create the peer when it does not exist
+ * @how: whether to create the peer when it does not exist, and whom a
+ *	 full table may evict for it (enum hf_peer_get_how)
  * @err: set to -ENOBUFS when max_peers is reached and no peer may be
  *	 evicted, -ENOMEM when memory is short, -ENODEV when @dev is going,
- *	 -ENOENT when it does not exist and @create is false
+ *	 -ENOENT when it does not exist and @how is HF_PEER_FIND
  *
  * Any context. A full table evicts a peer to make room (design note 2).
  *
@@ -269,7 +285,7 @@ static bool peer_evict(struct hf_net *hn)
  * NULL with @err set.
  */
 struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
-			    const u8 *addr, bool create, int *err)
+			    const u8 *addr, enum hf_peer_get_how how, int *err)
 {
 	struct hf_net *hn = hf_net(net);
 	struct hf_peer *peer, *fresh;
@@ -279,7 +295,7 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 	if (peer && !refcount_inc_not_zero(&peer->refs))
 		peer = NULL;
 	rcu_read_unlock();
-	if (peer || !create) {
+	if (peer || how == HF_PEER_FIND) {
 		*err = peer ? 0 : -ENOENT;
 		return peer;
 	}
@@ -296,7 +312,7 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 	} else if (dev->reg_state != NETREG_REGISTERED) {
 		*err = -ENODEV;
 	} else if (hn->npeers >= READ_ONCE(hn->config.p.max_peers) &&
-		   !peer_evict(hn)) {
+		   !peer_evict(hn, how == HF_PEER_CREATE_PROVEN)) {
 		*err = -ENOBUFS;
 	} else {
 		peer = fresh;

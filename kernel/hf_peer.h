@@ -297,10 +297,7 @@ struct hf_peer_in_stats {
  *	(core/hf_epoch.h)
  * @adopted_at: jiffies of the last epoch adopted through a challenge:
  *		adoptions are at most one per HF_EPOCH_ADOPT_GAP
- * @reply_at: jiffies when the current window of challenge and LOST
- *	      answers began
- * @challenges: challenges sent in it; at most HF_EPOCH_CHALLENGES
- * @losts: LOST answers sent in it; at most HF_EPOCH_LOSTS
+ * @replies: the challenge and LOST answers sent it lately
  * @rxw: the window of received sequence numbers
  * @words: bitmap storage for @rxw
  * @msgs: messages being reassembled, by msg_id % HF_STATUS_WINDOW
@@ -328,9 +325,7 @@ struct hf_peer_in_stats {
 struct hf_peer_in {
 	struct hf_epoch_rx ep;
 	unsigned long adopted_at;
-	unsigned long reply_at;
-	u8 challenges;
-	u8 losts;
+	struct hf_reply_limit replies;
 	struct hf_rxwin rxw;
 	u64 words[HF_WIN_SEGS / 64];
 	struct hf_rx_msg *msgs[HF_STATUS_WINDOW];
@@ -407,8 +402,24 @@ static inline void hf_peer_drop(struct hf_peer *peer, enum hf_stat why, u64 n)
 
 struct hf_peer *hf_peer_find_rcu(struct hf_net *hn, int ifindex,
 				 const u8 *addr);
+/**
+ * enum hf_peer_get_how - what hf_peer_get() does for an address not in the table
+ * @HF_PEER_FIND: nothing: only an existing peer is returned
+ * @HF_PEER_CREATE: create it; a full table makes room only by evicting a
+ *	peer that never proved its address and had its round trip to, or
+ *	one with nothing in flight (hf_peer.c, design note 2)
+ * @HF_PEER_CREATE_PROVEN: create it for a sender that proved its address
+ *	(it echoed a cookie only our answer carried): a full table also
+ *	makes room by evicting a peer still in its round trip
+ */
+enum hf_peer_get_how {
+	HF_PEER_FIND,
+	HF_PEER_CREATE,
+	HF_PEER_CREATE_PROVEN,
+};
+
 struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
-			    const u8 *addr, bool create, int *err);
+			    const u8 *addr, enum hf_peer_get_how how, int *err);
 void hf_peer_put(struct hf_peer *peer);
 void hf_peer_flush_dev(struct net *net, struct net_device *dev);
 void hf_peer_flush_net(struct net *net);

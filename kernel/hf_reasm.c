@@ -861,7 +861,7 @@ void hf_input_read(struct net *net, const struct hf_skb_cb *cb, u32 len)
 	rcu_read_lock();
 	dev = dev_get_by_index_rcu(net, cb->ifindex);
 	if (dev)
-		peer = hf_peer_get(net, dev, cb->addr, false, &err);
+		peer = hf_peer_get(net, dev, cb->addr, HF_PEER_FIND, &err);
 	rcu_read_unlock();
 	if (!peer)
 		return;

@@ -492,7 +492,7 @@ static int hf_sendmsg_queue(struct sock *sk, struct msghdr *m,
 	msg->sport = hs->port;
 	msg->dport = s->dst.shf_port;
 
-	peer = hf_peer_get(net, s->dev, s->dst.shf_addr, true, &err);
+	peer = hf_peer_get(net, s->dev, s->dst.shf_addr, HF_PEER_CREATE, &err);
 	if (!peer) {
 		hf_tx_msg_put(msg);
 		return err;
@@ -722,7 +722,7 @@ static int hf_info_peer(struct sock *sk, struct hf_info *info)
 	dev = dev_get_by_index(sock_net(sk), addr->shf_ifindex);
 	if (!dev)
 		return -ENODEV;
-	peer = hf_peer_get(sock_net(sk), dev, addr->shf_addr, false, &err);
+	peer = hf_peer_get(sock_net(sk), dev, addr->shf_addr, HF_PEER_FIND, &err);
 	dev_put(dev);
 	if (!peer)
 		return 0;

@@ -19,7 +19,13 @@
 # 7. Reassembly that makes no progress expires although repeats keep
 #    coming, and the peer goes; close() lets go of the socket at once.
 # 8. A full peer table makes room: spoofed sources and absent addresses
-#    lock no real peer out; a peer that only sends to us is small.
+#    lock no real peer out (a flood keeps the table full of strangers in
+#    their grace, and a new peer gets in by echoing a challenge sent
+#    without any state kept); a peer that only sends to us is small.
+# 9. A sender evicted from a full table comes back while the table has
+#    no room for it: answered LOST without any state kept, its message
+#    fails with ECONNRESET at once, not at its retry limit, and it gets in
+#    once there is room.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -130,7 +136,7 @@ peak()
 	echo "$max"
 }
 
-ktap_plan 8
+ktap_plan 9
 
 hf_topo_create 3 1500
 check_err $? "topology"
@@ -370,6 +376,11 @@ log_test "memory: reassembly that makes no progress expires, and close() lets go
 on 1 timeout 60 "$XFER" recv 7505 1000 3 > "$LOGS/recv5" 2>&1 &
 rpid=$!
 busywait 10000 has_line "$LOGS/recv5" ready
+declare -A c0
+for k in peers_evicted drop_peer_limit rx_stranger_replies peers_proven_in; do
+	c0[$k]=$(ctr 1 "$k")
+done
+challenged0=$(ctr 0 tx_challenges)
 on 2 "$HOSTILE" --ifname eth0 --dst "$mac1" --classes partial --spoof 300 \
 	--dport 7599 --seconds 6 --pps 2000 > "$LOGS/spoof" 2>&1 &
 hpid=$!
@@ -379,8 +390,19 @@ check_err $? "a new peer during a flood of spoofed sources: $out"
 wait $rpid
 check_err $? "node 1 did not receive: $(cat "$LOGS/recv5")"
 wait $hpid
-echo "# node 1, max_peers 16, 300 spoofed sources: peers_evicted $(ctr 1 peers_evicted)," \
-	"drop_peer_limit $(ctr 1 drop_peer_limit); the new peer's 3 messages delivered"
+read -r _ _ _ flood _ < "$LOGS/spoof"
+declare -A d
+for k in "${!c0[@]}"; do
+	d[$k]=$(($(ctr 1 "$k") - c0[$k]))
+done
+echo "# node 1, max_peers 16, $flood frames from 300 spoofed sources: peers_evicted" \
+	"+${d[peers_evicted]}, drop_peer_limit +${d[drop_peer_limit]}," \
+	"rx_stranger_replies +${d[rx_stranger_replies]}, peers_proven_in" \
+	"+${d[peers_proven_in]}; node 0 answered $(($(ctr 0 tx_challenges) - challenged0))" \
+	"challenges; its 3 messages delivered"
+# Strangers that found the table full were answered, at most once a frame.
+((d[rx_stranger_replies] > 0 && d[rx_stranger_replies] <= flood + 64))
+check_err $? "$flood frames at a full table, ${d[rx_stranger_replies]} stateless answers"
 "$HFCTL" -n "${HF_NODES[0]}" config set max_peers 16
 out=$(on 0 "${NOBODY[@]}" "$PIN" fill eth0 16 1000 random 2>&1)
 echo "# nobody at node 0: $(tr '\n' ' ' <<< "$out")"
@@ -406,5 +428,69 @@ echo "# 600 spoofed sources, one frame each: $n peers, $((per >> 10)) KiB of ker
 check_err $? "$n peers took $per bytes each"
 "$HFCTL" -n "${HF_NODES[1]}" config set max_peers 256 peer_idle 10s
 log_test "memory: a full peer table makes room for real peers; a receive-only peer is small"
+
+# 9. Node 1 holds one peer. Node 0 sends once, then falls quiet and is
+# evicted for node 2, which goes on sending; node 0, still holding the
+# flow it had, sends again.
+"$HFCTL" -n "${HF_NODES[1]}" config set peer_idle 1s
+no_peers()
+{
+	(($(ctr 1 peers) == 0))
+}
+busywait 30000 no_peers
+check_err $? "node 1 still holds $(ctr 1 peers) peers"
+"$HFCTL" -n "${HF_NODES[1]}" config set peer_idle 30s max_peers 1 flow_reset 500ms
+on 1 timeout 120 "$XFER" recv 7507 1000 2 > "$LOGS/recv7" 2>&1 &
+rpid=$!
+busywait 10000 has_line "$LOGS/recv7" ready
+# Node 0's message starts a new flow (node 1 forgot the one before), which
+# node 0 then keeps however long it is idle.
+"$HFCTL" -n "${HF_NODES[0]}" config set flow_reset 100ms
+sleep 0.3
+out=$(on 0 timeout 30 "$XFER" send eth0 "$mac1" 7507 1000 2>&1)
+check_err $? "node 0's first message: $out"
+"$HFCTL" -n "${HF_NODES[0]}" config set flow_reset 30s
+evicted0=$(ctr 1 peers_evicted)
+on 1 timeout 120 "$XFER" recv 7508 65536 1000000 > "$LOGS/recv8" 2>&1 &
+bpid=$!
+busywait 10000 has_line "$LOGS/recv8" ready
+touch "$LOGS/busy"
+while [[ -e $LOGS/busy ]]; do
+	on 2 timeout 30 "$XFER" send eth0 "$mac1" 7508 65536 > /dev/null 2>&1 ||
+		exit 1
+done &
+lpid=$!
+evicted()
+{
+	(($(ctr 1 peers_evicted) > evicted0))
+}
+busywait 10000 evicted
+check_err $? "node 0 was not evicted for node 2 (peers $(ctr 1 peers))"
+replies0=$(ctr 1 rx_stranger_replies)
+resets0=$(ctr 0 tx_resets)
+out=$(on 0 timeout 30 "$XFER" send eth0 "$mac1" 7507 1000 2>&1)
+rc=$?
+replies=$(($(ctr 1 rx_stranger_replies) - replies0))
+resets=$(($(ctr 0 tx_resets) - resets0))
+echo "# node 0 back while node 2 holds the only place: status $rc ($out);" \
+	"rx_stranger_replies +$replies, node 0 tx_resets +$resets"
+((rc != 0 && replies > 0 && resets == 1)) && grep -q "reset" <<< "$out"
+check_err $? "not answered LOST at once: status $rc, $replies answers, $resets resets: $out"
+rm "$LOGS/busy"
+wait $lpid
+check_err $? "node 2's messages failed"
+# $bpid is the shell running on(): the receiver is its grandchild.
+pkill -f "hf_xfer recv 7508 "
+wait "$bpid" 2>/dev/null
+proven0=$(ctr 1 peers_proven_in)
+out=$(on 0 timeout 30 "$XFER" send eth0 "$mac1" 7507 1000 2>&1)
+check_err $? "node 0 once node 2 fell quiet: $out"
+wait $rpid
+check_err $? "node 1 did not receive node 0's messages: $(cat "$LOGS/recv7")"
+echo "# node 0 once node 2 fell quiet: delivered; peers_proven_in" \
+	"+$(($(ctr 1 peers_proven_in) - proven0)), peers_evicted +$(($(ctr 1 peers_evicted) - evicted0))"
+"$HFCTL" -n "${HF_NODES[0]}" config set flow_reset 2s
+"$HFCTL" -n "${HF_NODES[1]}" config set max_peers 256 peer_idle 10s flow_reset 2s
+log_test "memory: a sender evicted from a full table is answered LOST without state, and gets back in"
 
 exit "$(ktap_exit)"

@@ -42,8 +42,9 @@ bool hf_epoch_can_start(const struct hf_data_hdr *d, u32 nsegs, u32 win_segs)
  * @d: the segment's decoded DATA header
  * @nsegs: segments it stands for (a packed train's), at least 1
  * @win_segs: the most segments a sender has in flight
- * @cookie: the challenge cookie of @d->epoch now (never 0)
- * @cookie_prev: the one a challenge sent a little earlier carried
+ * @cookie: the challenge cookie of @d->epoch now; 0 when the caller
+ *	    computed none (no challenge can be answered)
+ * @cookie_prev: the one a challenge sent a little earlier carried, or 0
  *
  * Return: the verdict (enum hf_epoch_verdict). For HF_EPOCH_ADOPT the
  * state to adopt with is @d->echo when it is set (a challenge answered),
@@ -69,8 +70,8 @@ enum hf_epoch_verdict hf_epoch_rx_check(const struct hf_epoch_rx *e,
 	}
 	if (e->prev && d->epoch == e->prev)
 		return HF_EPOCH_STALE;
-	if (d->echo && e->epoch &&
-	    (d->echo == cookie || d->echo == cookie_prev))
+	/* A challenge answered: one we sent while a flow existed, or none. */
+	if (d->echo && (d->echo == cookie || d->echo == cookie_prev))
 		return HF_EPOCH_ADOPT;
 	if (d->echo)
 		return HF_EPOCH_LOST;

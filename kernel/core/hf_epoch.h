@@ -14,7 +14,9 @@
  * - a new epoch is adopted at once only when the receiver holds no flow
  *   from that peer, and only from a segment that can start one;
  * - while a flow exists, a new epoch is answered with a challenge ACK
- *   carrying a cookie, and adopted once a segment echoes it;
+ *   carrying a cookie, and adopted once a segment echoes it; so is one
+ *   whose sender a full peer table had no room for (no flow, no state:
+ *   the cookie is all the proof);
  * - DATA that echoes a state the receiver does not hold (it lost it)
  *   is answered with a LOST ACK, which makes its sender start anew.
  * The caller computes the cookies (keyed, time-bucketed) and rate-limits

@@ -617,7 +617,15 @@ enum hf_stats_attr {
 	  "least grant given).")					\
 	X(TX_UNSCHED_BYTES, tx_unsched_bytes,				\
 	  "Payload bytes sent to a peer before its first grant of the "	\
-	  "flow's incarnation.")
+	  "flow's incarnation.")					\
+	X(RX_STRANGER_REPLIES, rx_stranger_replies,			\
+	  "Answers sent, keeping no state, to DATA from a node the "	\
+	  "full peer table had no room for: a challenge to a flow's "	\
+	  "first segments, LOST to a segment echoing a state.")		\
+	X(PEERS_PROVEN_IN, peers_proven_in,				\
+	  "Peers admitted to a full table because they echoed the "	\
+	  "cookie of such a challenge, in place of one that never "	\
+	  "proved its address.")
 
 
 enum hf_counter_attr {

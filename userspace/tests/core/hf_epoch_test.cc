@@ -72,8 +72,23 @@ TEST(hf_epoch_rx_check, no_flow_adopts_only_a_start) {
   // Without echo and outside the first window: nobody's.
   EXPECT_EQ(HF_EPOCH_FORGED, check(none, seg(kEpoch, 0, 50000)));
   EXPECT_EQ(HF_EPOCH_FORGED, check(none, seg(kEpoch, 0, 0, 40)));
-  // An echo equal to a cookie proves nothing where no challenge was sent.
-  EXPECT_EQ(HF_EPOCH_LOST, check(none, seg(kEpoch, kCookie, 0)));
+  // Where the caller computed no cookie, no echo is a challenge's answer.
+  hf_data_hdr d = seg(kEpoch, kCookie, 0);
+  EXPECT_EQ(HF_EPOCH_LOST, hf_epoch_rx_check(&none, &d, 1, kWin, 0, 0));
+}
+
+TEST(hf_epoch_rx_check, no_flow_adopts_the_answer_to_a_full_tables_challenge) {
+  // A full peer table challenged the sender keeping no state: the cookie
+  // is all the proof, of now or of the bucket before.
+  hf_epoch_rx none{};
+  EXPECT_EQ(HF_EPOCH_ADOPT, check(none, seg(kEpoch, kCookie, 0)));
+  EXPECT_EQ(HF_EPOCH_ADOPT, check(none, seg(kEpoch, kCookiePrev, 17)));
+  EXPECT_EQ(HF_EPOCH_LOST, check(none, seg(kEpoch, kCookie ^ 0x100, 0)));
+  // Adopted with the cookie as our state: the sender echoes it from then on.
+  hf_data_hdr d = seg(kEpoch, kCookie, 0);
+  hf_epoch_rx_adopt(&none, &d, kCookie);
+  EXPECT_TRUE(none.echoed);
+  EXPECT_EQ(HF_EPOCH_ACCEPT, check(none, seg(kEpoch, kCookie, 1)));
 }
 
 TEST(hf_epoch_rx_check, current_flow_needs_its_echo) {
