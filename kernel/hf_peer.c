@@ -374,6 +374,8 @@ static void peer_flush(struct net *net, struct net_device *dev, bool idle)
 		hn->npeers--;
 		list_add(&peer->gc_node, &victims);
 		hf_genl_event_peer_down(peer, reason, msgs, ENETDOWN);
+		if (idle)
+			hf_stat_inc(&hn->stats, HF_STAT_PEERS_RECLAIMED);
 	}
 	spin_unlock_bh(&hn->peers_lock);
 

@@ -329,6 +329,13 @@ xrc=$?
 wait $rpid
 rrc=$?
 kill $dpid
+# A slow kernel (the debug line) takes a few hundred frames in FLOOD_S,
+# spread over SPOOF sources; one source's semantic frames, by count,
+# reach every drop that needs a flow's state there too.
+ip netns exec "${HF_NODES[2]}" "$HOSTILE" --ifname eth0 --dst "$mac1" \
+	--seed $((SEED + 3)) --count 400 --spoof 1 --dport $DECOY \
+	--classes semantic > "$LOGS/hostile1s" 2>&1
+check_err $? "the semantic frames: $(<"$LOGS/hostile1s")"
 
 # One line each: the run, frames per class, verdicts the decoder expects;
 # the receiver side's expectations are kept in "expect".

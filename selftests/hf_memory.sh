@@ -298,6 +298,9 @@ log_test "memory: a slow reader holds what its buffer allows, and delivered byte
 # in reassembly, granted, and the grant grows with it, so rx_credit_over
 # (bytes taken past the limit of the moment, summed) is then no longer
 # bounded by the slack alone; the flood goes at a rate the guest takes.
+# Nor may a message expire during the flood (peer_idle): its bytes would
+# be given back, and the credit with them (the debug kernel, taking the
+# flood at a tenth of the rate, took 2 MB beyond a share of 1 MiB so).
 backlog_drops()
 {
 	# The second column of softnet_stat: packets the backlog dropped.
@@ -310,6 +313,7 @@ backlog_drops()
 }
 "$HFCTL" -n "${HF_NODES[1]}" config set credit_budget $((1 << 20))
 sink 1 credit 7502 $((64 << 20)) force
+"$HFCTL" -n "${HF_NODES[1]}" config set peer_idle 300s
 over0=$(ctr 1 rx_credit_over)
 dropped0=$(ctr 1 drop_over_credit)
 msgs0=$(ctr 1 rx_msgs)
@@ -320,33 +324,35 @@ over=$(($(ctr 1 rx_credit_over) - over0))
 dropped=$(($(ctr 1 drop_over_credit) - dropped0))
 lost=$(($(backlog_drops) - lost0))
 echo "# 4000 segments of 1 MiB messages, ignoring the credit: rx_credit_over +$over bytes," \
-	"drop_over_credit +$dropped, rx_msgs +$(($(ctr 1 rx_msgs) - msgs0)), lost on the way $lost"
+	"drop_over_credit +$dropped, rx_msgs +$(($(ctr 1 rx_msgs) - msgs0)), lost on the way $lost," \
+	"expired $(ctr 1 rx_msgs_expired)"
 ((over <= 64 * 1456 + 1456 && dropped > 0))
 check_err $? "took $over bytes beyond the credit, dropped $dropped ($lost lost in the guest's backlog)"
 sink_close credit
-"$HFCTL" -n "${HF_NODES[1]}" config set credit_budget $((16 << 20))
+"$HFCTL" -n "${HF_NODES[1]}" config set credit_budget $((16 << 20)) peer_idle 10s
 log_test "memory: data far beyond the credit granted is dropped and counted"
 
 # 7. Reassembly that never ends: repeats are no progress; close lets go.
 "$HFCTL" -n "${HF_NODES[1]}" config set peer_idle 3s
 sink 1 trickle 7503 0
 expired0=$(ctr 1 rx_msgs_expired)
-peers0=$(ctr 1 peers)
+reclaimed0=$(ctr 1 peers_reclaimed)
 on 2 "$HOSTILE" --ifname eth0 --dst "$mac1" --classes trickle --dport 7503 \
 	--spoof 1 --seed 71 --seconds 12 --pps 1 > "$LOGS/trickle" 2>&1 &
 hpid=$!
 sleep 1
 held=$(ctr 1 rx_mem_reserved_bytes)
+# The message expires and the peer is reclaimed although the repeats go
+# on (a repeat after that finds no peer, and starts the same again).
 gone()
 {
-	(($(ctr 1 rx_msgs_expired) > expired0 && $(ctr 1 rx_mem_reserved_bytes) == 0 &&
-	  $(ctr 1 peers) <= peers0))
+	(($(ctr 1 rx_msgs_expired) > expired0 && $(ctr 1 peers_reclaimed) > reclaimed0))
 }
 busywait 9000 gone
-check_err $? "repeats kept the message ($(ctr 1 rx_mem_reserved_bytes) bytes reserved, $(ctr 1 peers) peers)"
+check_err $? "repeats kept the message: expired +$(($(ctr 1 rx_msgs_expired) - expired0)), peers_reclaimed +$(($(ctr 1 peers_reclaimed) - reclaimed0))"
 echo "# one segment of 16 MiB, then a repeat a second: $((held >> 20)) MiB reserved," \
-	"expired +$(($(ctr 1 rx_msgs_expired) - expired0)), peers $(ctr 1 peers)" \
-	"while the repeats went on"
+	"expired +$(($(ctr 1 rx_msgs_expired) - expired0)), peers_reclaimed" \
+	"+$(($(ctr 1 peers_reclaimed) - reclaimed0)) while the repeats went on"
 wait $hpid
 sink_close trickle
 "$HFCTL" -n "${HF_NODES[1]}" config set peer_idle 30s
@@ -400,9 +406,11 @@ echo "# node 1, max_peers 16, $flood frames from 300 spoofed sources: peers_evic
 	"rx_stranger_replies +${d[rx_stranger_replies]}, peers_proven_in" \
 	"+${d[peers_proven_in]}; node 0 answered $(($(ctr 0 tx_challenges) - challenged0))" \
 	"challenges; its 3 messages delivered"
-# Strangers that found the table full were answered, at most once a frame.
-((d[rx_stranger_replies] > 0 && d[rx_stranger_replies] <= flood + 64))
-check_err $? "$flood frames at a full table, ${d[rx_stranger_replies]} stateless answers"
+# Strangers the full table refused were answered, at most once a frame.
+# (On a slow kernel the flood may not outrun the grace: nothing refused.)
+((d[rx_stranger_replies] <= d[drop_peer_limit] &&
+  (d[drop_peer_limit] == 0 || d[rx_stranger_replies] > 0)))
+check_err $? "${d[drop_peer_limit]} frames refused, ${d[rx_stranger_replies]} stateless answers"
 "$HFCTL" -n "${HF_NODES[0]}" config set max_peers 16
 out=$(on 0 "${NOBODY[@]}" "$PIN" fill eth0 16 1000 random 2>&1)
 echo "# nobody at node 0: $(tr '\n' ' ' <<< "$out")"
@@ -429,9 +437,10 @@ check_err $? "$n peers took $per bytes each"
 "$HFCTL" -n "${HF_NODES[1]}" config set max_peers 256 peer_idle 10s
 log_test "memory: a full peer table makes room for real peers; a receive-only peer is small"
 
-# 9. Node 1 holds one peer. Node 0 sends once, then falls quiet and is
-# evicted for node 2, which goes on sending; node 0, still holding the
-# flow it had, sends again.
+# 9. Node 1 holds one peer. Node 0 sends once, falls quiet and is evicted
+# for node 2, which proves its address with a second message; node 1 then
+# keeps node 2 (flow_reset 60s: a proven peer is not quiet before that),
+# and node 0, still holding the flow it had, sends again.
 "$HFCTL" -n "${HF_NODES[1]}" config set peer_idle 1s
 no_peers()
 {
@@ -439,33 +448,31 @@ no_peers()
 }
 busywait 30000 no_peers
 check_err $? "node 1 still holds $(ctr 1 peers) peers"
-"$HFCTL" -n "${HF_NODES[1]}" config set peer_idle 30s max_peers 1 flow_reset 500ms
+"$HFCTL" -n "${HF_NODES[1]}" config set peer_idle 60s max_peers 1 flow_reset 500ms
 on 1 timeout 120 "$XFER" recv 7507 1000 2 > "$LOGS/recv7" 2>&1 &
 rpid=$!
-busywait 10000 has_line "$LOGS/recv7" ready
+on 1 timeout 120 "$XFER" recv 7508 65536 2 > "$LOGS/recv8" 2>&1 &
+bpid=$!
+busywait 10000 has_line "$LOGS/recv7" ready && busywait 10000 has_line "$LOGS/recv8" ready
+check_err $? "the receivers did not start"
 # Node 0's message starts a new flow (node 1 forgot the one before), which
 # node 0 then keeps however long it is idle.
 "$HFCTL" -n "${HF_NODES[0]}" config set flow_reset 100ms
 sleep 0.3
 out=$(on 0 timeout 30 "$XFER" send eth0 "$mac1" 7507 1000 2>&1)
 check_err $? "node 0's first message: $out"
-"$HFCTL" -n "${HF_NODES[0]}" config set flow_reset 30s
+"$HFCTL" -n "${HF_NODES[0]}" config set flow_reset 60s
 evicted0=$(ctr 1 peers_evicted)
-on 1 timeout 120 "$XFER" recv 7508 65536 1000000 > "$LOGS/recv8" 2>&1 &
-bpid=$!
-busywait 10000 has_line "$LOGS/recv8" ready
-touch "$LOGS/busy"
-while [[ -e $LOGS/busy ]]; do
-	on 2 timeout 30 "$XFER" send eth0 "$mac1" 7508 65536 > /dev/null 2>&1 ||
-		exit 1
-done &
-lpid=$!
-evicted()
-{
-	(($(ctr 1 peers_evicted) > evicted0))
-}
-busywait 10000 evicted
+sleep 0.6
+for i in 1 2; do
+	out=$(on 2 timeout 30 "$XFER" send eth0 "$mac1" 7508 65536 2>&1)
+	check_err $? "node 2's message $i: $out"
+done
+wait $bpid
+check_err $? "node 1 did not receive node 2's messages: $(cat "$LOGS/recv8")"
+(($(ctr 1 peers_evicted) > evicted0))
 check_err $? "node 0 was not evicted for node 2 (peers $(ctr 1 peers))"
+"$HFCTL" -n "${HF_NODES[1]}" config set flow_reset 60s
 replies0=$(ctr 1 rx_stranger_replies)
 resets0=$(ctr 0 tx_resets)
 out=$(on 0 timeout 30 "$XFER" send eth0 "$mac1" 7507 1000 2>&1)
@@ -476,12 +483,8 @@ echo "# node 0 back while node 2 holds the only place: status $rc ($out);" \
 	"rx_stranger_replies +$replies, node 0 tx_resets +$resets"
 ((rc != 0 && replies > 0 && resets == 1)) && grep -q "reset" <<< "$out"
 check_err $? "not answered LOST at once: status $rc, $replies answers, $resets resets: $out"
-rm "$LOGS/busy"
-wait $lpid
-check_err $? "node 2's messages failed"
-# $bpid is the shell running on(): the receiver is its grandchild.
-pkill -f "hf_xfer recv 7508 "
-wait "$bpid" 2>/dev/null
+# Node 2 may now fall quiet, and node 0 take its place.
+"$HFCTL" -n "${HF_NODES[1]}" config set flow_reset 500ms
 proven0=$(ctr 1 peers_proven_in)
 out=$(on 0 timeout 30 "$XFER" send eth0 "$mac1" 7507 1000 2>&1)
 check_err $? "node 0 once node 2 fell quiet: $out"

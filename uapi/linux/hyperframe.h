@@ -625,7 +625,10 @@ enum hf_stats_attr {
 	X(PEERS_PROVEN_IN, peers_proven_in,				\
 	  "Peers admitted to a full table because they echoed the "	\
 	  "cookie of such a challenge, in place of one that never "	\
-	  "proved its address.")
+	  "proved its address.")					\
+	X(PEERS_RECLAIMED, peers_reclaimed,				\
+	  "Peers reclaimed after peer_idle_ms of silence with nothing "	\
+	  "in flight.")
 
 
 enum hf_counter_attr {
