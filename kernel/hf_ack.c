@@ -772,7 +772,8 @@ bool hf_reply_allowed(struct hf_reply_limit *l, bool lost)
 {
 	u8 *n = lost ? &l->losts : &l->challenges;
 
-	if (time_after(jiffies, l->at + HF_EPOCH_REPLY_WINDOW)) {
+	/* A window long past (or never begun) is over too, wrapped or not. */
+	if (!time_in_range(jiffies, l->at, l->at + HF_EPOCH_REPLY_WINDOW)) {
 		l->at = jiffies;
 		l->challenges = 0;
 		l->losts = 0;
@@ -801,9 +802,11 @@ bool hf_rx_reply_allowed(struct hf_peer *peer, bool lost)
  *
  * It carries nothing of a current flow: no credit, no outcomes, no SACK;
  * the same length as the DATA header it answers, so no sender makes us
- * send more than it sent. Any context.
+ * send more than it sent. Softirq or process context.
+ *
+ * Return: true when it went to the device.
  */
-void hf_send_reply(struct net_device *dev, const u8 *addr, u32 epoch,
+bool hf_send_reply(struct net_device *dev, const u8 *addr, u32 epoch,
 		   u32 state, u32 cum, u8 flags)
 {
 	struct hf_hdr h = { .type = HF_TYPE_ACK, .flags = flags };
@@ -816,7 +819,7 @@ void hf_send_reply(struct net_device *dev, const u8 *addr, u32 epoch,
 	skb = alloc_skb(LL_RESERVED_SPACE(dev) + HF_ACK_HLEN, GFP_ATOMIC);
 	if (!skb) {
 		hf_stat_inc(stats, HF_STAT_TX_XMIT_ERRORS);
-		return;
+		return false;
 	}
 	h.ack.epoch = epoch;
 	h.ack.rx_state = state;
@@ -827,7 +830,7 @@ void hf_send_reply(struct net_device *dev, const u8 *addr, u32 epoch,
 	csum = csum_fold(csum_partial(hdr, HF_ACK_HLEN, 0));
 	memcpy(hdr + HF_CSUM_OFFSET, &csum, sizeof(csum));
 	hf_stat_inc(stats, HF_STAT_TX_ACKS);
-	hf_xmit_to(dev, addr, skb, TC_PRIO_CONTROL);
+	return !hf_xmit_to(dev, addr, skb, TC_PRIO_CONTROL);
 }
 
 /*

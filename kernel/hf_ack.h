@@ -28,7 +28,7 @@ u32 hf_rx_cookie(const struct hf_peer *peer, u32 epoch,
 		 unsigned long bucket);
 bool hf_reply_allowed(struct hf_reply_limit *l, bool lost);
 bool hf_rx_reply_allowed(struct hf_peer *peer, bool lost);
-void hf_send_reply(struct net_device *dev, const u8 *addr, u32 epoch,
+bool hf_send_reply(struct net_device *dev, const u8 *addr, u32 epoch,
 		   u32 state, u32 cum, u8 flags);
 void hf_rx_send_reply(struct hf_peer *peer, u32 epoch, u32 state, u32 cum,
 		      u8 flags);

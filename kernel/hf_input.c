@@ -143,16 +143,20 @@ static enum hf_epoch_verdict hf_rx_epoch_verdict(const struct hf_peer *peer,
 {
 	const struct hf_epoch_rx *e = &peer->in.ep;
 	unsigned long bucket = jiffies / HF_COOKIE_BUCKET;
+	bool other, strange;
 	u32 prev = 0;
 
 	lockdep_assert_held(&peer->lock);
 	*cookie = 0;
 	/*
-	 * A new epoch while a flow exists, or an echo while none does (it
-	 * may answer a challenge sent while the table was full).
+	 * A new epoch while a flow exists, or an echo where no flow is, or of
+	 * another state before ours was echoed: it may answer a challenge
+	 * sent while the table was full (core/hf_epoch.c, design note 4).
 	 */
-	if ((e->epoch && d->epoch != e->epoch && d->epoch != e->prev) ||
-	    (!e->epoch && d->echo)) {
+	other = e->epoch && d->epoch != e->epoch && d->epoch != e->prev;
+	strange = d->echo && (!e->epoch || (d->epoch == e->epoch &&
+					    !e->echoed && d->echo != e->state));
+	if (other || strange) {
 		*cookie = hf_rx_cookie(peer, d->epoch, bucket);
 		prev = hf_rx_cookie(peer, d->epoch, bucket - 1);
 	}
@@ -191,6 +195,9 @@ static bool hf_rx_epoch_admit(struct hf_peer *peer, const struct hf_data_hdr *d,
 	switch (hf_rx_epoch_verdict(peer, d, nsegs, &cookie)) {
 	case HF_EPOCH_ACCEPT:
 		hf_epoch_rx_accept(&peer->in.ep, d);
+		return true;
+	case HF_EPOCH_RESTATE:
+		hf_epoch_rx_restate(&peer->in.ep, d);
 		return true;
 	case HF_EPOCH_ADOPT:
 		if (!d->echo) {
@@ -674,12 +681,12 @@ static int hf_rx_frame_take(struct hf_peer *peer, struct sk_buff *skb,
 }
 
 /*
- * Whether an answer to stranger @src may go now (hf_reply_allowed()), a
- * LOST one when @lost: the limit is kept per bucket of addresses, chosen
- * with a key no sender knows. Any context, no lock held.
+ * Whether a LOST answer to stranger @src may go now (hf_reply_allowed()):
+ * the limit is kept per bucket of addresses, chosen with a key no sender
+ * knows. Any context, no lock held.
  */
-static bool hf_rx_stranger_reply_allowed(struct net_device *dev,
-					 const u8 *src, bool lost)
+static bool hf_rx_stranger_lost_allowed(struct net_device *dev,
+					const u8 *src)
 {
 	struct hf_net *hn = hf_net(dev_net(dev));
 	struct hf_reply_limit *l;
@@ -687,10 +694,10 @@ static bool hf_rx_stranger_reply_allowed(struct net_device *dev,
 	u32 b;
 
 	b = siphash_3u32((u32)dev->ifindex, get_unaligned_be32(src),
-			 get_unaligned_be16(src + 4), &hn->cookie_key);
+			 get_unaligned_be16(src + 4), &hn->stranger_key);
 	l = &hn->stranger_replies[b % HF_STRANGER_BUCKETS];
 	spin_lock_bh(&hn->stranger_lock);
-	ok = hf_reply_allowed(l, lost);
+	ok = hf_reply_allowed(l, true);
 	spin_unlock_bh(&hn->stranger_lock);
 	return ok;
 }
@@ -700,13 +707,15 @@ static bool hf_rx_stranger_reply_allowed(struct net_device *dev,
  * no room for (hf_peer.c, design note 2): answered without keeping any
  * state, as SYN cookies answer a SYN flood. A segment that can start a
  * flow is challenged with the cookie of its epoch; one that echoes that
- * cookie proved its address, and takes the place of a peer that never
- * proved its own; one that echoes anything else believes in a state we do
- * not hold (we evicted it), and is answered LOST, which makes its sender
- * start anew. A spoofed source never sees an answer, so it cannot get in.
- * An answer is no longer than the frame, and answers are limited as a
- * peer's are (hf_reply_allowed()) per bucket of addresses, so that no
- * sender can make us flood an address it names.
+ * cookie proved its address, and may take the table beyond max_peers
+ * (HF_PEER_CREATE_PROVEN); one that echoes anything else believes in a
+ * state we do not hold (we evicted it), and is answered LOST, which makes
+ * its sender start anew. A spoofed source never sees an answer, so it
+ * cannot get in (where a switch learns the addresses a node claims, it
+ * can: port security is what keeps them out). An answer is no longer
+ * than the frame it answers; challenges are not limited (a flood would
+ * use them up, and lock new peers out again), LOST answers are as a
+ * peer's are, per bucket of addresses.
  *
  * Return: the peer admitted, with a reference, or NULL with *@err set.
  */
@@ -728,13 +737,11 @@ static struct hf_peer *hf_rx_stranger(struct net_device *dev, const u8 *src,
 		return peer;
 	}
 	if (hf_epoch_can_start(d, nsegs, HF_WIN_SEGS)) {
-		if (!hf_rx_stranger_reply_allowed(dev, src, false))
-			return NULL;
 		cookie = hf_cookie(dev, src, d->epoch, jiffies / HF_COOKIE_BUCKET);
-		hf_send_reply(dev, src, d->epoch, cookie, 0, HF_AF_CHALLENGE);
-		hf_stat_inc(stats, HF_STAT_RX_STRANGER_REPLIES);
-	} else if (d->echo && hf_rx_stranger_reply_allowed(dev, src, true)) {
-		hf_send_reply(dev, src, d->epoch, 0, d->seq, HF_AF_LOST);
+		if (hf_send_reply(dev, src, d->epoch, cookie, 0, HF_AF_CHALLENGE))
+			hf_stat_inc(stats, HF_STAT_RX_STRANGER_REPLIES);
+	} else if (d->echo && hf_rx_stranger_lost_allowed(dev, src) &&
+		   hf_send_reply(dev, src, d->epoch, 0, d->seq, HF_AF_LOST)) {
 		hf_stat_inc(stats, HF_STAT_RX_STRANGER_REPLIES);
 	}
 	return NULL;
@@ -753,6 +760,11 @@ static struct hf_peer *hf_rx_peer(struct net_device *dev, const u8 *src,
 	struct hf_peer *peer;
 	int err;
 
+	/* No node sends from a group or the zero address: never answered. */
+	if (!is_valid_ether_addr(src)) {
+		*why = HF_STAT_DROP_BAD_SOURCE;
+		return NULL;
+	}
 	peer = hf_peer_get(dev_net(dev), dev, src,
 			   data ? HF_PEER_CREATE : HF_PEER_FIND, &err);
 	if (!peer && data && err == -ENOBUFS)

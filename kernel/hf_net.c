@@ -95,6 +95,7 @@ static int __net_init hf_net_init(struct net *net)
 	}
 	hf_config_init(net, &hn->config);
 	get_random_bytes(&hn->cookie_key, sizeof(hn->cookie_key));
+	get_random_bytes(&hn->stranger_key, sizeof(hn->stranger_key));
 	spin_lock_init(&hn->stranger_lock);
 	get_random_bytes(&hn->peer_key, sizeof(hn->peer_key));
 	INIT_LIST_HEAD(&hn->evicted);

@@ -21,7 +21,7 @@
 
 #define HF_PORT_HASH_BITS	8
 #define HF_PEER_HASH_BITS	8
-/* Answers to strangers are limited per this many buckets of addresses. */
+/* LOST answers to strangers are limited per this many buckets of addresses. */
 #define HF_STRANGER_BUCKETS	64
 
 /**
@@ -70,10 +70,12 @@ struct hf_reply_limit {
  * @config: the namespace's settings (hf_params.h); a new namespace
  *	    starts with the initial namespace's
  * @cookie_key: the random key of the challenge cookies (hf_ack.c)
+ * @stranger_key: the random key that buckets the addresses of
+ *		  @stranger_replies
  * @stranger_lock: serialises @stranger_replies
- * @stranger_replies: the answers to nodes a full peer table has no room
- *		      for (hf_input.c, hf_rx_stranger()), per bucket of
- *		      addresses (hashed with @cookie_key)
+ * @stranger_replies: the LOST answers to nodes a full peer table has no
+ *		      room for (hf_input.c, hf_rx_stranger()), per bucket of
+ *		      addresses
  * @net: the namespace this belongs to
  */
 struct hf_net {
@@ -98,6 +100,7 @@ struct hf_net {
 	struct hf_dev_stats dev_other;
 	struct hf_config config;
 	siphash_key_t cookie_key;
+	siphash_key_t stranger_key;
 	spinlock_t stranger_lock;
 	struct hf_reply_limit stranger_replies[HF_STRANGER_BUCKETS];
 	struct net *net;

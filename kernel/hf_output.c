@@ -63,7 +63,7 @@
  * @skb: the frame, hyperframe header at skb->data, headroom reserved
  * @priority: skb->priority (TC_PRIO_CONTROL for ACKs)
  *
- * Any context.
+ * Softirq or process context, interrupts enabled.
  *
  * Return: 0, or a negative errno when the device refused the frame.
  */

@@ -22,8 +22,9 @@
  *    younger than HF_PEER_GRACE, so a stranger that finds the table
  *    full is answered without any state kept, as SYN cookies answer a
  *    SYN flood (hf_input.c, hf_rx_stranger()): one that echoes the
- *    cookie proved its address, and takes the place of a peer that
- *    never did, grown or not (HF_PEER_CREATE_PROVEN).
+ *    cookie proved its address, and may take the table an eighth beyond
+ *    max_peers (HF_PEER_CREATE_PROVEN): strangers hold at most
+ *    max_peers, and no peer in its grace is pushed out for it.
  *    A receive-only peer is small: the sending side's state (about
  *    100 KiB) is allocated at the first send, in process context.
  * 5. Lookups hash the interface and address with a random per-namespace
@@ -136,7 +137,6 @@ enum hf_peer_kill {
 	HF_KILL_ALL,		/* every one: device or namespace going */
 	HF_KILL_IDLE,		/* silent for peer_idle_ms, nothing in flight */
 	HF_KILL_EVICT,		/* one that may make room (peer_evictable()) */
-	HF_KILL_EVICT_PROVEN,	/* one that may make room for a proven peer */
 };
 
 /*
@@ -176,13 +176,12 @@ static bool peer_grown(const struct hf_peer *peer)
 
 /*
  * Whether @peer may be evicted to make room for a new one: it never proved
- * its address (and had the time to, unless the new one proved its own:
- * @for_proven), or it has nothing in flight. Its lock held.
+ * its address (and had the time to), or it has nothing in flight. Its
+ * lock held.
  */
-static bool peer_evictable(const struct hf_peer *peer, bool for_proven)
+static bool peer_evictable(const struct hf_peer *peer)
 {
-	return (!peer_proven(peer) && (for_proven || peer_grown(peer))) ||
-	       peer_quiet(peer);
+	return (!peer_proven(peer) && peer_grown(peer)) || peer_quiet(peer);
 }
 
 /*
@@ -206,9 +205,8 @@ static bool peer_kill(struct hf_peer *peer, enum hf_peer_kill how, u32 *msgs)
 	if (how == HF_KILL_IDLE)
 		kill = hf_output_idle(peer) &&
 		       !time_before(jiffies, peer->last_active + idle_jiffies);
-	else if (how != HF_KILL_ALL)
-		kill = !peer->dead &&
-		       peer_evictable(peer, how == HF_KILL_EVICT_PROVEN);
+	else if (how == HF_KILL_EVICT)
+		kill = !peer->dead && peer_evictable(peer);
 	if (kill) {
 		peer->dead = true;
 		*msgs = hf_output_queued_msgs(peer);
@@ -226,38 +224,30 @@ static bool peer_older(const struct hf_peer *peer, const struct hf_peer *than)
 
 /*
  * Make room in a full table: the peer that never proved its address and
- * was silent longest goes, else the quiet one silent longest, else, for a
- * new peer that proved its address (@for_proven), the one silent longest
- * of those still in their round trip to prove theirs (all read without
- * their locks: a guess, checked by peer_kill()). It is unlinked now and
- * finished by hf_peer_evicted_work(), outside this context, failing its
- * messages with EHOSTUNREACH. peers_lock held.
+ * was silent longest goes, else the quiet one silent longest (both read
+ * without their locks: a guess, checked by peer_kill()). It is unlinked
+ * now and finished by hf_peer_evicted_work(), outside this context,
+ * failing its messages with EHOSTUNREACH. peers_lock held.
  *
  * Return: true when a peer was evicted.
  */
-static bool peer_evict(struct hf_net *hn, bool for_proven)
+static bool peer_evict(struct hf_net *hn)
 {
-	struct hf_peer *peer, *unproven = NULL, *quiet = NULL, *young = NULL;
+	struct hf_peer *peer, *unproven = NULL, *quiet = NULL;
 	unsigned int bkt;
 	u32 msgs;
 
 	lockdep_assert_held(&hn->peers_lock);
 	hash_for_each(hn->peers, bkt, peer, node) {
 		if (!peer_proven(peer)) {
-			if (peer_grown(peer)) {
-				if (peer_older(peer, unproven))
-					unproven = peer;
-			} else if (for_proven && peer_older(peer, young)) {
-				young = peer;
-			}
+			if (peer_grown(peer) && peer_older(peer, unproven))
+				unproven = peer;
 		} else if (peer_quiet(peer) && peer_older(peer, quiet)) {
 			quiet = peer;
 		}
 	}
-	peer = unproven ?: quiet ?: young;
-	if (!peer ||
-	    !peer_kill(peer, for_proven ? HF_KILL_EVICT_PROVEN : HF_KILL_EVICT,
-		       &msgs))
+	peer = unproven ?: quiet;
+	if (!peer || !peer_kill(peer, HF_KILL_EVICT, &msgs))
 		return false;
 	hash_del_rcu(&peer->node);
 	hn->npeers--;
@@ -266,6 +256,21 @@ static bool peer_evict(struct hf_net *hn, bool for_proven)
 	hf_stat_inc(&hn->stats, HF_STAT_PEERS_EVICTED);
 	schedule_work(&hn->evict_work);
 	return true;
+}
+
+/*
+ * Whether the table has room for a new peer, once a peer was evicted if
+ * it had none: a peer that proved its address (@how) may take it an
+ * eighth beyond max_peers. peers_lock held.
+ */
+static bool peer_room(struct hf_net *hn, enum hf_peer_get_how how)
+{
+	u32 max = READ_ONCE(hn->config.p.max_peers);
+
+	lockdep_assert_held(&hn->peers_lock);
+	if (hn->npeers < max || peer_evict(hn))
+		return true;
+	return how == HF_PEER_CREATE_PROVEN && hn->npeers < max + max / 8 + 1;
 }
 
 /**
@@ -311,8 +316,7 @@ struct hf_peer *hf_peer_get(struct net *net, struct net_device *dev,
 		refcount_inc(&peer->refs);
 	} else if (dev->reg_state != NETREG_REGISTERED) {
 		*err = -ENODEV;
-	} else if (hn->npeers >= READ_ONCE(hn->config.p.max_peers) &&
-		   !peer_evict(hn, how == HF_PEER_CREATE_PROVEN)) {
+	} else if (!peer_room(hn, how)) {
 		*err = -ENOBUFS;
 	} else {
 		peer = fresh;

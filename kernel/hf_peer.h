@@ -297,7 +297,7 @@ struct hf_peer_in_stats {
  *	(core/hf_epoch.h)
  * @adopted_at: jiffies of the last epoch adopted through a challenge:
  *		adoptions are at most one per HF_EPOCH_ADOPT_GAP
- * @replies: the challenge and LOST answers sent it lately
+ * @replies: the challenge and LOST answers sent to it lately
  * @rxw: the window of received sequence numbers
  * @words: bitmap storage for @rxw
  * @msgs: messages being reassembled, by msg_id % HF_STATUS_WINDOW
@@ -409,8 +409,8 @@ struct hf_peer *hf_peer_find_rcu(struct hf_net *hn, int ifindex,
  *	peer that never proved its address and had its round trip to, or
  *	one with nothing in flight (hf_peer.c, design note 2)
  * @HF_PEER_CREATE_PROVEN: create it for a sender that proved its address
- *	(it echoed a cookie only our answer carried): a full table also
- *	makes room by evicting a peer still in its round trip
+ *	(it echoed a cookie only our answer carried): where no peer may be
+ *	evicted, it may take the table an eighth beyond max_peers
  */
 enum hf_peer_get_how {
 	HF_PEER_FIND,

@@ -21,7 +21,8 @@
 # 8. A full peer table makes room: spoofed sources and absent addresses
 #    lock no real peer out (a flood keeps the table full of strangers in
 #    their grace, and a new peer gets in by echoing a challenge sent
-#    without any state kept); a peer that only sends to us is small.
+#    without any state kept); a group source is never answered; a peer
+#    that only sends to us is small.
 # 9. A sender evicted from a full table comes back while the table has
 #    no room for it: answered LOST without any state kept, its message
 #    fails with ECONNRESET at once, not at its retry limit, and it gets in
@@ -411,6 +412,26 @@ echo "# node 1, max_peers 16, $flood frames from 300 spoofed sources: peers_evic
 ((d[rx_stranger_replies] <= d[drop_peer_limit] &&
   (d[drop_peer_limit] == 0 || d[rx_stranger_replies] > 0)))
 check_err $? "${d[drop_peer_limit]} frames refused, ${d[rx_stranger_replies]} stateless answers"
+# Frames from a group source address: dropped, never answered, no peer.
+# A bridge drops them itself: they come over a veth pair of their own.
+ip link add hfgs0 netns "${HF_NODES[2]}" type veth peer name hfgs1 netns "${HF_NODES[1]}"
+on 2 ip link set hfgs0 up && on 1 ip link set hfgs1 up
+check_err $? "a veth pair from node 2 to node 1"
+answers()
+{
+	echo $(($(ctr 1 rx_stranger_replies) + $(ctr 1 rx_lost_replies) + $(ctr 1 rx_challenges)))
+}
+bad0=$(ctr 1 drop_bad_source)
+answers0=$(answers)
+peers0=$(ctr 1 peers)
+on 2 "$HOSTILE" --ifname hfgs0 --dst "$(on 1 cat /sys/class/net/hfgs1/address)" \
+	--impersonate 01:00:5e:00:00:fb --classes hijack --count 50 > "$LOGS/group" 2>&1
+bad=$(($(ctr 1 drop_bad_source) - bad0))
+echo "# 50 frames from a group source: drop_bad_source +$bad, answers" \
+	"+$(($(answers) - answers0)), peers $peers0 -> $(ctr 1 peers)"
+((bad == 50 && $(answers) == answers0 && $(ctr 1 peers) <= peers0))
+check_err $? "frames from a group source: drop_bad_source +$bad, or answered, or a peer made"
+on 1 ip link del hfgs1
 "$HFCTL" -n "${HF_NODES[0]}" config set max_peers 16
 out=$(on 0 "${NOBODY[@]}" "$PIN" fill eth0 16 1000 random 2>&1)
 echo "# nobody at node 0: $(tr '\n' ' ' <<< "$out")"

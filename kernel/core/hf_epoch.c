@@ -18,6 +18,11 @@
  * 3. A segment that echoes a state we do not hold is answered LOST, not
  *    dropped silently: its sender believes in a flow we forgot (reclaimed
  *    or replaced) and would otherwise retry until its retry limit.
+ * 4. A full peer table challenges a new sender keeping no state; a later
+ *    segment of its first window may find room and start the flow with a
+ *    state of ours, while the sender took the cookie, the first answer it
+ *    heard (it keeps the first state it learns). Until the flow's state
+ *    is echoed, an echo of that cookie makes the cookie our state.
  */
 #include "hf_epoch.h"
 
@@ -43,7 +48,9 @@ bool hf_epoch_can_start(const struct hf_data_hdr *d, u32 nsegs, u32 win_segs)
  * @nsegs: segments it stands for (a packed train's), at least 1
  * @win_segs: the most segments a sender has in flight
  * @cookie: the challenge cookie of @d->epoch now; 0 when the caller
- *	    computed none (no challenge can be answered)
+ *	    computed none (no challenge can be answered: the caller computes
+ *	    them for another epoch while a flow exists, and for an echo that
+ *	    is not the state of the flow or of none)
  * @cookie_prev: the one a challenge sent a little earlier carried, or 0
  *
  * Return: the verdict (enum hf_epoch_verdict). For HF_EPOCH_ADOPT the
@@ -61,6 +68,10 @@ enum hf_epoch_verdict hf_epoch_rx_check(const struct hf_epoch_rx *e,
 	if (e->epoch && d->epoch == e->epoch) {
 		if (d->echo == e->state)
 			return HF_EPOCH_ACCEPT;
+		/* Design note 4. */
+		if (d->echo && !e->echoed &&
+		    (d->echo == cookie || d->echo == cookie_prev))
+			return HF_EPOCH_RESTATE;
 		if (d->echo)
 			return HF_EPOCH_LOST;
 		/* Design note 2. */
@@ -96,6 +107,17 @@ void hf_epoch_rx_adopt(struct hf_epoch_rx *e, const struct hf_data_hdr *d,
 	e->state = state;
 	e->echoed = false;
 	e->echo_from = 0;
+	hf_epoch_rx_accept(e, d);
+}
+
+/**
+ * hf_epoch_rx_restate() - take a challenge's cookie as the flow's state
+ * @e: the peer's incoming incarnation, its state never echoed
+ * @d: the segment hf_epoch_rx_check() said HF_EPOCH_RESTATE of
+ */
+void hf_epoch_rx_restate(struct hf_epoch_rx *e, const struct hf_data_hdr *d)
+{
+	e->state = d->echo;
 	hf_epoch_rx_accept(e, d);
 }
 

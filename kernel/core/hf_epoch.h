@@ -49,6 +49,7 @@ struct hf_epoch_rx {
 /* What to do with a DATA segment, as hf_epoch_rx_check() decides. */
 enum hf_epoch_verdict {
 	HF_EPOCH_ACCEPT,	/* the current flow's */
+	HF_EPOCH_RESTATE,	/* its sender took a challenge's cookie */
 	HF_EPOCH_ADOPT,		/* starts a new flow: hf_epoch_rx_adopt() */
 	HF_EPOCH_CHALLENGE,	/* a new flow while one exists: challenge it */
 	HF_EPOCH_LOST,		/* echoes a state not held: answer LOST */
@@ -64,6 +65,7 @@ enum hf_epoch_verdict hf_epoch_rx_check(const struct hf_epoch_rx *e,
 void hf_epoch_rx_adopt(struct hf_epoch_rx *e, const struct hf_data_hdr *d,
 		       u32 state);
 void hf_epoch_rx_accept(struct hf_epoch_rx *e, const struct hf_data_hdr *d);
+void hf_epoch_rx_restate(struct hf_epoch_rx *e, const struct hf_data_hdr *d);
 void hf_epoch_rx_forget(struct hf_epoch_rx *e);
 
 #endif /* _HF_EPOCH_H */

@@ -624,11 +624,13 @@ enum hf_stats_attr {
 	  "first segments, LOST to a segment echoing a state.")		\
 	X(PEERS_PROVEN_IN, peers_proven_in,				\
 	  "Peers admitted to a full table because they echoed the "	\
-	  "cookie of such a challenge, in place of one that never "	\
-	  "proved its address.")					\
+	  "cookie of such a challenge (up to an eighth beyond "	\
+	  "max_peers).")					\
 	X(PEERS_RECLAIMED, peers_reclaimed,				\
 	  "Peers reclaimed after peer_idle_ms of silence with nothing "	\
-	  "in flight.")
+	  "in flight.")							\
+	X(DROP_BAD_SOURCE, drop_bad_source,				\
+	  "Frames from a group (multicast) or zero source address.")
 
 
 enum hf_counter_attr {

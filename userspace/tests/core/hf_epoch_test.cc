@@ -112,6 +112,28 @@ TEST(hf_epoch_rx_check, current_flow_before_any_echo) {
   EXPECT_EQ(HF_EPOCH_ACCEPT, check(e, seg(kEpoch, kState, 31)));
 }
 
+TEST(hf_epoch_rx_check, first_window_takes_the_cookie_its_sender_took) {
+  // A full table challenged the first segment keeping no state; a later
+  // one found room and started the flow with kState; the sender kept the
+  // cookie, the first answer it heard.
+  hf_epoch_rx e{};
+  hf_data_hdr first = seg(kEpoch, 0, 1);
+  hf_epoch_rx_adopt(&e, &first, kState);
+  hf_data_hdr d = seg(kEpoch, kCookiePrev, 0);
+  EXPECT_EQ(HF_EPOCH_RESTATE, check(e, d));
+  hf_epoch_rx_restate(&e, &d);
+  EXPECT_EQ(kCookiePrev, e.state);
+  EXPECT_TRUE(e.echoed);
+  EXPECT_EQ(HF_EPOCH_ACCEPT, check(e, seg(kEpoch, kCookiePrev, 2)));
+  // Our first state is now one nobody holds.
+  EXPECT_EQ(HF_EPOCH_LOST, check(e, seg(kEpoch, kState, 3)));
+}
+
+TEST(hf_epoch_rx_check, an_echoed_state_is_never_replaced) {
+  // Once the sender echoed our state, a cookie is no longer its answer.
+  EXPECT_EQ(HF_EPOCH_LOST, check(live(), seg(kEpoch, kCookie, 200)));
+}
+
 TEST(hf_epoch_rx_check, previous_flow_is_stale) {
   hf_epoch_rx e = live();
   hf_data_hdr next = seg(kEpoch + 1, kCookie, 0);
