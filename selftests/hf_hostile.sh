@@ -331,10 +331,12 @@ wait $rpid
 rrc=$?
 kill $dpid
 # A slow kernel (the debug line) takes a few hundred frames in FLOOD_S,
-# spread over SPOOF sources; one source's semantic frames, by count,
-# reach every drop that needs a flow's state there too.
+# spread over SPOOF sources; semantic frames by count, about twenty from
+# each of 40 sources, reach every drop that needs a flow's state there
+# too (a source's frames after its "new epoch" are all unproven, so one
+# source alone would not).
 ip netns exec "${HF_NODES[2]}" "$HOSTILE" --ifname eth0 --dst "$mac1" \
-	--seed $((SEED + 3)) --count 400 --spoof 1 --dport $DECOY \
+	--seed $((SEED + 3)) --count 800 --spoof 40 --dport $DECOY \
 	--classes semantic > "$LOGS/hostile1s" 2>&1
 check_err $? "the semantic frames: $(<"$LOGS/hostile1s")"
 
