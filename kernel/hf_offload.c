@@ -519,6 +519,13 @@ static struct sk_buff *hf_gro_receive(struct list_head *head,
 		NAPI_GRO_CB(p)->count++;
 		p->data_len += skb->len;
 		p->len += skb->len;
+		/*
+		 * As skb_gro_receive_list(): the head takes over what the
+		 * segment is charged to its owner (a tap's socket), and
+		 * gives it all back as one (hf_skb_unchain(), or its free).
+		 */
+		skb->destructor = NULL;
+		skb->sk = NULL;
 		p->truesize += skb->truesize;
 		NAPI_GRO_CB(skb)->same_flow = 1;
 		return hf_gro_holds(&h) ? NULL : p;
@@ -653,9 +660,9 @@ void hf_train_end(struct sk_buff *skb)
  * @skb: a train or a carrier, not shared
  * @segs: set to the wire segments the skbs taken off stand for
  *
- * Any context. @skb keeps its own data and frags; its length and
- * truesize lose what the skbs taken off held, its GSO state is the
- * caller's to fix.
+ * Any context. @skb keeps its own data and frags, and no owner; its
+ * length and truesize lose what the skbs taken off held, its GSO state
+ * is the caller's to fix.
  *
  * Return: the skbs, in order, linked by ->next.
  */
@@ -664,6 +671,11 @@ struct sk_buff *hf_skb_unchain(struct sk_buff *skb, u32 *segs)
 	struct sk_buff *list, *p;
 	u32 len = 0, truesize = 0;
 
+	/*
+	 * What the head holds for its owner, its segments' included (GRO
+	 * made it theirs, hf_gro_receive()), goes back before it shrinks.
+	 */
+	skb_orphan(skb);
 	*segs = 0;
 	list = skb_shinfo(skb)->frag_list;
 	skb_shinfo(skb)->frag_list = NULL;
