@@ -127,8 +127,11 @@ static struct hf_peer *peer_alloc(struct net *net, struct net_device *dev,
 	spin_lock_init(&peer->lock);
 	peer->last_active = jiffies;
 	peer->created = jiffies;
+	/* No one sees it yet: its lock is taken for what the inits assert. */
+	spin_lock_bh(&peer->lock);
 	hf_output_init(peer);
 	hf_input_init(peer);
+	spin_unlock_bh(&peer->lock);
 	return peer;
 }
 
