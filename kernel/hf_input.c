@@ -693,8 +693,7 @@ static bool hf_rx_stranger_lost_allowed(struct net_device *dev,
 	bool ok;
 	u32 b;
 
-	b = siphash_3u32((u32)dev->ifindex, get_unaligned_be32(src),
-			 get_unaligned_be16(src + 4), &hn->stranger_key);
+	b = hf_addr_hash(&hn->stranger_key, dev->ifindex, src);
 	l = &hn->stranger_replies[b % HF_STRANGER_BUCKETS];
 	spin_lock_bh(&hn->stranger_lock);
 	ok = hf_reply_allowed(l, true);

@@ -57,8 +57,7 @@
 
 static u32 peer_hash(const struct hf_net *hn, int ifindex, const u8 *addr)
 {
-	return (u32)siphash_3u32((u32)ifindex, get_unaligned_be32(addr),
-				 get_unaligned_be16(addr + 4), &hn->peer_key);
+	return hf_addr_hash(&hn->peer_key, ifindex, addr);
 }
 
 static struct hf_peer *peer_find(struct hf_net *hn, int ifindex,

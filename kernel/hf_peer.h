@@ -6,10 +6,12 @@
 #ifndef _HF_PEER_H
 #define _HF_PEER_H
 
+#include <linux/etherdevice.h>
 #include <linux/hrtimer.h>
 #include <linux/if_ether.h>
 #include <linux/netdevice.h>
 #include <linux/rculist.h>
+#include <linux/siphash.h>
 #include <linux/timer.h>
 
 #include "core/hf_credit.h"
@@ -398,6 +400,23 @@ static inline void hf_peer_drop(struct hf_peer *peer, enum hf_stat why, u64 n)
 {
 	hf_stat_add(&hf_net(peer->net)->stats, why, n);
 	hf_dev_stat_add(peer->dstats, HF_DEV_STAT_DROPS, n);
+}
+
+/**
+ * hf_addr_hash() - a keyed hash of an interface and a remote address
+ * @key: the namespace's random key for what the hash chooses
+ * @ifindex: the interface
+ * @addr: the remote Ethernet address
+ *
+ * No sender can choose addresses that collide without the key.
+ *
+ * Return: the hash.
+ */
+static inline u32 hf_addr_hash(const siphash_key_t *key, int ifindex,
+			       const u8 *addr)
+{
+	return (u32)siphash_3u32((u32)ifindex, get_unaligned_be32(addr),
+				 get_unaligned_be16(addr + 4), key);
 }
 
 struct hf_peer *hf_peer_find_rcu(struct hf_net *hn, int ifindex,
