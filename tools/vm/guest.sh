@@ -77,6 +77,26 @@ if [[ -n ${HF_MODULE:-} ]]; then
 	marker "module loaded: $(basename "$HF_MODULE")"
 fi
 
+# Receive timestamps stay wanted for the whole run. A socket that asks for
+# them (ping does) switches a static key in the receive path on, and its
+# close switches it off; the kernel patches that code with an int3 while
+# the other CPU runs it, and TCG has been seen to run a stale translation
+# of it and trap on an int3 memory no longer held (docs/testing.md). With
+# one socket holding SO_TIMESTAMP from before the command to its end, the
+# key is switched once, while nothing else runs.
+exec {tsfd}< <(exec python3 -c '
+import signal, socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 29, 1)  # SO_TIMESTAMP, not in python
+print("held", flush=True)
+signal.pause()
+')
+tsholder=$!
+if ! read -r -t 60 -u "$tsfd" _; then
+	marker "FAIL: no socket holds receive timestamps"
+	exit 126
+fi
+
 cd "$HF_TREE" || exit 126
 marker "command start"
 set -o pipefail
@@ -95,6 +115,8 @@ bash /run/hf/cmd 2>&1 | tee /run/hf/output.log | {
 rc=$?
 set +o pipefail
 marker "command exit $rc"
+kill "$tsholder" 2>/dev/null
+exec {tsfd}<&-
 
 if [[ -n $kmemleak ]] && ! kmemleak_check "after the command"; then
 	rc=126
