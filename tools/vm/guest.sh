@@ -23,6 +23,16 @@ echo 1 > /proc/sys/kernel/panic_on_oops 2>/dev/null || true
 marker() { echo "hf-vm: $*" | tee /dev/kmsg; }
 marker "guest up: $(uname -r), $(cut -d ' ' -f 1 /proc/uptime)s after boot"
 
+# What the run must leave as it found it, checked at its end: no taint flag
+# that a kernel warning (W), a bad page (B) or an oops (D) sets, and lockdep
+# still on where the kernel has it (it turns itself off after its first
+# report). The console prints only errors (loglevel=4), and WARN() and
+# lockdep write at KERN_WARNING: without this, they would pass unseen.
+taint_bad=$(((1 << 9) | (1 << 7) | (1 << 5)))
+taint0=$(< /proc/sys/kernel/tainted)
+lockdep_on() { awk '$1 == "debug_locks:" { print $2 }' /proc/lockdep_stats 2> /dev/null; }
+lockdep0=$(lockdep_on)
+
 kmemleak=/sys/kernel/debug/kmemleak
 [[ -w $kmemleak ]] || kmemleak=
 
@@ -132,6 +142,23 @@ if ((loaded)) && grep -q "^$modname " /proc/modules; then
 fi
 
 if [[ -n $kmemleak ]] && ((loaded)) && ! kmemleak_check "after the module unload"; then
+	rc=126
+fi
+
+taint=$(< /proc/sys/kernel/tainted)
+reported=0
+if ((taint & ~taint0 & taint_bad)); then
+	marker "FAIL: the kernel was tainted by a warning or an error (taint $taint0 -> $taint)"
+	reported=1
+fi
+if [[ $lockdep0 == 1 && $(lockdep_on) != 1 ]]; then
+	marker "FAIL: lockdep turned itself off (after a report)"
+	reported=1
+fi
+if ((reported)); then
+	# On the console, where the host's console-check.sh finds the report.
+	echo "hf-vm: the kernel's warnings and errors, from dmesg:"
+	dmesg --level=emerg,alert,crit,err,warn | tail -n 300
 	rc=126
 fi
 exit "$rc"

@@ -10,6 +10,11 @@
 #            after-free (KASAN, or KFENCE when
 #            it sampled the object)            -> exit 127, each report
 #                                                 named by console-check
+#   warn     WARN() and lockdep AB-BA, which
+#            print at KERN_WARNING, below the
+#            console's level, and do not stop
+#            the kernel                        -> exit 127, both named (from
+#                                                 the dmesg guest.sh prints)
 # Prints KTAP; exits non-zero when the harness let a bug through.
 # Usage: check-harness.sh   (build the debug kernel first: make debug-kernel)
 set -uo pipefail
@@ -33,7 +38,7 @@ if ! make -C "$kdir" M="$mod" W=1 C=1 modules >"$out/build.log" 2>&1 ||
 fi
 
 echo "TAP version 13"
-echo "1..3"
+echo "1..4"
 num=0
 failed=0
 
@@ -93,6 +98,16 @@ for want in 'possible circular locking dependency' \
 	grep -qE "$want" <<<"$reports" || { missing+=("$want"); ok=0; }
 done
 result "lockdep, atomic sleep, UBSAN, use-after-free (KASAN or KFENCE) each exit 127" "$ok" \
+	"exit $rc after ${secs}s ($dir)" "${missing[@]/#/not caught: }"
+
+guest warn "warn lockdep"
+reports=$("$tree/tools/vm/console-check.sh" "$dir/console.log")
+ok=$((rc == 127))
+missing=()
+for want in 'WARNING: .*hf_debugtest' 'possible circular locking dependency'; do
+	grep -qE "$want" <<<"$reports" || { missing+=("$want"); ok=0; }
+done
+result "a warning and a lockdep report that do not stop the kernel exit 127" "$ok" \
 	"exit $rc after ${secs}s ($dir)" "${missing[@]/#/not caught: }"
 
 echo "# $((num - failed)) passed, $failed failed"

@@ -12,6 +12,7 @@
  *            count is the module parameter "shift")
  *   lockdep  take two locks in both orders (lockdep circular dependency)
  *   atomic   call might_sleep() under a spinlock (DEBUG_ATOMIC_SLEEP)
+ *   warn     WARN() once, which taints the kernel and goes on
  */
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
@@ -89,6 +90,11 @@ static void hf_dt_atomic(void)
 	spin_unlock(&hf_dt_spin);
 }
 
+static void hf_dt_warn(void)
+{
+	WARN(1, "hf_debugtest: a warning on demand\n");
+}
+
 static ssize_t hf_dt_write(struct file *file, const char __user *ubuf,
 			   size_t len, loff_t *ppos)
 {
@@ -114,6 +120,8 @@ static ssize_t hf_dt_write(struct file *file, const char __user *ubuf,
 			hf_dt_lockdep();
 		else if (!strcmp(word, "atomic"))
 			hf_dt_atomic();
+		else if (!strcmp(word, "warn"))
+			hf_dt_warn();
 		else
 			return -EINVAL;
 	}
