@@ -566,7 +566,12 @@ static bool hfq_make_room(struct Qdisc *sch, struct sk_buff *skb,
 	struct hfq_flow *f;
 	bool fits = true;
 
-	lockdep_assert_held(qdisc_root_sleeping_lock(sch));
+	/*
+	 * The root qdisc's lock, as __dev_xmit_skb() takes it (not
+	 * qdisc_root_sleeping_lock(), which asserts RTNL, held only by
+	 * the control path).
+	 */
+	lockdep_assert_held(qdisc_lock(qdisc_root_bh(sch)));
 	while (sch->q.qlen >= q->cfg.limit ||
 	       (sch->q.qlen &&
 		q->memory + skb->truesize > q->cfg.memory_limit)) {
