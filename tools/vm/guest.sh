@@ -1,8 +1,10 @@
 #!/bin/bash
 # Runs inside the test guest, with the host root as its root: loads the freshly
 # built module, runs the requested command, unloads the module, and returns
-# the command's status (or 126 when the module would not load or unload, or
-# kmemleak found a leak). Where the kernel has kmemleak (the debug line), it
+# the command's status (or 126 when the module would not load or unload,
+# kmemleak found a leak, the kernel was tainted by a warning or an error,
+# lockdep turned itself off, or no socket could hold receive timestamps).
+# Where the kernel has kmemleak (the debug line), it
 # takes a baseline before the module loads (what boot left behind is
 # cleared, not blamed), then scans after the command, with the module still
 # loaded so its symbols show in the backtraces, and again after the unload,
@@ -23,15 +25,47 @@ echo 1 > /proc/sys/kernel/panic_on_oops 2>/dev/null || true
 marker() { echo "hf-vm: $*" | tee /dev/kmsg; }
 marker "guest up: $(uname -r), $(cut -d ' ' -f 1 /proc/uptime)s after boot"
 
-# What the run must leave as it found it, checked at its end: no taint flag
-# that a kernel warning (W), a bad page (B) or an oops (D) sets, and lockdep
-# still on where the kernel has it (it turns itself off after its first
-# report). The console prints only errors (loglevel=4), and WARN() and
-# lockdep write at KERN_WARNING: without this, they would pass unseen.
+# What the run must leave as it found it, checked at its end (and at an
+# early failure): no taint flag that a kernel warning (W), a bad page (B)
+# or an oops (D) sets, and lockdep still on where the kernel has it (it
+# turns itself off after its first report, or when its tables fill). The
+# console prints only errors (loglevel=4), and WARN() writes at
+# KERN_WARNING: without this, a warning would pass unseen.
 taint_bad=$(((1 << 9) | (1 << 7) | (1 << 5)))
 taint0=$(< /proc/sys/kernel/tainted)
 lockdep_on() { awk '$1 == "debug_locks:" { print $2 }' /proc/lockdep_stats 2> /dev/null; }
 lockdep0=$(lockdep_on)
+if ((taint0 & taint_bad)); then
+	marker "the kernel was tainted before the run ($taint0): its warnings go unchecked"
+fi
+
+# kernel_reports: 0 when the run left the kernel as it found it; else
+# prints what it found on the console, from the first report on, where
+# the host's console-check.sh names it, and returns 1.
+kernel_reports()
+{
+	local taint first reported=0
+
+	taint=$(< /proc/sys/kernel/tainted)
+	if ((taint & ~taint0 & taint_bad)); then
+		marker "FAIL: the kernel was tainted by a warning or an error (taint $taint0 -> $taint)"
+		reported=1
+	fi
+	if [[ $lockdep0 == 1 && $(lockdep_on) != 1 ]]; then
+		marker "FAIL: lockdep turned itself off"
+		# Why, when it was no report: printed at KERN_DEBUG.
+		dmesg | grep -E 'too low!|turning off the locking correctness validator|Disabling lock debugging'
+		reported=1
+	fi
+	((reported)) || return 0
+	# From the first report on, every level (a warning's backtrace is
+	# printed below KERN_WARNING); else the last warnings and errors.
+	echo "hf-vm: the kernel's log from its first report on, from dmesg:"
+	first=$(dmesg | sed -n '/WARNING:\|BUG:\|Oops\|locking\|lock state\|RCU usage/,$p')
+	[[ -n $first ]] || first=$(dmesg --level=emerg,alert,crit,err,warn | tail -n 100)
+	head -n 400 <<< "$first"
+	return 1
+}
 
 kmemleak=/sys/kernel/debug/kmemleak
 [[ -w $kmemleak ]] || kmemleak=
@@ -81,6 +115,7 @@ if [[ -n ${HF_MODULE:-} ]]; then
 	# shellcheck disable=SC2086
 	if ! insmod "$HF_MODULE" ${HF_MODULE_PARAMS:-}; then
 		marker "FAIL: insmod $HF_MODULE"
+		kernel_reports
 		exit 126
 	fi
 	loaded=1
@@ -92,8 +127,9 @@ fi
 # close switches it off; the kernel patches that code with an int3 while
 # the other CPU runs it, and TCG has been seen to run a stale translation
 # of it and trap on an int3 memory no longer held (docs/testing.md). With
-# one socket holding SO_TIMESTAMP from before the command to its end, the
-# key is switched once, while nothing else runs.
+# one socket holding SO_TIMESTAMP from before the command until the guest
+# powers off, the key is switched once (by a work item, as the command
+# starts) and never back.
 exec {tsfd}< <(exec python3 -c '
 import signal, socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -101,7 +137,6 @@ s.setsockopt(socket.SOL_SOCKET, 29, 1)  # SO_TIMESTAMP, not in python
 print("held", flush=True)
 signal.pause()
 ')
-tsholder=$!
 if ! read -r -t 60 -u "$tsfd" _; then
 	marker "FAIL: no socket holds receive timestamps"
 	exit 126
@@ -113,7 +148,7 @@ set -o pipefail
 # times.log: the seconds each kselftest program took, one "SECONDS NAME"
 # line per result, for the host to report where the suite's time goes.
 # The output also goes on to the console, as it comes.
-bash /run/hf/cmd 2>&1 | tee /run/hf/output.log | {
+bash /run/hf/cmd {tsfd}<&- 2>&1 | tee /run/hf/output.log | {
 	t0=$SECONDS
 	while IFS= read -r l || [[ -n $l ]]; do
 		printf '%s\n' "$l"
@@ -125,8 +160,6 @@ bash /run/hf/cmd 2>&1 | tee /run/hf/output.log | {
 rc=$?
 set +o pipefail
 marker "command exit $rc"
-kill "$tsholder" 2>/dev/null
-exec {tsfd}<&-
 
 if [[ -n $kmemleak ]] && ! kmemleak_check "after the command"; then
 	rc=126
@@ -145,20 +178,5 @@ if [[ -n $kmemleak ]] && ((loaded)) && ! kmemleak_check "after the module unload
 	rc=126
 fi
 
-taint=$(< /proc/sys/kernel/tainted)
-reported=0
-if ((taint & ~taint0 & taint_bad)); then
-	marker "FAIL: the kernel was tainted by a warning or an error (taint $taint0 -> $taint)"
-	reported=1
-fi
-if [[ $lockdep0 == 1 && $(lockdep_on) != 1 ]]; then
-	marker "FAIL: lockdep turned itself off (after a report)"
-	reported=1
-fi
-if ((reported)); then
-	# On the console, where the host's console-check.sh finds the report.
-	echo "hf-vm: the kernel's warnings and errors, from dmesg:"
-	dmesg --level=emerg,alert,crit,err,warn | tail -n 300
-	rc=126
-fi
+kernel_reports || rc=126
 exit "$rc"

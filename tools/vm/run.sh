@@ -123,7 +123,10 @@ rm -f "$out/rc" "$out/times.log" "$out"/console*.log "$out"/output-*.log "$out"/
 printf '%q ' "$@" > "$out/cmd"
 echo >> "$out/cmd"
 
-append="console=ttyS0 panic=-1 oops=panic mitigations=off quiet loglevel=4"
+# The console prints errors only; guest.sh prints the kernel's warnings
+# from dmesg when a run tainted the kernel, from a log that holds a whole
+# suite's (4 MiB).
+append="console=ttyS0 panic=-1 oops=panic mitigations=off quiet loglevel=4 log_buf_len=4M"
 append+=" hf.tree=$tree"
 # How the guest caches the host root (tools/vm/init). loose keeps what it
 # read, so an exec no longer reads its binary and libraries over 9p again:

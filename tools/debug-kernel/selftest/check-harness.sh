@@ -1,7 +1,7 @@
 #!/bin/bash
 # The test that can fail for the debug line: proves that a guest run on the
 # debug kernel fails when the kernel reports a bug. Builds hf_debugtest.ko
-# (bugs on demand) against the cached debug kernel, then boots three
+# (bugs on demand) against the cached debug kernel, then boots four
 # guests with it loaded in place of hyperframe.ko:
 #   clean    no bug                            -> exit 0 (no false alarm)
 #   leak     kmemleak finds 1 KiB blocks lost  -> exit 126, kmemleak.log
