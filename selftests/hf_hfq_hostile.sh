@@ -26,7 +26,7 @@
 #      counts what it refused;
 #   6. memory_limit and rate are range checked: out of range, refused
 #      with the range in the message; rate 1 B/s (8bit) among them.
-# Each flood runs 6 s or less (case 3's, 16 s) from 8 or 16 raw sockets
+# Each flood runs 6 s or less (case 3's, until it is done) from 8 or 16 raw sockets
 # (hf_junk); the pings and samples fall inside it, and each flood keeps 20
 # frames or more queued in hfq, or the case fails (it would prove nothing).
 
@@ -234,15 +234,16 @@ log_test "an unprivileged user's junk at TC_PRIO_CONTROL stays out of the contro
 # share (HFQ_CONTROL_SHARE, 25 %, and a 16 KiB bank) and the rest goes to
 # the other band; strict priority, as before the fix, gave control all.
 # The counters are read in one call at each end of the window, and both
-# floods must outlast it: once one has ended and its band drained, the
-# other has the link to itself, and a share measured then means nothing
-# (on the debug kernel, where a python3 start takes seconds, reading
-# them one by one had stretched the window past the floods' end).
+# floods (up to 60 s, ended by SIGTERM after it) must outlast it: once
+# one has ended and its band drained, the other has the link to itself,
+# and a share measured then means nothing (on the debug kernel, where a
+# python3 start takes seconds, reading them one by one had stretched the
+# window past 6 s floods' end, and 16 s ones were not enough either).
 "$HFCTL" -n "${HF_NODES[0]}" qdisc set dev eth0 rate 2mbit
 check_err $? "qdisc set rate 2mbit"
-flood_start share-control --dst "$M1" --seconds 16 --priority 7 $DEEP
+flood_start share-control --dst "$M1" --seconds 60 --priority 7 $DEEP
 pc=$FLOOD
-flood_start share-other --dst "$M1" --seconds 16 --ethertype 0x88b6 $DEEP
+flood_start share-other --dst "$M1" --seconds 60 --ethertype 0x88b6 $DEEP
 po=$FLOOD
 sleep 1
 counters="counters.packets_control counters.packets_other counters.control_over_share"
@@ -258,6 +259,7 @@ read -r c1 o1 w1 < <(hfq_fields $counters)
 window=$((SECONDS - t0))
 kill -0 "$pc" 2>/dev/null && kill -0 "$po" 2>/dev/null
 check_err $? "a flood ended within the window (${window}s): the share proves nothing"
+kill -TERM "$pc" "$po" 2>/dev/null
 flood_end "$pc" share-control
 flood_end "$po" share-other
 c=$((${c1:-0} - ${c0:-0}))

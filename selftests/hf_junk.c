@@ -22,14 +22,15 @@
  * the raw socket). Sends as fast as it can for S seconds, without
  * blocking: a socket whose buffer is full is skipped, and when all are,
  * the flood sleeps 100 us; a frame the qdisc drops (ENOBUFS) is counted
- * and the flood goes on. Prints "ready" once the sockets are open, then,
- * at the end, one line:
+ * and the flood goes on. SIGTERM ends it early, as its time would.
+ * Prints "ready" once the sockets are open, then, at the end, one line:
  *   sent N bytes B dropped D
  * Exit status: 0; 1 on a system error; 2 on bad usage.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -63,6 +64,14 @@ static void usage(void)
 		"[--flows N] [--size B] [--type T] [--ethertype E] "
 		"[--priority P] [--sndbuf B]\n");
 	exit(2);
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
 }
 
 int main(int argc, char **argv)
@@ -171,11 +180,12 @@ int main(int argc, char **argv)
 	frame[ETH_HLEN] = 4 << 4 | type;
 	for (i = ETH_HLEN + 1; i < (unsigned int)size; i++)
 		frame[i] = i * 7;
+	signal(SIGTERM, on_term);
 	printf("ready\n");
 	fflush(stdout);
 
 	end = now_s() + seconds;
-	for (i = 0, k = 0; now_s() < end; k = (k + 1) % nsock) {
+	for (i = 0, k = 0; !stop && now_s() < end; k = (k + 1) % nsock) {
 		memcpy(frame, dst, ETH_ALEN);
 		frame[ETH_ALEN - 1] = dst[ETH_ALEN - 1] + i % flows;
 		if (sendto(fds[k], frame, size, MSG_DONTWAIT,
