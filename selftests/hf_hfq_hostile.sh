@@ -66,28 +66,11 @@ bg()
 	BG=$!
 }
 
-# hfq KEY: a field of "hfctl -j qdisc show dev eth0" in node 0 (a
-# setting, memory, backlog, or counters.NAME); empty when there is none.
+# hfq KEY...: fields of "hfctl -j qdisc show dev eth0" in node 0 (a
+# setting, memory, backlog, or counters.NAME), read in one call, so at one
+# moment as far as the guest's CPU allows, on one line; nothing when one
+# is missing.
 hfq()
-{
-	"$HFCTL" -n "${HF_NODES[0]}" -j qdisc show dev eth0 2>>"$LOGS/hfctl-errors" |
-		python3 -c '
-import json, sys
-v = json.load(sys.stdin)
-if isinstance(v, list):
-    v = v[0]
-try:
-    for k in sys.argv[1].split("."):
-        v = v[k]
-except KeyError:
-    v = ""
-print(v)' "$1"
-}
-
-# hfq_fields NAME...: the named fields of node 0's hfq (dotted, as hfq()
-# takes them), read in one call, so at one moment as far as the guest's
-# CPU allows, on one line; nothing when one is missing.
-hfq_fields()
 {
 	"$HFCTL" -n "${HF_NODES[0]}" -j qdisc show dev eth0 2>>"$LOGS/hfctl-errors" |
 		python3 -c '
@@ -248,14 +231,14 @@ po=$FLOOD
 sleep 1
 counters="counters.packets_control counters.packets_other counters.control_over_share"
 # shellcheck disable=SC2086
-read -r backlog c0 o0 w0 < <(hfq_fields backlog $counters)
+read -r backlog c0 o0 w0 < <(hfq backlog $counters)
 t0=$SECONDS
 echo "# flood share: ${backlog:-?} bytes queued in hfq"
 ((${backlog:-0} >= 20000))
 check_err $? "flood share keeps only ${backlog:-0} bytes queued in hfq"
 sleep 4
 # shellcheck disable=SC2086
-read -r c1 o1 w1 < <(hfq_fields $counters)
+read -r c1 o1 w1 < <(hfq $counters)
 window=$((SECONDS - t0))
 kill -0 "$pc" 2>/dev/null && kill -0 "$po" 2>/dev/null
 check_err $? "a flood ended within the window (${window}s): the share proves nothing"
