@@ -129,6 +129,10 @@ std::string format_seconds(double seconds) {
   return printf_string("%.1f", seconds * 1e6, "us");
 }
 
+double flow_goodput(const Flow& flow) {
+  return flow.messages > 1 ? bits_per_second(flow.bytes - flow.first_bytes, flow.seconds) : 0;
+}
+
 std::string render_table(const Report& report) {
   std::ostringstream out;
   out << "hfperf " << report.mode << " over " << report.transport;
@@ -180,7 +184,7 @@ std::string render_table(const Report& report) {
       (void)std::snprintf(line.data(), line.size(), "%20llx %9s %6llu %12s\n",
                           static_cast<unsigned long long>(f.id), size_text(f.bytes).c_str(),
                           static_cast<unsigned long long>(f.messages),
-                          format_rate(bits_per_second(f.bytes, f.seconds)).c_str());
+                          format_rate(flow_goodput(f)).c_str());
       out << line.data();
     }
     if (report.jain) {
@@ -221,8 +225,9 @@ void write_json(std::ostream& out, const Report& report) {
       json.member("flow", f.id);
       json.member("bytes", f.bytes);
       json.member("messages", f.messages);
+      json.member("first_bytes", f.first_bytes);
       json.member("seconds", f.seconds);
-      json.member("goodput_bps", bits_per_second(f.bytes, f.seconds));
+      json.member("goodput_bps", flow_goodput(f));
       json.end_object();
     }
     json.end_array();

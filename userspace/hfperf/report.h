@@ -43,13 +43,19 @@ struct Rounds {
   Usage usage;
 };
 
-// One flow as the server saw it.
+// One flow as the server saw it. Its time runs from the first message's
+// arrival to the last's, so the first message's bytes arrived before it:
+// goodput counts the bytes after them.
 struct Flow {
   std::uint64_t id = 0;
-  std::uint64_t bytes = 0;
+  std::uint64_t bytes = 0;  // all messages
   std::uint64_t messages = 0;
-  double seconds = 0;  // first to last message received
+  std::uint64_t first_bytes = 0;  // the first message's
+  double seconds = 0;             // first to last message received
 };
+
+// Bits per second of FLOW's messages after its first (0 with one message).
+[[nodiscard]] double flow_goodput(const Flow& flow);
 
 struct Report {
   std::string mode;       // pair, incast, mixed, a2a, server

@@ -3,7 +3,8 @@
 // and udp: each bound socket, which hears every client) is served by its
 // own thread that acks data, echoes pings and answers fins with what it
 // counted. Exits after --clients clients sent their last fin, reporting
-// each flow's bytes and goodput (first to last message) and Jain's index
+// each flow's bytes and goodput (the bytes after its first message over
+// the time from the first message to the last) and Jain's index
 // over the data flows' goodput.
 #include <condition_variable>
 #include <iostream>
@@ -21,6 +22,7 @@ namespace {
 struct FlowState {
   std::uint64_t bytes = 0;
   std::uint64_t messages = 0;
+  std::uint64_t first_bytes = 0;  // the first message's, before the clock
   Clock::time_point first;
   Clock::time_point last;
 };
@@ -70,9 +72,10 @@ class Server {
       flow.id = id;
       flow.bytes = state.bytes;
       flow.messages = state.messages;
+      flow.first_bytes = state.first_bytes;
       flow.seconds = seconds_between(state.first, state.last);
       report.flows.push_back(flow);
-      goodputs.push_back(bits_per_second(flow.bytes, flow.seconds));
+      goodputs.push_back(flow_goodput(flow));
     }
     report.jain = jain_index(goodputs);
   }
@@ -90,6 +93,7 @@ class Server {
           auto& flow = flows_[header.flow];
           if (flow.messages == 0) {
             flow.first = now;
+            flow.first_bytes = length;
           }
           flow.last = now;
           flow.bytes += length;

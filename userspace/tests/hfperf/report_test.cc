@@ -75,13 +75,27 @@ TEST(write_json, alltoall_and_flows) {
   rounds.round_seconds = {0.001, 0.003};
   rounds.round = summarize(rounds.round_seconds);
   r.rounds = rounds;
-  r.flows.push_back({.id = 1, .bytes = 100, .messages = 1, .seconds = 1});
+  r.flows.push_back({.id = 1, .bytes = 300, .messages = 3, .first_bytes = 200, .seconds = 1});
   r.jain = 1.0;
   const std::string json = json_of(r);
   EXPECT_NE(json.find(R"("rounds_done":2)"), std::string::npos);
   EXPECT_NE(json.find(R"("rounds_us":[1000,3000])"), std::string::npos);
   EXPECT_NE(json.find(R"("jain":1)"), std::string::npos);
   EXPECT_NE(json.find(R"("goodput_bps":800)"), std::string::npos);
+}
+
+// The server's clock starts when the first message has arrived: its bytes
+// are not part of the goodput (a flow of 2 messages read as twice its rate).
+TEST(write_json, flow_goodput_leaves_out_the_first_message) {
+  Report r;
+  r.mode = "server";
+  r.transport = "hf";
+  r.flows.push_back({.id = 1, .bytes = 1000, .messages = 2, .first_bytes = 500, .seconds = 1});
+  r.flows.push_back({.id = 2, .bytes = 100, .messages = 1, .first_bytes = 100, .seconds = 0});
+  EXPECT_DOUBLE_EQ(flow_goodput(r.flows[0]), 4000);
+  EXPECT_DOUBLE_EQ(flow_goodput(r.flows[1]), 0);
+  const std::string json = json_of(r);
+  EXPECT_NE(json.find(R"("first_bytes":500,"seconds":1,"goodput_bps":4000)"), std::string::npos);
 }
 
 TEST(render_table, pair) {
@@ -98,7 +112,7 @@ TEST(render_table, mixed_and_flows) {
   r.mode = "mixed";
   r.transport = "tcp";
   r.rtt = summarize({50e-6, 60e-6});
-  r.flows.push_back({.id = 0xab, .bytes = 1000, .messages = 2, .seconds = 1});
+  r.flows.push_back({.id = 0xab, .bytes = 1000, .messages = 2, .first_bytes = 500, .seconds = 1});
   r.jain = 0.5;
   const std::string table = render_table(r);
   EXPECT_NE(table.find("ping-pong under load: 2 round trips, p50 50.0us"), std::string::npos);
