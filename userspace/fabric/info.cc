@@ -2,9 +2,6 @@
 // parameters, fi_getinfo's answer, the fabric object and the event queue
 // fi_eq_open gives (the RDM endpoint reports nothing through one).
 #include <ifaddrs.h>
-#include <net/if.h>
-#include <net/if_arp.h>
-#include <netpacket/packet.h>
 #include <poll.h>
 
 #include <algorithm>
@@ -15,6 +12,10 @@
 #include "hyperframe/control.h"
 #include "hyperframe/sysfs.h"
 #include "provider.h"
+
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <netpacket/packet.h>
 
 namespace hf::fabric {
 namespace {
@@ -165,10 +166,10 @@ fi_info* make_info(std::uint32_t version, const Interface& iface, const fi_info*
   ep.protocol = FI_PROTO_UNSPEC;
   ep.protocol_version = kWireVersion;
   ep.max_msg_size = max_msg;
-  ep.mem_tag_format = hints != nullptr && hints->ep_attr != nullptr &&
-                              hints->ep_attr->mem_tag_format != 0
-                          ? hints->ep_attr->mem_tag_format
-                          : ~std::uint64_t{0};  // all 64 bits
+  ep.mem_tag_format =
+      hints != nullptr && hints->ep_attr != nullptr && hints->ep_attr->mem_tag_format != 0
+          ? hints->ep_attr->mem_tag_format
+          : ~std::uint64_t{0};  // all 64 bits
   ep.tx_ctx_cnt = 1;
   ep.rx_ctx_cnt = 1;
 
@@ -179,7 +180,7 @@ fi_info* make_info(std::uint32_t version, const Interface& iface, const fi_info*
   dom.data_progress = FI_PROGRESS_MANUAL;
   dom.resource_mgmt = FI_RM_ENABLED;
   dom.av_type = hints != nullptr && hints->domain_attr != nullptr ? hints->domain_attr->av_type
-                                                                   : FI_AV_UNSPEC;
+                                                                  : FI_AV_UNSPEC;
   if (FI_VERSION_LT(version, FI_VERSION(1, 5))) {
     dom.mr_mode = FI_MR_SCALABLE;
   } else if (hints != nullptr && hints->domain_attr != nullptr) {
@@ -202,8 +203,7 @@ fi_info* make_info(std::uint32_t version, const Interface& iface, const fi_info*
   fi_fabric_attr& fab = *info->fabric_attr;
   fab.name = dup_string(kFabricName);
   fab.prov_version = kProviderVersion;  // libfabric fills prov_name
-  owner.release();
-  return info;
+  return owner.release();
 }
 
 }  // namespace
@@ -281,107 +281,153 @@ std::size_t module_max_msg() noexcept {
   return kDefaultMaxMsg;
 }
 
+namespace {
+
+// The addresses fi_getinfo was given, and the interface it was pointed at.
+struct Wanted {
+  std::optional<sockaddr_hf> src;
+  std::optional<sockaddr_hf> dest;
+  std::string iface;
+};
+
+// node and service: with FI_SOURCE an interface and a port to bind,
+// otherwise a peer's MAC address and port. False when they do not parse.
+bool parse_node_service(const char* node, const char* service, std::uint64_t flags, int family,
+                        Wanted& wanted) {
+  std::uint16_t port = 0;
+  if (service != nullptr) {
+    char* end = nullptr;
+    const unsigned long value = std::strtoul(service, &end, 10);
+    if (*service == '\0' || *end != '\0' || value > 0xffff) {
+      return false;
+    }
+    port = static_cast<std::uint16_t>(value);
+  }
+  sockaddr_hf sa{};
+  sa.shf_family = static_cast<__kernel_sa_family_t>(family);
+  sa.shf_port = port;
+  if ((flags & FI_SOURCE) != 0) {
+    if (node != nullptr) {
+      wanted.iface = node;
+    }
+    wanted.src = sa;
+    return true;
+  }
+  const std::optional<MacAddress> mac = node != nullptr ? parse_mac(node) : std::nullopt;
+  if (!mac) {
+    return false;
+  }
+  std::copy(mac->begin(), mac->end(), std::begin(sa.shf_addr));
+  wanted.dest = sa;
+  return true;
+}
+
+// The addresses of `hints` and of node and service; nullopt when one is
+// not the provider's.
+std::optional<Wanted> wanted_addresses(const char* node, const char* service, std::uint64_t flags,
+                                       const fi_info* hints, int family) {
+  Wanted wanted;
+  if (hints != nullptr && hints->src_addr != nullptr) {
+    wanted.src = read_address(hints->src_addr, hints->src_addrlen, family);
+    if (!wanted.src) {
+      return std::nullopt;
+    }
+  }
+  if (hints != nullptr && hints->dest_addr != nullptr) {
+    wanted.dest = read_address(hints->dest_addr, hints->dest_addrlen, family);
+    if (!wanted.dest) {
+      return std::nullopt;
+    }
+  }
+  if ((node != nullptr || service != nullptr) &&
+      !parse_node_service(node, service, flags, family, wanted)) {
+    return std::nullopt;
+  }
+  return wanted;
+}
+
+// Whether `iface` is one the caller may get.
+bool offered(const Interface& iface, const Settings& config, const Wanted& wanted,
+             const fi_info* hints) {
+  if ((!config.iface.empty() && iface.name != config.iface) ||
+      (!wanted.iface.empty() && iface.name != wanted.iface)) {
+    return false;
+  }
+  if (hints != nullptr && hints->domain_attr != nullptr && hints->domain_attr->name != nullptr &&
+      iface.name != hints->domain_attr->name) {
+    return false;
+  }
+  return !wanted.src || wanted.src->shf_ifindex == 0 || wanted.src->shf_ifindex == iface.ifindex;
+}
+
+// The fi_info of `iface` with the wanted addresses.
+fi_info* info_for(std::uint32_t version, const Interface& iface, const fi_info* hints,
+                  std::size_t max_payload, const Wanted& wanted) {
+  fi_info* info = make_info(version, iface, hints, max_payload);
+  std::unique_ptr<fi_info, decltype(&fi_freeinfo)> owner(info, fi_freeinfo);
+  if (wanted.src) {
+    sockaddr_hf local = *wanted.src;
+    local.shf_ifindex = iface.ifindex;
+    std::copy(iface.mac.begin(), iface.mac.end(), std::begin(local.shf_addr));
+    info->src_addr = dup_address(local);
+    info->src_addrlen = sizeof(local);
+  }
+  if (wanted.dest) {
+    info->dest_addr = dup_address(*wanted.dest);
+    info->dest_addrlen = sizeof(*wanted.dest);
+  }
+  return owner.release();
+}
+
+bool wrong_fabric(const fi_info* hints) noexcept {
+  return hints != nullptr && hints->fabric_attr != nullptr && hints->fabric_attr->name != nullptr &&
+         std::strcmp(hints->fabric_attr->name, kFabricName) != 0;
+}
+
+int getinfo_of(std::uint32_t version, const char* node, const char* service, std::uint64_t flags,
+               const fi_info* hints, fi_info** info) {
+  *info = nullptr;
+  int family = 0;
+  try {
+    family = hf::family();
+  } catch (const std::system_error&) {
+    return -FI_ENODATA;  // the module is not loaded
+  }
+  const std::size_t max_msg = module_max_msg();
+  if (max_msg <= kHeaderSize) {
+    return -FI_ENODATA;
+  }
+  const std::size_t max_payload = max_msg - kHeaderSize;
+  if ((hints != nullptr && !hints_supported(*hints, max_payload)) || wrong_fabric(hints)) {
+    return -FI_ENODATA;
+  }
+  const std::optional<Wanted> wanted = wanted_addresses(node, service, flags, hints, family);
+  if (!wanted) {
+    return -FI_ENODATA;
+  }
+  const Settings config = settings();
+  InfoList list;
+  fi_info* tail = nullptr;
+  for (const Interface& iface : ethernet_interfaces()) {
+    if (!offered(iface, config, *wanted, hints)) {
+      continue;
+    }
+    fi_info* cur = info_for(version, iface, hints, max_payload, *wanted);
+    (tail != nullptr ? tail->next : list.head) = cur;
+    tail = cur;
+  }
+  if (list.head == nullptr) {
+    return -FI_ENODATA;
+  }
+  *info = list.release();
+  return 0;
+}
+
+}  // namespace
+
 int getinfo(std::uint32_t version, const char* node, const char* service, std::uint64_t flags,
             const fi_info* hints, fi_info** info) {
-  return guarded([&]() -> int {
-    *info = nullptr;
-    int family = 0;
-    try {
-      family = hf::family();
-    } catch (const std::system_error&) {
-      return -FI_ENODATA;  // the module is not loaded
-    }
-    const std::size_t max_msg = module_max_msg();
-    if (max_msg <= kHeaderSize) {
-      return -FI_ENODATA;
-    }
-    const std::size_t max_payload = max_msg - kHeaderSize;
-    if (hints != nullptr && !hints_supported(*hints, max_payload)) {
-      return -FI_ENODATA;
-    }
-    if (hints != nullptr && hints->fabric_attr != nullptr && hints->fabric_attr->name != nullptr &&
-        std::strcmp(hints->fabric_attr->name, kFabricName) != 0) {
-      return -FI_ENODATA;
-    }
-    // Addresses: the hints' own, or node and service (a MAC and a port).
-    std::optional<sockaddr_hf> src;
-    std::optional<sockaddr_hf> dest;
-    if (hints != nullptr && hints->src_addr != nullptr) {
-      src = read_address(hints->src_addr, hints->src_addrlen, family);
-      if (!src) {
-        return -FI_ENODATA;
-      }
-    }
-    if (hints != nullptr && hints->dest_addr != nullptr) {
-      dest = read_address(hints->dest_addr, hints->dest_addrlen, family);
-      if (!dest) {
-        return -FI_ENODATA;
-      }
-    }
-    std::string node_iface;
-    if (node != nullptr || service != nullptr) {
-      std::uint16_t port = 0;
-      if (service != nullptr) {
-        char* end = nullptr;
-        const unsigned long value = std::strtoul(service, &end, 10);
-        if (*service == '\0' || *end != '\0' || value > 0xffff) {
-          return -FI_ENODATA;
-        }
-        port = static_cast<std::uint16_t>(value);
-      }
-      sockaddr_hf sa{};
-      sa.shf_family = static_cast<__kernel_sa_family_t>(family);
-      sa.shf_port = port;
-      if ((flags & FI_SOURCE) != 0) {
-        if (node != nullptr) {
-          node_iface = node;  // the interface to use
-        }
-        src = sa;
-      } else {
-        const std::optional<MacAddress> mac = node != nullptr ? parse_mac(node) : std::nullopt;
-        if (!mac) {
-          return -FI_ENODATA;
-        }
-        std::copy(mac->begin(), mac->end(), std::begin(sa.shf_addr));
-        dest = sa;
-      }
-    }
-    const Settings config = settings();
-    InfoList list;
-    fi_info* tail = nullptr;
-    for (const Interface& iface : ethernet_interfaces()) {
-      if ((!config.iface.empty() && iface.name != config.iface) ||
-          (!node_iface.empty() && iface.name != node_iface)) {
-        continue;
-      }
-      if (hints != nullptr && hints->domain_attr != nullptr &&
-          hints->domain_attr->name != nullptr && iface.name != hints->domain_attr->name) {
-        continue;
-      }
-      if (src && src->shf_ifindex != 0 && src->shf_ifindex != iface.ifindex) {
-        continue;
-      }
-      fi_info* cur = make_info(version, iface, hints, max_payload);
-      (tail != nullptr ? tail->next : list.head) = cur;
-      tail = cur;
-      if (src) {
-        sockaddr_hf local = *src;
-        local.shf_ifindex = iface.ifindex;
-        std::copy(iface.mac.begin(), iface.mac.end(), std::begin(local.shf_addr));
-        cur->src_addr = dup_address(local);
-        cur->src_addrlen = sizeof(local);
-      }
-      if (dest) {
-        cur->dest_addr = dup_address(*dest);
-        cur->dest_addrlen = sizeof(*dest);
-      }
-    }
-    if (list.head == nullptr) {
-      return -FI_ENODATA;
-    }
-    *info = list.release();
-    return 0;
-  });
+  return guarded([&]() -> int { return getinfo_of(version, node, service, flags, hints, info); });
 }
 
 // --- the "not supported" entries -------------------------------------------
@@ -389,12 +435,16 @@ int getinfo(std::uint32_t version, const char* node, const char* service, std::u
 int no_bind(struct fid* /*fid*/, struct fid* /*bfid*/, std::uint64_t /*flags*/) {
   return -FI_ENOSYS;
 }
-int no_control(struct fid* /*fid*/, int /*command*/, void* /*arg*/) { return -FI_ENOSYS; }
-int no_ops_open(struct fid* /*fid*/, const char* /*name*/, std::uint64_t /*flags*/,
-                void** /*ops*/, void* /*context*/) {
+int no_control(struct fid* /*fid*/, int /*command*/, void* /*arg*/) {
   return -FI_ENOSYS;
 }
-int no_tostr(const struct fid* /*fid*/, char* /*buf*/, std::size_t /*len*/) { return -FI_ENOSYS; }
+int no_ops_open(struct fid* /*fid*/, const char* /*name*/, std::uint64_t /*flags*/, void** /*ops*/,
+                void* /*context*/) {
+  return -FI_ENOSYS;
+}
+int no_tostr(const struct fid* /*fid*/, char* /*buf*/, std::size_t /*len*/) {
+  return -FI_ENOSYS;
+}
 int no_ops_set(struct fid* /*fid*/, const char* /*name*/, std::uint64_t /*flags*/, void* /*ops*/,
                void* /*context*/) {
   return -FI_ENOSYS;
@@ -406,7 +456,7 @@ namespace {
 
 int fabric_close(struct fid* f) {
   auto* fabric = self_of_fid<Fabric, fid_fabric>(f);
-  if (fabric->refs.load() != 0) {
+  if (fabric->refs().load() != 0) {
     return -FI_EBUSY;
   }
   delete fabric;  // NOLINT(cppcoreguidelines-owning-memory): made by open_fabric
@@ -447,17 +497,19 @@ int fabric_trywait(fid_fabric* /*fabric*/, struct fid** fids, int count) {
   });
 }
 
-fi_ops g_fabric_fi_ops = {sizeof(fi_ops), fabric_close, no_bind,    no_control,
-                          no_ops_open,    no_tostr,     no_ops_set};  // NOLINT
-fi_ops_fabric g_fabric_ops = {sizeof(fi_ops_fabric), open_domain,    fabric_passive_ep,  // NOLINT
-                              eq_open,               fabric_wait_open, fabric_trywait,
-                              fabric_domain2};
+// NOLINTBEGIN(cppcoreguidelines-avoid-non-const-global-variables): libfabric
+// takes these tables by non-const pointer
+fi_ops g_fabric_fi_ops = {sizeof(fi_ops), fabric_close, no_bind,   no_control,
+                          no_ops_open,    no_tostr,     no_ops_set};
+fi_ops_fabric g_fabric_ops = {sizeof(fi_ops_fabric), open_domain,    fabric_passive_ep, eq_open,
+                              fabric_wait_open,      fabric_trywait, fabric_domain2};
+// NOLINTEND(cppcoreguidelines-avoid-non-const-global-variables)
 
 // --- event queue: nothing is ever reported on it -------------------------------
 
 int eq_close(struct fid* f) {
   auto* eq = self_of_fid<EventQueue, fid_eq>(f);
-  eq->fabric().refs.fetch_sub(1);
+  eq->fabric().refs().fetch_sub(1);
   delete eq;  // NOLINT(cppcoreguidelines-owning-memory): made by eq_open
   return 0;
 }
@@ -469,8 +521,8 @@ ssize_t eq_read(fid_eq* /*eq*/, std::uint32_t* /*event*/, void* /*buf*/, std::si
 ssize_t eq_readerr(fid_eq* /*eq*/, fi_eq_err_entry* /*buf*/, std::uint64_t /*flags*/) {
   return -FI_EAGAIN;
 }
-ssize_t eq_write(fid_eq* /*eq*/, std::uint32_t /*event*/, const void* /*buf*/,
-                 std::size_t /*len*/, std::uint64_t /*flags*/) {
+ssize_t eq_write(fid_eq* /*eq*/, std::uint32_t /*event*/, const void* /*buf*/, std::size_t /*len*/,
+                 std::uint64_t /*flags*/) {
   return -FI_ENOSYS;
 }
 ssize_t eq_sread(fid_eq* /*eq*/, std::uint32_t* /*event*/, void* /*buf*/, std::size_t /*len*/,
@@ -491,10 +543,12 @@ const char* eq_strerror(fid_eq* /*eq*/, int prov_errno, const void* /*err_data*/
   return text;
 }
 
-fi_ops g_eq_fi_ops = {sizeof(fi_ops), eq_close, no_bind,   no_control,  // NOLINT
+// NOLINTBEGIN(cppcoreguidelines-avoid-non-const-global-variables): libfabric
+// takes these tables by non-const pointer
+fi_ops g_eq_fi_ops = {sizeof(fi_ops), eq_close, no_bind,   no_control,
                       no_ops_open,    no_tostr, no_ops_set};
-fi_ops_eq g_eq_ops = {sizeof(fi_ops_eq), eq_read,  eq_readerr, eq_write,  // NOLINT
-                      eq_sread,          eq_strerror};
+fi_ops_eq g_eq_ops = {sizeof(fi_ops_eq), eq_read, eq_readerr, eq_write, eq_sread, eq_strerror};
+// NOLINTEND(cppcoreguidelines-avoid-non-const-global-variables)
 
 int eq_open(fid_fabric* fabric, fi_eq_attr* attr, fid_eq** eq, void* context) {
   return guarded([&]() -> int {
@@ -502,8 +556,9 @@ int eq_open(fid_fabric* fabric, fi_eq_attr* attr, fid_eq** eq, void* context) {
       return -FI_ENOSYS;
     }
     auto* self = self_of<Fabric>(fabric);
-    auto* queue = new EventQueue(*self, context);  // NOLINT(cppcoreguidelines-owning-memory)
-    self->refs.fetch_add(1);
+    // NOLINTNEXTLINE(cppcoreguidelines-owning-memory): eq_close deletes it
+    auto* queue = new EventQueue(*self, context);
+    self->refs().fetch_add(1);
     *eq = queue->fid();
     return 0;
   });
@@ -533,7 +588,8 @@ int open_fabric(fi_fabric_attr* attr, fid_fabric** fabric, void* context) {
     if (attr == nullptr || attr->name == nullptr || std::strcmp(attr->name, kFabricName) != 0) {
       return -FI_EINVAL;
     }
-    auto* self = new Fabric(attr->api_version, context);  // NOLINT(cppcoreguidelines-owning-memory)
+    // NOLINTNEXTLINE(cppcoreguidelines-owning-memory): fabric_close deletes it
+    auto* self = new Fabric(attr->api_version, context);
     *fabric = self->fid();
     return 0;
   });

@@ -8,14 +8,6 @@
 // every entry point goes through guarded().
 #pragma once
 
-#include <rdma/fabric.h>
-#include <rdma/fi_cm.h>
-#include <rdma/fi_domain.h>
-#include <rdma/fi_endpoint.h>
-#include <rdma/fi_eq.h>
-#include <rdma/fi_errno.h>
-#include <rdma/fi_tagged.h>
-#include <rdma/providers/fi_prov.h>
 #include <sys/uio.h>
 
 #include <array>
@@ -36,6 +28,15 @@
 #include "hyperframe/socket.h"
 #include "match.h"
 #include "wire.h"
+
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_eq.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_tagged.h>
+#include <rdma/providers/fi_prov.h>
 
 namespace hf::fabric {
 
@@ -100,9 +101,9 @@ struct Interface {
 
 // The provider's parameters (FI_HF_*; fi_info -e lists them).
 struct Settings {
-  std::string iface;                                  // FI_HF_IFACE
-  std::size_t unexp_bytes = std::size_t{64} << 20U;   // FI_HF_UNEXP_BYTES
-  std::size_t unexp_msgs = 4096;                      // FI_HF_UNEXP_MSGS
+  std::string iface;                                 // FI_HF_IFACE
+  std::size_t unexp_bytes = std::size_t{64} << 20U;  // FI_HF_UNEXP_BYTES
+  std::size_t unexp_msgs = 4096;                     // FI_HF_UNEXP_MSGS
 };
 [[nodiscard]] Settings settings();
 
@@ -118,9 +119,11 @@ class Fabric {
   Fabric(std::uint32_t api_version, void* context);
   [[nodiscard]] fid_fabric* fid() noexcept { return &handle_.fid; }
   [[nodiscard]] std::uint32_t api_version() const noexcept { return handle_.fid.api_version; }
-  std::atomic<int> refs{0};
+  // Objects opened on this one (closing it first is -FI_EBUSY).
+  [[nodiscard]] std::atomic<int>& refs() noexcept { return refs_; }
 
  private:
+  std::atomic<int> refs_{0};
   Handle<fid_fabric, Fabric> handle_;
 };
 
@@ -136,9 +139,11 @@ class Domain {
   [[nodiscard]] std::uint32_t api_version() const noexcept { return api_; }
   [[nodiscard]] std::mutex& mutex() noexcept { return mutex_; }
   [[nodiscard]] const Settings& settings() const noexcept { return settings_; }
-  std::atomic<int> refs{0};
+  // Objects opened on this one (closing it first is -FI_EBUSY).
+  [[nodiscard]] std::atomic<int>& refs() noexcept { return refs_; }
 
  private:
+  std::atomic<int> refs_{0};
   Handle<fid_domain, Domain> handle_;
   Fabric* fabric_;
   Interface iface_;
@@ -169,9 +174,11 @@ class AddressVector {
   [[nodiscard]] int remove(const fi_addr_t* fi_addr, std::size_t count);
   [[nodiscard]] std::optional<Peer> lookup(fi_addr_t fi_addr) const noexcept;
   [[nodiscard]] fi_addr_t reverse(SourceKey key) const noexcept;
-  std::atomic<int> refs{0};
+  // Objects opened on this one (closing it first is -FI_EBUSY).
+  [[nodiscard]] std::atomic<int>& refs() noexcept { return refs_; }
 
  private:
+  std::atomic<int> refs_{0};
   Handle<fid_av, AddressVector> handle_;
   Domain* domain_;
   std::vector<std::optional<Peer>> table_;
@@ -361,8 +368,7 @@ class Endpoint {
 // Shared "not supported" entries for ops tables.
 int no_bind(struct fid* fid, struct fid* bfid, std::uint64_t flags);
 int no_control(struct fid* fid, int command, void* arg);
-int no_ops_open(struct fid* fid, const char* name, std::uint64_t flags, void** ops,
-                void* context);
+int no_ops_open(struct fid* fid, const char* name, std::uint64_t flags, void** ops, void* context);
 int no_tostr(const struct fid* fid, char* buf, std::size_t len);
 int no_ops_set(struct fid* fid, const char* name, std::uint64_t flags, void* ops, void* context);
 

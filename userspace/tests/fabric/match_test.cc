@@ -2,11 +2,11 @@
 // (fabric/match.h).
 #include "match.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
 #include <optional>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace hf::fabric {
 namespace {

@@ -1,10 +1,10 @@
 // tests/fabric/wire_test.cc - the provider's message header (fabric/wire.h).
 #include "wire.h"
 
-#include <gtest/gtest.h>
-
 #include <cstddef>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace hf::fabric {
 namespace {
