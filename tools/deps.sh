@@ -43,6 +43,9 @@ packages=(
 	# make deb (debian/: debhelper with dh-sequence-dkms, lintian) and the
 	# packages' guest test (make deb-check: dkms builds the module, man)
 	debhelper dh-dkms lintian dkms man-db
+	# the libfabric provider (userspace/fabric: headers, fi_info and
+	# fi_pingpong for its selftest) and Open MPI over it
+	libfabric-dev libfabric-bin openmpi-bin libopenmpi-dev
 	# the YNL spec's check and selftest (the kernel's YNL tooling itself
 	# comes from linux-source-6.12, fetched by tools/ynl.sh, below)
 	python3-yaml python3-jsonschema

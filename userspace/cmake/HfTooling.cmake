@@ -5,7 +5,7 @@
 #   tidy          clang-tidy over every userspace .cc in compile_commands.json
 # Both tools are pinned to version 14 (their output differs between versions);
 # the configuration is the repository's .clang-format and .clang-tidy.
-set(hf_code_dirs include lib hfctl hfperf selftests tests)
+set(hf_code_dirs include lib hfctl hfperf selftests tests fabric)
 
 set(hf_format_globs)
 foreach(dir IN LISTS hf_code_dirs)
@@ -16,7 +16,12 @@ file(GLOB_RECURSE HF_FORMAT_FILES CONFIGURE_DEPENDS ${hf_format_globs})
 # Only files that are compiled (and so in compile_commands.json) can be tidied.
 set(hf_tidy_globs "${PROJECT_SOURCE_DIR}/lib/*.cc" "${PROJECT_SOURCE_DIR}/hfctl/*.cc"
     "${PROJECT_SOURCE_DIR}/hfperf/*.cc" "${PROJECT_SOURCE_DIR}/selftests/*.cc")
-foreach(target_dir IN ITEMS hyperframe_tests:lib hfctl_tests:hfctl hfperf_tests:hfperf hfcore_tests:core)
+# The provider is built only where libfabric-dev is.
+if(TARGET hf-fi)
+  list(APPEND hf_tidy_globs "${PROJECT_SOURCE_DIR}/fabric/*.cc")
+endif()
+foreach(target_dir IN ITEMS hyperframe_tests:lib hfctl_tests:hfctl hfperf_tests:hfperf hfcore_tests:core
+        fabric_tests:fabric)
   string(REPLACE ":" ";" pair "${target_dir}")
   list(GET pair 0 tgt)
   list(GET pair 1 dir)
