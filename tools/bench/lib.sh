@@ -276,8 +276,8 @@ print(sum(q.get("drops", 0) for q in json.load(sys.stdin) if q.get("kind") == "t
 
 # node_qdisc T: hyperframe's nodes pace with hfq at the link rate in the
 # link regime (their own link: a sender's NIC goes no faster), with
-# rx_sched RX_SCHED and link_rate LINK_RATE in every node's namespace
-# (hfctl config set); TCP and UDP keep veth's default.
+# rx_sched RX_SCHED (and, when 1, link_rate LINK_RATE) in every node's
+# namespace (hfctl config set); TCP and UDP keep veth's default.
 node_qdisc()
 {
 	local i
@@ -287,8 +287,10 @@ node_qdisc()
 			ip netns exec "${HF_NODES[i]}" tc qdisc replace dev eth0 root hfq &&
 				"$HFCTL" -n "${HF_NODES[i]}" qdisc set dev eth0 rate "$LINK_RATE" ||
 				fail "hfq at $LINK_RATE on node $i"
+			# link_rate counts only under rx_sched (hfq's rate first).
 			"$HFCTL" -n "${HF_NODES[i]}" config set rx_sched "$RX_SCHED" \
-				link_rate "$LINK_RATE" || fail "rx_sched $RX_SCHED on node $i"
+				link_rate "$( ((RX_SCHED)) && echo "$LINK_RATE" || echo 0)" ||
+				fail "rx_sched $RX_SCHED on node $i"
 		else
 			ip netns exec "${HF_NODES[i]}" tc qdisc del dev eth0 root 2>/dev/null
 		fi
