@@ -6,7 +6,8 @@ root tbf of each port PORT... every INTERVAL seconds straight from rtnetlink
 pay for in milliseconds of CPU), until SIGTERM or SIGINT, and then writes
 OUT: for every port, its queue at each sample where the port was busy
 (it sent bytes since the previous sample, or held a backlog), in packets
-and bytes, and the drops, bytes and packets it counted over the run.
+and bytes, the time it was busy (the intervals ending in such a sample)
+and the drops, bytes and packets it counted over the run.
 Writes OUT.ready once the first sample is in. Python's standard library
 only (it runs in the guest).
 
@@ -92,17 +93,19 @@ def main():
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))
     first = sampler.sample()
     last = dict(first)
-    series = {p: {"pkts": [], "bytes": []} for p in ports}
+    series = {p: {"pkts": [], "bytes": [], "busy_s": 0.0} for p in ports}
     samples = 1
     start = time.monotonic()
     open(out_path + ".ready", "w").close()
     next_at = start + interval
+    then = start
     while not stop:
         delay = next_at - time.monotonic()
         if delay > 0:
             time.sleep(delay)
         next_at += interval
         now = sampler.sample()
+        at = time.monotonic()
         samples += 1
         for p, i in index.items():
             if i not in now:
@@ -111,7 +114,8 @@ def main():
             if nbytes != last.get(i, now[i])[0] or qlen or backlog:
                 series[p]["pkts"].append(qlen)
                 series[p]["bytes"].append(backlog)
-        last = now
+                series[p]["busy_s"] += at - then
+        last, then = now, at
     elapsed = time.monotonic() - start
     result = {"interval_s": interval, "samples": samples,
               "mean_interval_s": elapsed / max(1, samples - 1), "ports": {}}

@@ -189,12 +189,12 @@ class ReportTest(Fixture):
         self.assertNotIn("## Profile", md)
 
 
-def fifo_json(pkts=(), nbytes=(), drops=0, port="p0"):
+def fifo_json(pkts=(), nbytes=(), drops=0, port="p0", sent=1, busy=0.0):
     """fifo.py's output: one port's busy samples, the others idle."""
-    ports = {p: {"pkts": [], "bytes": [], "drops": 0, "sent_bytes": 0, "sent_packets": 0}
-             for p in ("p0", "p1", "p2", "p3")}
+    ports = {p: {"pkts": [], "bytes": [], "drops": 0, "sent_bytes": 0, "sent_packets": 0,
+                 "busy_s": 0.0} for p in ("p0", "p1", "p2", "p3")}
     ports[port] = {"pkts": list(pkts), "bytes": list(nbytes), "drops": drops,
-                   "sent_bytes": 1, "sent_packets": 1}
+                   "sent_bytes": sent, "sent_packets": 1, "busy_s": busy}
     return {"interval_s": 0.01, "samples": 500, "mean_interval_s": 0.0102, "ports": ports}
 
 
@@ -236,12 +236,16 @@ class LinkRegimeTest(Fixture):
         data["sizes"][0]["latency_us"].update(p50=alone_p99 / 2, p99=alone_p99)
         self.link("pingpong-" + row, "pingpong", row, data, size=64)
 
-    def link_incast(self, row, senders, seconds, jain, drops=0, idle=70.0):
-        flows = [{"flow": i, "bytes": 2 << 20, "messages": 2, "seconds": s,
-                  "goodput_bps": (2 << 20) * 8 / s} for i, s in enumerate(seconds)]
+    def link_incast(self, row, senders, seconds, jain, drops=0, idle=70.0, share=0.96):
+        # 4 messages of 1 MiB per sender; hfperf's rate counts all 4 over
+        # the time from the first to the last: the report counts 3.
+        flows = [{"flow": i, "bytes": 4 << 20, "messages": 4, "seconds": s,
+                  "goodput_bps": (4 << 20) * 8 / s} for i, s in enumerate(seconds)]
         name = "incast-%s" % row + ("" if senders == 3 else "-%d" % senders)
+        # The receiver's port sent SHARE of 50 Mbit/s over 2 s busy.
         self.link(name, "incast", row, idle=idle, senders=senders, switch_drops=drops,
-                  fifo_data=fifo_json([0, 1, 2], [0, 1514, 3028], drops))
+                  fifo_data=fifo_json([0, 1, 2], [0, 1514, 3028], drops,
+                                      sent=int(share * 50e6 / 8 * 2), busy=2.0))
         (self.raw / ("link-1500-%s.server.json" % name)).write_text(
             json.dumps({"mode": "server", "flows": flows, "jain": jain}))
 
@@ -261,9 +265,9 @@ class LinkRegimeTest(Fixture):
         self.link_rtt("hf", 1000, 400)        # 2.5x alone, 0.05x TCP's
         self.link_rtt("hf-rx", 5000, 500)     # 10x alone, 0.25x TCP's
         self.link_rtt("tcp", 20000, 300)
-        self.link_incast("hf", 3, [1.0, 1.0, 1.05], 0.995)
-        self.link_incast("tcp", 3, [1.0, 1.2, 1.3], 0.97, drops=40)
-        self.link_incast("hf", 7, [2.5] * 7, 0.90, drops=3, idle=10.0)
+        self.link_incast("hf", 3, [1.5, 1.5, 1.5], 0.5)  # hfperf's Jain: not read
+        self.link_incast("tcp", 3, [1.0, 1.2, 1.3], 0.97, drops=40, share=0.9)
+        self.link_incast("hf", 7, [3.0] * 6 + [6.0], 0.5, drops=3, idle=10.0, share=0.94)
         self.pair("hf", 6e9, 18.0, 100)  # a CPU-bound run: not in the link section
         rc, result, md = self.run_report()
         self.assertEqual(rc, 0, md)
@@ -305,14 +309,19 @@ class LinkRegimeTest(Fixture):
         self.assertAlmostEqual(backlog["measured"], 2.0)
         self.assertTrue(backlog["met"])
 
+        three = report.find(result["runs"], regime="link", kind="incast", senders=3,
+                            transport="hf")
+        self.assertAlmostEqual(three["goodput_flows_bps"][0], (3 << 20) * 8 / 1.5)
         share = hf["incast 3 to 1: share of the receiver's link"]
-        self.assertAlmostEqual(share["measured"], 3 * (2 << 20) * 8 / 1.05 / 50e6)
+        self.assertAlmostEqual(share["measured"], 0.96)
         self.assertTrue(share["met"])
-        self.assertTrue(hf["incast 3 to 1: Jain index"]["met"])
+        self.assertAlmostEqual(hf["incast 3 to 1: Jain index"]["measured"], 1.0)
         self.assertTrue(hf["incast 3 to 1: drops"]["met"])
+        self.assertFalse(hf["incast 7 to 1: share of the receiver's link"]["met"])
         seven = hf["incast 7 to 1: Jain index"]
+        self.assertAlmostEqual(seven["measured"], 6.5 ** 2 / (7 * 6.25))  # six at x, one at x / 2
         self.assertFalse(seven["met"])
-        self.assertAlmostEqual(seven["shortfall"], 0.09)
+        self.assertAlmostEqual(seven["shortfall"], 0.99 - 6.5 ** 2 / (7 * 6.25))
         self.assertTrue(seven["cpu_bound"])
         self.assertEqual(hf["incast 7 to 1: drops"]["measured"], 3)
         self.assertNotIn("incast 7 to 1: drops", rx)  # rx ran no 7-to-1
@@ -330,11 +339,12 @@ class LinkRegimeTest(Fixture):
                       "  | **12** |", md)
         self.assertIn("| hyperframe, receiver-scheduled | 40.0 | 250 | 500 | 2500 | 5000 | 10000"
                       " | 10.00 | 0.25 |", md)
-        self.assertIn("| 7 | hyperframe | 47.0 | 0.94 | 0.900 |", md)
+        self.assertIn("| 3 | hyperframe | 0.96 | 50.3 | 1.000 | 16.8, 16.8, 16.8 | 70 |", md)
+        self.assertIn("| 7 | hyperframe | 0.94 |", md)
         self.assertIn("### Targets of issue 35 (link-bound)", md)
         self.assertIn("| 64-byte ping-pong beside bulk: p99 / its own unloaded p99 | <= 3 |"
                       " 2.50 yes | 10.00 **no** (+7.00) |", md)
-        self.assertIn("| incast 7 to 1: Jain index | >= 0.99 | 0.90 **no** (+0.09) *CPU-bound* | - |",
+        self.assertIn("| incast 7 to 1: Jain index | >= 0.99 | 0.97 **no** (+0.02) *CPU-bound* | - |",
                       md)
         # The CPU regime's section has no link rows; its targets stay its own.
         self.assertEqual(md.count("## Link-bound"), 1)
