@@ -157,10 +157,11 @@ def incast_run(raw, name, meta):
     run = {"flows_bps": flows, "total_bps": sum(flows), "jain": data.get("jain"),
            "senders": senders, "switch_drops": int(meta.get("switch_drops") or 0)}
     # hfperf's server times a flow from its first message read to its
-    # last, so the first message's bytes fall outside the time: a flow of
-    # 2 messages reads as twice its rate. Its goodput without them, and
-    # Jain's index of those.
-    fixed = [(f["bytes"] - f["bytes"] / f["messages"]) * 8 / f["seconds"]
+    # last, so the first message's bytes fall outside the time. Since
+    # hfperf reports first_bytes its goodput leaves them out; before, a
+    # flow of 2 messages read as twice its rate: recomputed here.
+    fixed = [f["goodput_bps"] if "first_bytes" in f else
+             (f["bytes"] - f["bytes"] / f["messages"]) * 8 / f["seconds"]
              for f in data["flows"] if f.get("messages", 0) > 1 and f.get("seconds")]
     if len(fixed) == senders:
         run["goodput_flows_bps"] = fixed
