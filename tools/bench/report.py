@@ -149,12 +149,22 @@ def pingpong_run(raw, name):
 
 
 def incast_run(raw, name, meta):
-    senders = int(meta.get("senders") or 3)
     data = load_json(raw / (name + ".server.json"))
-    if not data or len(data.get("flows", [])) != senders:
+    if not data:
         return None
-    flows = [f["goodput_bps"] for f in data["flows"]]
-    run = {"flows_bps": flows, "total_bps": sum(flows), "jain": data.get("jain"),
+    run = incast_run_from(data.get("flows", []), meta)
+    if run:
+        run["jain"] = data.get("jain")
+    return run
+
+
+def incast_run_from(flows_in, meta):
+    """An incast run from its server's flows (hfperf's JSON) and its meta."""
+    senders = int(meta.get("senders") or 3)
+    if len(flows_in) != senders:
+        return None
+    flows = [f["goodput_bps"] for f in flows_in]
+    run = {"flows_bps": flows, "total_bps": sum(flows), "jain": None,
            "senders": senders, "switch_drops": int(meta.get("switch_drops") or 0)}
     # hfperf's server times a flow from its first message read to its
     # last, so the first message's bytes fall outside the time. Since
@@ -162,13 +172,12 @@ def incast_run(raw, name, meta):
     # flow of 2 messages read as twice its rate: recomputed here.
     fixed = [f["goodput_bps"] if "first_bytes" in f else
              (f["bytes"] - f["bytes"] / f["messages"]) * 8 / f["seconds"]
-             for f in data["flows"] if f.get("messages", 0) > 1 and f.get("seconds")]
+             for f in flows_in if f.get("messages", 0) > 1 and f.get("seconds")]
     if len(fixed) == senders:
         run["goodput_flows_bps"] = fixed
         run["goodput_bps"] = sum(fixed)
         run["goodput_jain"] = sum(fixed) ** 2 / (len(fixed) * sum(x * x for x in fixed))
     return run
-
 
 def fifo_summary(path):
     """The switch FIFOs during one run (fifo.py's samples): per port and the
