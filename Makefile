@@ -12,7 +12,8 @@
 #                   in a guest, with what each puts on the wire and a plot
 #   make bench      the side-by-side benchmark in a guest: results.json,
 #                   results.md and plots in build/bench/KERNEL
-#                   (BENCH=--quick: shorter)
+#                   (BENCH=--quick: shorter; --link-rate=RATE: the link
+#                   regime's rate, 50mbit; --no-incast7: no 8-node incast)
 #   make observe    hfctl probe and hfctl trace over TCP and hyperframe
 #                   transfers side by side, in a guest
 #   make deps       install the Debian packages (idempotent)
@@ -79,7 +80,8 @@ demo: deps
 observe: deps
 	tools/demo.sh $(KERNEL) tools/demo/observe.sh
 
-# BENCH=--quick: shorter runs and fewer sizes.
+# BENCH=--quick: shorter runs and fewer sizes; also --link-rate=RATE and
+# --no-incast7 (tools/bench/guest.sh).
 bench: deps
 	tools/bench/bench.sh $(KERNEL) $(BENCH)
 

@@ -6,11 +6,17 @@
 # tools/bench/report.py reads. The caller sources the selftests' lib.sh,
 # creates the topology and sets OUT, DURATION (pair runs), ROUNDS (a2a),
 # MIXED (mixed runs), INCAST_BYTES (per incast sender) and LINK_RATE (hfq
-# in the link regime).
+# in the link regime). With FIFO=1 every run also samples the switch's
+# tbf FIFOs (fifo.py) and records the guest's idle CPU over the run; with
+# RX_SCHED=1 hyperframe's runs are the receiver-scheduled ones (named
+# hf-rx, rx_sched=1 in their .meta).
 
 HFPERF=$HF_BUILD/userspace/hfperf/hfperf
 HFCTL=$HF_BUILD/userspace/hfctl/hfctl
 failures=0
+FIFO=${FIFO:-0}
+FIFO_INTERVAL=${FIFO_INTERVAL:-0.01}
+RX_SCHED=${RX_SCHED:-0}
 
 say() { echo "${SAY:-bench}: $*"; }
 
@@ -70,6 +76,63 @@ retransmits()
 	esac
 }
 
+# tname T: T as run names and .meta files spell it: hf-rx for hyperframe
+# with the receiver's schedule on (RX_SCHED=1).
+tname()
+{
+	if [[ $1 == hf ]] && ((RX_SCHED)); then
+		echo hf-rx
+	else
+		echo "$1"
+	fi
+}
+
+# cpu_stat: "TOTAL IDLE" jiffies of the whole guest so far (idle and
+# iowait are idle; steal and the guest fields are left out).
+cpu_stat()
+{
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $5 + $6 + $7 + $8, $5 + $6 }' /proc/stat
+}
+
+# run_begin NAME: marks the start of run NAME: the guest's CPU counters
+# and, with FIFO=1, a fifo.py sampler of the switch's ports in
+# $OUT/raw/NAME.fifo.json, running once its first sample is in.
+run_begin()
+{
+	local name=$1 ports=() i
+
+	read -r RUN_CPU_TOTAL RUN_CPU_IDLE < <(cpu_stat)
+	FIFO_PID=
+	((FIFO)) || return 0
+	for ((i = 0; i < ${#HF_NODES[@]}; i++)); do
+		ports+=("p$i")
+	done
+	rm -f "$OUT/raw/$name.fifo.json" "$OUT/raw/$name.fifo.json.ready"
+	ip netns exec "$HF_SWITCH" python3 "$HF_TREE/tools/bench/fifo.py" \
+		"$OUT/raw/$name.fifo.json" "$FIFO_INTERVAL" "${ports[@]}" \
+		2>"$OUT/raw/$name.fifo.err" &
+	FIFO_PID=$!
+	busywait 60000 test -e "$OUT/raw/$name.fifo.json.ready" ||
+		fail "$name: the FIFO sampler did not start: $(head -c 300 "$OUT/raw/$name.fifo.err")"
+}
+
+# run_end NAME: stops what run_begin started; RUN_IDLE is the percentage
+# of the guest's CPU time that was idle since (the run's own sampler
+# included).
+run_end()
+{
+	local name=$1 total idle
+
+	if [[ -n $FIFO_PID ]]; then
+		kill -TERM "$FIFO_PID" 2>/dev/null
+		wait "$FIFO_PID" || fail "$name: the FIFO sampler: $(head -c 300 "$OUT/raw/$name.fifo.err")"
+		rm -f "$OUT/raw/$name.fifo.json.ready"
+	fi
+	read -r total idle < <(cpu_stat)
+	RUN_IDLE=$(((idle - RUN_CPU_IDLE) * 1000 / (total - RUN_CPU_TOTAL + (total == RUN_CPU_TOTAL))))
+	RUN_IDLE=$((RUN_IDLE / 10)).$((RUN_IDLE % 10))
+}
+
 # server T NODE PORT CLIENTS NAME: an hfperf server in the background.
 server()
 {
@@ -78,13 +141,14 @@ server()
 	SERVER=$!
 }
 
-# meta NAME KEY=VALUE...: what a run was, beside its JSON.
+# meta NAME KEY=VALUE...: what a run was, beside its JSON; with the idle
+# CPU of its run_begin .. run_end and whether the receiver scheduled.
 meta()
 {
 	local name=$1
 
 	shift
-	printf '%s\n' "$@" >"$OUT/raw/$name.meta"
+	printf '%s\n' "$@" "idle_pct=${RUN_IDLE:-}" "rx_sched=$RX_SCHED" >"$OUT/raw/$name.meta"
 }
 
 # pair REGIME MTU T SIZE: bulk from node 0 to node 1.
@@ -93,40 +157,65 @@ pair()
 	local regime=$1 mtu=$2 t=$3 size=$4 name segs0 queued0 queued=
 	local port=$((7000 + RANDOM % 2000))
 
-	name=$regime-$mtu-pair-$t-$size
+	name=$regime-$mtu-pair-$(tname "$t")-$size
 	server "$t" 1 "$port" 1 "$name"
 	segs0=$(wire_segs "$t" 0)
 	queued0=$(queued_skbs "$t" 0)
+	run_begin "$name"
 	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" pair -t "$t" -d eth0 \
 		--port "$port" --peer "$(addr "$t" 1)" --sizes "$size" --duration "$DURATION" \
 		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
 		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
 	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
+	run_end "$name"
 	[[ -n $queued0 ]] && queued=$(($(queued_skbs "$t" 0) - queued0))
 	meta "$name" regime="$regime" mtu="$mtu" kind=pair transport="$t" size="$size" \
 		wire_segs=$(($(wire_segs "$t" 0) - segs0)) queued_skbs="$queued"
 }
 
-# a2a REGIME MTU T: all-to-all among the 4 nodes, 1 MiB per pair and round.
-a2a()
+# pingpong REGIME MTU T: 64-byte messages from node 0 to node 1, one at a
+# time (window 1), for MIXED: the unloaded round trip (send to the
+# receiver's acknowledgement) that mixed's is held against.
+pingpong()
 {
-	local regime=$1 mtu=$2 t=$3 nodes='' i pids=() name
+	local regime=$1 mtu=$2 t=$3 name
 	local port=$((7000 + RANDOM % 2000))
 
-	name=$regime-$mtu-a2a-$t
-	for i in 0 1 2 3; do
+	name=$regime-$mtu-pingpong-$(tname "$t")
+	server "$t" 1 "$port" 1 "$name"
+	run_begin "$name"
+	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" pair -t "$t" -d eth0 \
+		--port "$port" --peer "$(addr "$t" 1)" --sizes 64 --window 1 --duration "$MIXED" \
+		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
+		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
+	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
+	run_end "$name"
+	meta "$name" regime="$regime" mtu="$mtu" kind=pingpong transport="$t" size=64
+}
+
+# a2a REGIME MTU T [BYTES]: all-to-all among the nodes, BYTES per pair and
+# round (1 MiB, and no size in the run's name, when not given).
+a2a()
+{
+	local regime=$1 mtu=$2 t=$3 bytes=${4:-1m} nodes='' i pids=() name n=${#HF_NODES[@]}
+	local port=$((7000 + RANDOM % 2000))
+
+	name=$regime-$mtu-a2a-$(tname "$t")${4:+-$4}
+	for ((i = 0; i < n; i++)); do
 		nodes+=${nodes:+,}$(addr "$t" "$i")
 	done
-	for i in 0 1 2 3; do
+	run_begin "$name"
+	for ((i = 0; i < n; i++)); do
 		ip netns exec "${HF_NODES[i]}" timeout 600 "$HFPERF" a2a -t "$t" -d eth0 \
-			--port "$port" --rank "$i" --nodes "$nodes" --bytes 1m --rounds "$ROUNDS" \
+			--port "$port" --rank "$i" --nodes "$nodes" --bytes "$bytes" --rounds "$ROUNDS" \
 			--wait 30s -j >"$OUT/raw/$name.rank$i.json" 2>"$OUT/raw/$name.rank$i.err" &
 		pids+=($!)
 	done
-	for i in 0 1 2 3; do
+	for ((i = 0; i < n; i++)); do
 		wait "${pids[i]}" || fail "$name rank $i: $(head -c 300 "$OUT/raw/$name.rank$i.err")"
 	done
-	meta "$name" regime="$regime" mtu="$mtu" kind=a2a transport="$t"
+	run_end "$name"
+	meta "$name" regime="$regime" mtu="$mtu" kind=a2a transport="$t" bytes="$bytes" nodes="$n"
 }
 
 # mixed REGIME MTU T: bulk of 1 MiB messages and a 64-byte ping-pong, node 0 to 1.
@@ -135,36 +224,43 @@ mixed()
 	local regime=$1 mtu=$2 t=$3 name
 	local port=$((7000 + RANDOM % 2000))
 
-	name=$regime-$mtu-mixed-$t
+	name=$regime-$mtu-mixed-$(tname "$t")
 	server "$t" 1 "$port" 1 "$name"
+	run_begin "$name"
 	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" mixed -t "$t" -d eth0 \
 		--port "$port" --peer "$(addr "$t" 1)" --size 1m --duration "$MIXED" \
 		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
 		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
 	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
+	run_end "$name"
 	meta "$name" regime="$regime" mtu="$mtu" kind=mixed transport="$t"
 }
 
-# incast REGIME MTU T: nodes 1, 2 and 3 each send 1 MiB messages to node 0.
+# incast REGIME MTU T [BYTES]: every other node sends 1 MiB messages, BYTES
+# (INCAST_BYTES when not given) each, to node 0. With 3 senders (4 nodes)
+# the run's name is as it always was; with more it ends in -N.
 incast()
 {
-	local regime=$1 mtu=$2 t=$3 name i pids=() drops
-	local port=$((7000 + RANDOM % 2000))
+	local regime=$1 mtu=$2 t=$3 bytes=${4:-$INCAST_BYTES} name i pids=() drops
+	local port=$((7000 + RANDOM % 2000)) senders=$((${#HF_NODES[@]} - 1))
 
-	name=$regime-$mtu-incast-$t
+	name=$regime-$mtu-incast-$(tname "$t")
+	((senders != 3)) && name+=-$senders
 	drops=$(switch_drops 0)
-	server "$t" 0 "$port" 3 "$name"
-	for i in 1 2 3; do
+	server "$t" 0 "$port" "$senders" "$name"
+	run_begin "$name"
+	for ((i = 1; i <= senders; i++)); do
 		ip netns exec "${HF_NODES[i]}" timeout 600 "$HFPERF" incast -t "$t" -d eth0 \
-			--port "$port" --peer "$(addr "$t" 0)" --size 1m --bytes "$INCAST_BYTES" --wait 30s -j \
+			--port "$port" --peer "$(addr "$t" 0)" --size 1m --bytes "$bytes" --wait 30s -j \
 			>"$OUT/raw/$name.sender$i.json" 2>"$OUT/raw/$name.sender$i.err" &
 		pids+=($!)
 	done
-	for i in 0 1 2; do
-		wait "${pids[i]}" || fail "$name sender $((i + 1)): $(head -c 300 "$OUT/raw/$name.sender$((i + 1)).err")"
+	for ((i = 1; i <= senders; i++)); do
+		wait "${pids[i - 1]}" || fail "$name sender $i: $(head -c 300 "$OUT/raw/$name.sender$i.err")"
 	done
 	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
-	meta "$name" regime="$regime" mtu="$mtu" kind=incast transport="$t" \
+	run_end "$name"
+	meta "$name" regime="$regime" mtu="$mtu" kind=incast transport="$t" senders="$senders" \
 		switch_drops=$(($(switch_drops 0) - drops))
 }
 
@@ -179,16 +275,22 @@ print(sum(q.get("drops", 0) for q in json.load(sys.stdin) if q.get("kind") == "t
 }
 
 # node_qdisc T: hyperframe's nodes pace with hfq at the link rate in the
-# link regime; TCP and UDP keep veth's default.
+# link regime (their own link: a sender's NIC goes no faster), with
+# rx_sched RX_SCHED (and, when 1, link_rate LINK_RATE) in every node's
+# namespace (hfctl config set); TCP and UDP keep veth's default.
 node_qdisc()
 {
 	local i
 
-	for i in 0 1 2 3; do
+	for ((i = 0; i < ${#HF_NODES[@]}; i++)); do
 		if [[ $1 == hf ]]; then
 			ip netns exec "${HF_NODES[i]}" tc qdisc replace dev eth0 root hfq &&
 				"$HFCTL" -n "${HF_NODES[i]}" qdisc set dev eth0 rate "$LINK_RATE" ||
 				fail "hfq at $LINK_RATE on node $i"
+			# link_rate counts only under rx_sched (hfq's rate first).
+			"$HFCTL" -n "${HF_NODES[i]}" config set rx_sched "$RX_SCHED" \
+				link_rate "$( ((RX_SCHED)) && echo "$LINK_RATE" || echo 0)" ||
+				fail "rx_sched $RX_SCHED on node $i"
 		else
 			ip netns exec "${HF_NODES[i]}" tc qdisc del dev eth0 root 2>/dev/null
 		fi
@@ -273,11 +375,13 @@ lossy_pair()
 	name=lossy-1500-pair-$t-$tag
 	server "$t" 1 "$port" 1 "$name"
 	r0=$(retransmits "$t" 0)
+	run_begin "$name"
 	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" pair -t "$t" -d eth0 \
 		--port "$port" --peer "$(addr "$t" 1)" --sizes 1m --duration "$LOSSY_DURATION" \
 		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
 		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
 	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
+	run_end "$name"
 	meta "$name" regime=lossy mtu=1500 kind=pair transport="$t" size=1m \
 		netem="$netem" retransmits=$(($(retransmits "$t" 0) - r0))
 }
