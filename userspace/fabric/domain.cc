@@ -250,13 +250,7 @@ int cq_signal(fid_cq* cq) {
 
 const char* cq_strerror(fid_cq* /*cq*/, int prov_errno, const void* /*err_data*/, char* buf,
                         std::size_t len) {
-  const char* text = fi_strerror(prov_errno);
-  if (buf != nullptr && len > 0) {
-    std::strncpy(buf, text, len - 1);
-    buf[len - 1] = '\0';  // NOLINT(cppcoreguidelines-pro-bounds-pointer-arithmetic)
-    return buf;
-  }
-  return text;
+  return error_text(prov_errno, buf, len);
 }
 
 // NOLINTBEGIN(cppcoreguidelines-avoid-non-const-global-variables): libfabric

@@ -450,6 +450,16 @@ int no_ops_set(struct fid* /*fid*/, const char* /*name*/, std::uint64_t /*flags*
   return -FI_ENOSYS;
 }
 
+const char* error_text(int prov_errno, char* buf, std::size_t len) {
+  const char* text = fi_strerror(prov_errno);
+  if (buf != nullptr && len > 0) {
+    std::strncpy(buf, text, len - 1);
+    buf[len - 1] = '\0';  // NOLINT(cppcoreguidelines-pro-bounds-pointer-arithmetic)
+    return buf;
+  }
+  return text;
+}
+
 // --- fabric ------------------------------------------------------------------
 
 namespace {
@@ -534,13 +544,7 @@ ssize_t eq_sread(fid_eq* /*eq*/, std::uint32_t* /*event*/, void* /*buf*/, std::s
 }
 const char* eq_strerror(fid_eq* /*eq*/, int prov_errno, const void* /*err_data*/, char* buf,
                         std::size_t len) {
-  const char* text = fi_strerror(prov_errno);
-  if (buf != nullptr && len > 0) {
-    std::strncpy(buf, text, len - 1);
-    buf[len - 1] = '\0';  // NOLINT(cppcoreguidelines-pro-bounds-pointer-arithmetic)
-    return buf;
-  }
-  return text;
+  return error_text(prov_errno, buf, len);
 }
 
 // NOLINTBEGIN(cppcoreguidelines-avoid-non-const-global-variables): libfabric

@@ -372,4 +372,8 @@ int no_ops_open(struct fid* fid, const char* name, std::uint64_t flags, void** o
 int no_tostr(const struct fid* fid, char* buf, std::size_t len);
 int no_ops_set(struct fid* fid, const char* name, std::uint64_t flags, void* ops, void* context);
 
+// The text of a completion or event queue's error (its strerror entry):
+// fi_strerror()'s, copied into BUF of LEN bytes where one is given.
+const char* error_text(int prov_errno, char* buf, std::size_t len);
+
 }  // namespace hf::fabric
