@@ -150,34 +150,33 @@ def pingpong_run(raw, name):
 
 def incast_run(raw, name, meta):
     data = load_json(raw / (name + ".server.json"))
-    if not data:
-        return None
-    run = incast_run_from(data.get("flows", []), meta)
-    if run:
-        run["jain"] = data.get("jain")
-    return run
+    return incast_run_from(data.get("flows", []), meta) if data else None
+
+
+def flow_goodput(flow):
+    """A server flow's goodput without its first message, which arrived
+    before the flow's time began: hfperf's own where it reports
+    first_bytes, recomputed for results of an hfperf before it (which
+    counted that message, reading a flow of 2 messages as twice its rate)."""
+    if "first_bytes" in flow:
+        return flow["goodput_bps"]
+    if flow.get("messages", 0) < 2 or not flow.get("seconds"):
+        return 0
+    return (flow["bytes"] - flow["bytes"] / flow["messages"]) * 8 / flow["seconds"]
 
 
 def incast_run_from(flows_in, meta):
-    """An incast run from its server's flows (hfperf's JSON) and its meta."""
+    """An incast run from its server's flows (hfperf's JSON) and its meta:
+    each flow's goodput, their sum and Jain's index of them."""
     senders = int(meta.get("senders") or 3)
     if len(flows_in) != senders:
         return None
-    flows = [f["goodput_bps"] for f in flows_in]
-    run = {"flows_bps": flows, "total_bps": sum(flows), "jain": None,
-           "senders": senders, "switch_drops": int(meta.get("switch_drops") or 0)}
-    # hfperf's server times a flow from its first message read to its
-    # last, so the first message's bytes fall outside the time. Since
-    # hfperf reports first_bytes its goodput leaves them out; before, a
-    # flow of 2 messages read as twice its rate: recomputed here.
-    fixed = [f["goodput_bps"] if "first_bytes" in f else
-             (f["bytes"] - f["bytes"] / f["messages"]) * 8 / f["seconds"]
-             for f in flows_in if f.get("messages", 0) > 1 and f.get("seconds")]
-    if len(fixed) == senders:
-        run["goodput_flows_bps"] = fixed
-        run["goodput_bps"] = sum(fixed)
-        run["goodput_jain"] = sum(fixed) ** 2 / (len(fixed) * sum(x * x for x in fixed))
-    return run
+    flows = [flow_goodput(f) for f in flows_in]
+    squares = sum(x * x for x in flows)
+    return {"flows_bps": flows, "total_bps": sum(flows),
+            "jain": sum(flows) ** 2 / (len(flows) * squares) if squares else None,
+            "senders": senders, "switch_drops": int(meta.get("switch_drops") or 0)}
+
 
 def fifo_summary(path):
     """The switch FIFOs during one run (fifo.py's samples): per port and the
@@ -386,11 +385,7 @@ def receiver_share(run, link_bps):
     port = (run.get("fifo") or {}).get("ports", {}).get("p0") or {}
     if port.get("busy_s") and link_bps:
         return port["sent_bytes"] * 8 / port["busy_s"] / link_bps
-    return ratio(run.get("goodput_bps", run["total_bps"]), link_bps)
-
-
-def jain(run):
-    return run.get("goodput_jain", run["jain"])
+    return ratio(run["total_bps"], link_bps)
 
 
 def a2a_bound_us(run, link_bps):
@@ -458,7 +453,7 @@ def link_targets(runs, link_bps):
             add(row, what + ": share of the receiver's link", ">=", 0.95,
                 receiver_share(r, link_bps),
                 "the receiver's switch port: bytes sent while busy, against the link's rate", [r])
-            add(row, what + ": Jain index", ">=", 0.99, jain(r), "per-sender goodput", [r])
+            add(row, what + ": Jain index", ">=", 0.99, r["jain"], "per-sender goodput", [r])
             add(row, what + ": drops", "<=", 0,
                 r["fifo"]["drops"] if r.get("fifo") else r["switch_drops"], "every switch port",
                 [r])
@@ -589,8 +584,8 @@ def link_markdown(result):
                                                if label(r) in LINK_ROWS else 9)):
             lines.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 (r["senders"], NAMES[label(r)], num(receiver_share(r, link_bps), "%.2f"),
-                 mbit(r.get("goodput_bps", r["total_bps"])), num(jain(r), "%.3f"),
-                 ", ".join(mbit(f) for f in r.get("goodput_flows_bps", r["flows_bps"])),
+                 mbit(r["total_bps"]), num(r["jain"], "%.3f"),
+                 ", ".join(mbit(f) for f in r["flows_bps"]),
                  idle_cell(r)) + fifo_cells(r)))
         lines.append("")
         if result.get("incast7_skipped"):
