@@ -151,23 +151,34 @@ meta()
 	printf '%s\n' "$@" "idle_pct=${RUN_IDLE:-}" "rx_sched=$RX_SCHED" >"$OUT/raw/$name.meta"
 }
 
-# pair REGIME MTU T SIZE: bulk from node 0 to node 1.
-pair()
+# client NAME T MODE ARGS...: hfperf MODE ARGS from node 0 to an hfperf
+# server on node 1 (a fresh port), its JSON in $OUT/raw/NAME.json, the run
+# between run_begin and run_end.
+client()
 {
-	local regime=$1 mtu=$2 t=$3 size=$4 name segs0 queued0 queued=
+	local name=$1 t=$2 mode=$3
 	local port=$((7000 + RANDOM % 2000))
 
-	name=$regime-$mtu-pair-$(tname "$t")-$size
+	shift 3
 	server "$t" 1 "$port" 1 "$name"
-	segs0=$(wire_segs "$t" 0)
-	queued0=$(queued_skbs "$t" 0)
 	run_begin "$name"
-	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" pair -t "$t" -d eth0 \
-		--port "$port" --peer "$(addr "$t" 1)" --sizes "$size" --duration "$DURATION" \
+	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" "$mode" -t "$t" -d eth0 \
+		--port "$port" --peer "$(addr "$t" 1)" "$@" \
 		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
 		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
 	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
 	run_end "$name"
+}
+
+# pair REGIME MTU T SIZE: bulk from node 0 to node 1.
+pair()
+{
+	local regime=$1 mtu=$2 t=$3 size=$4 name segs0 queued0 queued=
+
+	name=$regime-$mtu-pair-$(tname "$t")-$size
+	segs0=$(wire_segs "$t" 0)
+	queued0=$(queued_skbs "$t" 0)
+	client "$name" "$t" pair --sizes "$size" --duration "$DURATION"
 	[[ -n $queued0 ]] && queued=$(($(queued_skbs "$t" 0) - queued0))
 	meta "$name" regime="$regime" mtu="$mtu" kind=pair transport="$t" size="$size" \
 		wire_segs=$(($(wire_segs "$t" 0) - segs0)) queued_skbs="$queued"
@@ -179,17 +190,9 @@ pair()
 pingpong()
 {
 	local regime=$1 mtu=$2 t=$3 name
-	local port=$((7000 + RANDOM % 2000))
 
 	name=$regime-$mtu-pingpong-$(tname "$t")
-	server "$t" 1 "$port" 1 "$name"
-	run_begin "$name"
-	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" pair -t "$t" -d eth0 \
-		--port "$port" --peer "$(addr "$t" 1)" --sizes 64 --window 1 --duration "$MIXED" \
-		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
-		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
-	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
-	run_end "$name"
+	client "$name" "$t" pair --sizes 64 --window 1 --duration "$MIXED"
 	meta "$name" regime="$regime" mtu="$mtu" kind=pingpong transport="$t" size=64
 }
 
@@ -222,17 +225,9 @@ a2a()
 mixed()
 {
 	local regime=$1 mtu=$2 t=$3 name
-	local port=$((7000 + RANDOM % 2000))
 
 	name=$regime-$mtu-mixed-$(tname "$t")
-	server "$t" 1 "$port" 1 "$name"
-	run_begin "$name"
-	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" mixed -t "$t" -d eth0 \
-		--port "$port" --peer "$(addr "$t" 1)" --size 1m --duration "$MIXED" \
-		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
-		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
-	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
-	run_end "$name"
+	client "$name" "$t" mixed --size 1m --duration "$MIXED"
 	meta "$name" regime="$regime" mtu="$mtu" kind=mixed transport="$t"
 }
 
@@ -370,18 +365,10 @@ profile()
 lossy_pair()
 {
 	local netem=$1 tag=$2 t=$3 name r0
-	local port=$((7000 + RANDOM % 2000))
 
 	name=lossy-1500-pair-$t-$tag
-	server "$t" 1 "$port" 1 "$name"
 	r0=$(retransmits "$t" 0)
-	run_begin "$name"
-	ip netns exec "${HF_NODES[0]}" timeout 600 "$HFPERF" pair -t "$t" -d eth0 \
-		--port "$port" --peer "$(addr "$t" 1)" --sizes 1m --duration "$LOSSY_DURATION" \
-		--wait 30s -j >"$OUT/raw/$name.json" 2>"$OUT/raw/$name.err" ||
-		fail "$name: $(head -c 300 "$OUT/raw/$name.err")"
-	wait "$SERVER" || fail "$name server: $(head -c 300 "$OUT/raw/$name.server.err")"
-	run_end "$name"
+	client "$name" "$t" pair --sizes 1m --duration "$LOSSY_DURATION"
 	meta "$name" regime=lossy mtu=1500 kind=pair transport="$t" size=1m \
 		netem="$netem" retransmits=$(($(retransmits "$t" 0) - r0))
 }
