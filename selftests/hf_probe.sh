@@ -49,48 +49,28 @@ near()
 	fi
 }
 
-# probe_progs MIN: how many of the probe's programs with an id above MIN
-# are attached (each has a link); "max" for the highest program id of all.
-probe_progs()
-{
-	python3 -c '
-import json, subprocess, sys
-def bpftool(*args):
-	return json.loads(subprocess.run(["bpftool", "-j", *args], capture_output=True,
-					 text=True).stdout or "[]")
-progs = bpftool("prog", "show")
-if sys.argv[1] == "max":
-	print(max((p["id"] for p in progs), default=0))
-	sys.exit(0)
-names = {"hf_probe_tx", "hf_probe_rx", "hf_probe_qdisc", "hf_probe_enqueue"}
-ids = {p["id"] for p in progs if p.get("name") in names and p["id"] > int(sys.argv[1])}
-print(len(ids & {l.get("prog_id") for l in bpftool("link", "show")}))' "$1" 2>/dev/null
-}
-
-# probe_attached PID MIN: the four programs of the probe PID loaded (ids
-# above MIN: not those of a probe already running) are attached (under
-# TCG loading takes seconds), or PID has exited.
-probe_attached()
-{
-	! kill -0 "$1" 2>/dev/null && return 0
-	(($(probe_progs "$2") >= 4))
-}
-
 # probe_start NS OUT ARGS...: runs hfctl probe in NS in the background
 # (pid in $probe_pid), JSON unless OUT ends in .txt, and returns once its
-# programs are attached.
+# programs are attached: the probe says "listening on" (under TCG, loading
+# takes seconds, and its DURATION counts from there).
 probe_start()
 {
-	local ns=$1 out=$2 min
+	local ns=$1 out=$2
 	local -a json=(-j)
 
 	shift 2
 	[[ $out == *.txt ]] && json=()
-	min=$(probe_progs max)
 	"$HFCTL" -n "$ns" "${json[@]}" probe dev eth0 "$@" >"$out" 2>"$out.err" &
 	probe_pid=$!
-	busywait 120000 probe_attached "$probe_pid" "$min" || return 1
-	kill -0 "$probe_pid" 2>/dev/null
+	busywait 120000 probe_listening "$probe_pid" "$out.err" || return 1
+	grep -q "^hfctl probe: listening on eth0 for " "$out.err"
+}
+
+# probe_listening PID ERR: the probe PID said it is attached in ERR, or
+# has exited.
+probe_listening()
+{
+	grep -q "^hfctl probe: listening on " "$2" || ! kill -0 "$1" 2>/dev/null
 }
 
 ktap_plan 10

@@ -67,6 +67,12 @@ inline constexpr std::size_t kProbeMaxIntervals = 256;
 // dport 5201", "ethertype 0x88b5", "" for none.
 [[nodiscard]] std::string describe_filter(const ProbeArgs& args);
 
+// What a probe says on standard error once its programs are attached, as
+// tcpdump's "listening on": "listening on eth0 for 20s, proto udp port
+// 5202; SIGINT ends it early". A script waits for it before it starts the
+// traffic to measure.
+[[nodiscard]] std::string probe_listening(const ProbeArgs& args);
+
 // One direction of a device, as the programs counted it.
 struct DirectionCounts {
   std::uint64_t skbs = 0;

@@ -221,4 +221,10 @@ std::string describe_filter(const ProbeArgs& args) {
   return text;
 }
 
+std::string probe_listening(const ProbeArgs& args) {
+  const std::string filter = describe_filter(args);
+  return "listening on " + args.dev + " for " + format_ms(args.duration) +
+         (filter.empty() ? "" : ", " + filter) + "; SIGINT ends it early";
+}
+
 }  // namespace hfctl

@@ -120,7 +120,8 @@ __u64 monotonic_ns() {
 
 }  // namespace
 
-ProbeResult run_probe(const ProbeArgs& args, const std::filesystem::path& root) {
+ProbeResult run_probe(const ProbeArgs& args, const std::filesystem::path& root,
+                      std::ostream& status) {
   std::error_code ignored;
   if (!std::filesystem::exists(root / "sys/kernel/btf/vmlinux", ignored)) {
     throw std::runtime_error(
@@ -155,6 +156,7 @@ ProbeResult run_probe(const ProbeArgs& args, const std::filesystem::path& root) 
   }
   const auto start = std::chrono::steady_clock::now();
   hf_probe_skel_start(skeleton.get(), monotonic_ns());
+  status << "hfctl probe: " << probe_listening(args) << std::endl;
   const auto end = start + args.duration;
   for (auto now = start; now < end; now = std::chrono::steady_clock::now()) {
     pollfd fd{.fd = stop.fd(), .events = POLLIN, .revents = 0};

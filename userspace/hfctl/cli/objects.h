@@ -25,10 +25,12 @@ namespace hfctl {
 struct Command;
 struct DeviceRow;
 
-// What a handler runs against: where output goes and the directory that
-// stands for "/" (a scratch tree in tests).
+// What a handler runs against: where output goes, where a command that runs
+// for a while says what it is doing, and the directory that stands for "/"
+// (a scratch tree in tests).
 struct Env {
   std::ostream& out;
+  std::ostream& err;
   std::filesystem::path root;
 };
 

@@ -25,7 +25,7 @@ int run(std::span<const std::string> args, std::ostream& out, std::ostream& err,
         const std::filesystem::path& root) {
   try {
     const Command command = parse(args);
-    Env env{.out = out, .root = root};
+    Env env{.out = out, .err = err, .root = root};
     execute(command, env);
     errno = 0;
     out.flush();

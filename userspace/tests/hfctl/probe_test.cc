@@ -128,6 +128,14 @@ TEST(ParseProbeArgs, Intervals) {
   EXPECT_EQ(hfctl::probe_intervals(brief), 10U);
 }
 
+TEST(ParseProbeArgs, ListeningLine) {
+  EXPECT_EQ(hfctl::probe_listening(parse({"dev", "eth0"})),
+            "listening on eth0 for 5s; SIGINT ends it early");
+  EXPECT_EQ(hfctl::probe_listening(
+                parse({"dev", "v0", "duration", "1500ms", "proto", "udp", "port", "5202"})),
+            "listening on v0 for 1500ms, proto udp port 5202; SIGINT ends it early");
+}
+
 TEST(ParseProbeArgs, RefusesBadCommandLines) {
   EXPECT_EQ(refusal({}), "probe needs dev DEV");
   EXPECT_EQ(refusal({"dev"}), "\"dev\" needs a value");

@@ -15,7 +15,7 @@ namespace {
 
 void probe(const Command& command, Env& env) {
   const ProbeArgs args = parse_probe_args(command.args);
-  render_probe(env.out, run_probe(args, env.root), command.options);
+  render_probe(env.out, run_probe(args, env.root, env.err), command.options);
 }
 
 constexpr std::array kCommands{
