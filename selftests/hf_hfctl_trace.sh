@@ -96,13 +96,16 @@ hf_module_load
 
 # Three nodes behind a bridge (node 2 stays idle), netem on the switch's
 # port towards node 1: there a frame's trains pass one by one, where on
-# node 0's own device a carrier of a whole frame is one skb.
+# node 0's own device a carrier of a whole frame is one skb. netem drops
+# skbs, and node 0's 7 MB cross that port as some 110-170 trains: at 3 %
+# a run lost none about once in 200 (seen in a make check on 6.1); at
+# 8 % about once in 10,000.
 hf_topo_create 3
 n0=${HF_NODES[0]}
 n1=${HF_NODES[1]}
 nsid=("$(stat -L -c %i "/run/netns/$n0")" "$(stat -L -c %i "/run/netns/$n1")")
 ns0=${nsid[0]}
-ip netns exec "$HF_SWITCH" tc qdisc add dev p1 root netem loss 3%
+ip netns exec "$HF_SWITCH" tc qdisc add dev p1 root netem loss 8%
 check_err $? "netem towards node 1"
 "$HFCTL" -n "$n1" qdisc attach dev eth0 && "$HFCTL" -n "$n1" qdisc set dev eth0 rate 400mbit
 check_err $? "hfq at 400 Mbit/s on node 1"
@@ -173,7 +176,7 @@ for i in 0 1; do
 		"node $i's trace: its netns, nothing missed or untracked"
 done
 ((retx = $(field "$LOGS/t0.json" "j['events']['hf_retransmit']"), retx > 0))
-check_err $? "no segment sent again under 3 % loss: the run proves little"
+check_err $? "no segment sent again under 8 % loss: the run proves little"
 # 400 Mbit/s for node 1's one sender: 50,000,000 bytes per second.
 check_eq "$(field "$LOGS/t0.json" 'j["events"]["hf_rate_hint"] > 0, j["peers"][0]["rate_hint"]')" \
 	"True 50000000" "node 0's rate hints seen, the last"
