@@ -105,7 +105,8 @@ for mtu in 1500 9000; do
 		"carriers and lone skbs of $(hf_stat 0 tx_data_skbs) trains;" \
 		"$(hf_stat 0 tx_carriers_split) carriers taken apart for veth;" \
 		"largest $largest bytes"
-	why="$(hf_stat 0 tx_retransmits) segments sent again ($(hf_stat 0 tx_rto) timeouts,"
+	retx=$(hf_stat 0 tx_retransmits)
+	why="$retx segments sent again ($(hf_stat 0 tx_rto) timeouts,"
 	why+=" $(hf_stat 0 tx_window_resends) resends of refused ones, $(hf_stat 1 drop_rcvbuf)"
 	why+=" refused for a full buffer); $(hf_stat 0 tx_credit_stalls) credit stalls;"
 	why+=" $(hf_stat 0 tx_xmit_errors) refused by the device"
@@ -115,9 +116,9 @@ for mtu in 1500 9000; do
 	# Repairs go through the data band too, one segment each: what is
 	# left are the skbs of first transmissions, the frames'. (A host that
 	# starves the guest fires the retransmission timer now and then.)
-	check_eq "$qdata" $(($(hf_stat 0 tx_frame_skbs) + $(hf_stat 0 tx_retransmits))) \
+	check_eq "$qdata" $(($(hf_stat 0 tx_frame_skbs) + retx)) \
 		"data skbs hfq took against tx_frame_skbs and tx_retransmits"
-	first=$((qdata - $(hf_stat 0 tx_retransmits)))
+	first=$((qdata - retx))
 	((first > 0 && first <= 2 * frames))
 	check_err $? "hfq took $first skbs of first transmissions for $frames frames: more than 2x; $why"
 	((largest >= MIB))

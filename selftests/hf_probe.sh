@@ -62,15 +62,17 @@ probe_start()
 	[[ $out == *.txt ]] && json=()
 	"$HFCTL" -n "$ns" "${json[@]}" probe dev eth0 "$@" >"$out" 2>"$out.err" &
 	probe_pid=$!
-	busywait 120000 probe_listening "$probe_pid" "$out.err" || return 1
-	grep -q "^hfctl probe: listening on eth0 for " "$out.err"
+	busywait 120000 probe_listening_or_gone "$probe_pid" "$out.err" || return 1
+	probe_listening "$out.err"
 }
 
-# probe_listening PID ERR: the probe PID said it is attached in ERR, or
-# has exited.
-probe_listening()
+# probe_listening ERR: the probe said in ERR that it is attached.
+probe_listening() { grep -q "^hfctl probe: listening on " "$1"; }
+
+# probe_listening_or_gone PID ERR: so, or the probe PID has exited.
+probe_listening_or_gone()
 {
-	grep -q "^hfctl probe: listening on " "$2" || ! kill -0 "$1" 2>/dev/null
+	probe_listening "$2" || ! kill -0 "$1" 2>/dev/null
 }
 
 ktap_plan 10
