@@ -109,11 +109,13 @@ log_test "trace: ten tracepoints with their documented fields"
 # 2. A traced run: the events against the counters.
 # Three nodes behind a bridge, netem on the switch's port towards node 1:
 # there a frame's trains pass one by one, where on node 0's own device a
-# carrier of a whole frame is one skb.
+# carrier of a whole frame is one skb. netem drops skbs, and the
+# exchange crosses that port as some 110-170 trains: at 3 % a run lost
+# none about once in 200 (seen in CI on 6.1); at 8 % about once in 10,000.
 hf_topo_create 3
 n0=${HF_NODES[0]}
 n1=${HF_NODES[1]}
-ip netns exec "$HF_SWITCH" tc qdisc add dev p1 root netem loss 3%
+ip netns exec "$HF_SWITCH" tc qdisc add dev p1 root netem loss 8%
 check_err $? "netem towards node 1"
 # hfq paces node 1 to a link rate: node 1 hints node 0 its share.
 "$HFCTL" -n "$n1" qdisc attach dev eth0 && "$HFCTL" -n "$n1" qdisc set dev eth0 rate 400mbit
@@ -191,7 +193,7 @@ for ev in hf_frame_xmit hf_frame_recv hf_credit_grant hf_msg_deliver; do
 	check_err $? "$ev: $a events in node 0's namespace, $b in node 1's; want both"
 done
 ((retx = $(events hf_retransmit), retx > 0))
-check_err $? "no segment sent again under 3 % loss: the run proves little"
+check_err $? "no segment sent again under 8 % loss: the run proves little"
 log_test "trace: each event counted as its counter moved, under loss, both ways"
 
 # 3. hfq on node 1: every packet taken is let go, in each band.
