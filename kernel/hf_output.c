@@ -161,12 +161,14 @@ void hf_tx_fsize_note(struct hf_peer *peer, unsigned int changed)
 }
 
 /*
- * Segment @seq was found lost (reordering window, timeout): a congestion
- * sign, unless a zero window says the receiver refused it for a full
- * socket buffer, which is flow control.
+ * Segment @seq was found lost, by the reordering window or (@timeout) by
+ * the retransmission timer, whose reaction F-RTO may take back
+ * (hf_tx_rto_verdict()): a congestion sign, unless a zero window says the
+ * receiver refused it for a full socket buffer, which is flow control.
  */
-void hf_tx_loss_sign(struct hf_peer *peer, u32 seq)
+void hf_tx_loss_sign(struct hf_peer *peer, u32 seq, bool timeout)
 {
+	struct hf_fsize *fs = &peer->out.frame.fsize;
 	struct hf_fsize_params fp;
 
 	lockdep_assert_held(&peer->lock);
@@ -174,9 +176,9 @@ void hf_tx_loss_sign(struct hf_peer *peer, u32 seq)
 	if (peer->out.grant.zero_window ||
 	    (peer->out.grant.refused_mark && hf_seq_before(seq, peer->out.grant.refused_end)))
 		return;
-	hf_tx_fsize_note(peer, hf_fsize_on_congestion(&peer->out.frame.fsize,
-						      hf_fsize_params_read(peer->cfg, &fp),
-						   HF_FSIZE_LOSS, seq));
+	hf_fsize_params_read(peer->cfg, &fp);
+	hf_tx_fsize_note(peer, timeout ? hf_fsize_on_timeout(fs, &fp, seq) :
+			 hf_fsize_on_congestion(fs, &fp, HF_FSIZE_LOSS, seq));
 }
 
 /*

@@ -284,7 +284,7 @@ u64 hf_tx_repair(struct hf_peer *peer)
 		if (!hf_txwin_repairs_take(&peer->out.txw))
 			break;
 		hf_txwin_next_lost(&peer->out.txw, &seq);
-		hf_tx_loss_sign(peer, seq);
+		hf_tx_loss_sign(peer, seq, false);
 		if (!peer->out.rec.recovering) {
 			peer->out.rec.recovering = true;
 			peer->out.rec.recover = hf_txwin_nxt(&peer->out.txw);
@@ -374,13 +374,16 @@ unsigned int hf_tx_resend(struct hf_peer *peer, unsigned int budget)
  * @early: it acks a segment sent before the timer, sent once and not
  * SACKed before: the flight was not lost, the timer fired early (the
  * machine stalled, an ACK was late). Everything the timer made eligible
- * goes back to the scoreboard's loss detection, and the backoff ends.
+ * goes back to the scoreboard's loss detection, the backoff ends, and the
+ * frame-size controller takes back the timeout's cut (hf_fsize_undo()).
  * Otherwise only the probe arrived: the RTO stands confirmed
  * (hf_tx_rto_confirmed()), HF_RTO_BUDGET - 1 more are resent at once and the
  * acks pay for the rest (hf_tx_repair()).
  */
 void hf_tx_rto_verdict(struct hf_peer *peer, bool early)
 {
+	struct hf_fsize_params fp;
+
 	lockdep_assert_held(&peer->lock);
 	if (!early) {
 		/*
@@ -394,6 +397,8 @@ void hf_tx_rto_verdict(struct hf_peer *peer, bool early)
 	}
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_TX_RTO_SPURIOUS);
 	hf_txwin_rto_undo(&peer->out.txw);
+	hf_tx_fsize_note(peer, hf_fsize_undo(&peer->out.frame.fsize,
+					     hf_fsize_params_read(peer->cfg, &fp)));
 	hf_rto_backoff_end(&peer->out.rec.rto);
 	peer->out.rec.phase = HF_RTO_IDLE;
 }
@@ -469,7 +474,7 @@ static void hf_tx_rto_timeout(struct hf_peer *peer)
 		return;
 	}
 	/* A timeout is a loss sign to the frame-size controller too. */
-	hf_tx_loss_sign(peer, hf_txwin_una(&peer->out.txw));
+	hf_tx_loss_sign(peer, hf_txwin_una(&peer->out.txw), true);
 	/* The oldest segment alone: the next ACK says whether that was all. */
 	hf_txwin_rto(&peer->out.txw);
 	hf_tx_resend(peer, 1);

@@ -172,7 +172,7 @@ TRACE_EVENT(hf_credit_stall,
  * The frame-size controller changed the frame size, the rate, or both
  * (tx_frame_grows + tx_frame_shrinks count the first, tx_rate_cuts the
  * cuts of the second). Rates are in 1/1024 of the pacing rate; reason is
- * enum hf_fsize_reason (1 grow, 2 loss, 3 delay, 4 notice, 5 idle).
+ * enum hf_fsize_reason (1 grow, 2 loss, 3 delay, 4 notice, 5 idle, 6 undo).
  */
 TRACE_EVENT(hf_frame_size,
 	TP_PROTO(const struct hf_peer *peer, const struct hf_fsize_change *c),

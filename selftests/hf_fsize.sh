@@ -16,6 +16,11 @@
 # receiver (3 nodes behind a bridge): there a frame's trains (64 KiB at
 # most) pass one by one, where on the sender's own device a carrier, one
 # skb of a whole 1 MiB frame, would be dropped or kept whole.
+# Last, a flow whose ACKs are held back past the RTO (netem delay on the
+# switch port towards the sender, for a moment): the timer fires with
+# nothing lost, F-RTO finds it spurious, and the controller takes its cut
+# back (the hf_frame_size tracepoint, reason 6 "undo", puts back what the
+# timeout's cut took).
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -30,7 +35,7 @@ CLEAN_MS=300
 # no EDT qdisc) but HF_INFO's pacing_rate shows the controller's cut.
 CAP=500000000
 
-ktap_plan 3
+ktap_plan 4
 
 hf_module_load || exit "$KSFT_FAIL"
 orig=$("$HFCTL" -j config show)
@@ -164,5 +169,84 @@ log_test "frame size: under loss the rate is cut first, then the frame halves"
 grep -q "received $MSGS messages, $((ROUNDS * 1048577)) bytes, 0 corrupt" "$LOGS/recv"
 check_err $? "receiver: $(cat "$LOGS/recv")"
 log_test "frame size: every message byte-exact across the change"
+
+# 4. A spurious timeout's cut is taken back. Only hf_frame_size is traced
+# (the buffer's size, the switch and the options put back at the end;
+# record-cmd off as in hf_trace.sh: hooking sched_switch patches
+# __schedule, where TCG was seen to run a stale int3).
+T=/sys/kernel/tracing
+ev=$T/events/hyperframe/hf_frame_size
+kb=$(hf_trace_buffer_kb)
+defer "echo $kb >$T/buffer_size_kb; : >$T/trace; echo $(cat "$T/tracing_on") >$T/tracing_on"
+for opt in record-cmd record-tgid; do
+	defer "echo $(cat "$T/options/$opt") >$T/options/$opt"
+	echo 0 >"$T/options/$opt"
+done
+defer "echo 0 >$ev/enable"
+ip netns exec "$HF_SWITCH" tc qdisc del dev p1 root
+ip netns exec "$HF_SWITCH" tc qdisc add dev p0 root netem delay 0ms
+check_err $? "netem on the switch port towards the sender"
+# Paced at 100 Mbit/s by hfq, well below what the receiver takes: the
+# window stays open, and what stops the flow is the ACKs held back.
+"$HFCTL" -n "${HF_NODES[0]}" qdisc attach dev eth0 &&
+	"$HFCTL" -n "${HF_NODES[0]}" qdisc set dev eth0 rate 100mbit
+check_err $? "hfq at 100 Mbit/s on the sender"
+rto0=$(hf_stat 0 tx_rto)
+spurious0=$(hf_stat 0 tx_rto_spurious)
+echo 0 >"$T/tracing_on"
+echo 4096 >"$T/buffer_size_kb"
+: >"$T/trace"
+echo 1 >"$ev/enable"
+echo 1 >"$T/tracing_on"
+ip netns exec "${HF_NODES[1]}" "$XFER" recv 7301 1048576 32 >"$LOGS/recv4" 2>&1 &
+rpid=$!
+busywait 10000 grep -q ready "$LOGS/recv4"
+ip netns exec "${HF_NODES[0]}" timeout 300 "$XFER" send eth0 "$(hf_node_mac 1)" 7301 \
+	1048576 32 >"$LOGS/send4" 2>&1 &
+spid=$!
+# Three stalls of the ACKs: those sent in the next 100 ms arrive 500 ms
+# late, behind the ones sent after, which find the sender's timer fired.
+for i in 1 2 3; do
+	sleep 0.3
+	ip netns exec "$HF_SWITCH" tc qdisc change dev p0 root netem delay 500ms
+	sleep 0.1
+	ip netns exec "$HF_SWITCH" tc qdisc change dev p0 root netem delay 0ms
+done
+wait "$spid"
+check_err $? "sender: $(tail -n 3 "$LOGS/send4")"
+wait "$rpid"
+check_err $? "receiver: $(cat "$LOGS/recv4")"
+echo 0 >"$T/tracing_on"
+echo 0 >"$ev/enable"
+grep -F "netns=$(stat -L -c %i "/run/netns/${HF_NODES[0]}") " "$T/trace" |
+	grep -F "addr=$(hf_node_mac 1) " >"$LOGS/sizes"
+rto=$(($(hf_stat 0 tx_rto) - rto0))
+spurious=$(($(hf_stat 0 tx_rto_spurious) - spurious0))
+# Each undo puts back exactly what the loss reaction before it took; an
+# undo is never preceded by another change since that reaction.
+story=$(python3 - "$LOGS/sizes" <<'EOF2'
+import re, sys
+ev = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(sys.argv[1])]
+undos, bad, last = 0, [], None
+for e in ev:
+    if e["reason"] == "6":
+        undos += 1
+        if (not last or last["reason"] != "2" or
+                (e["new_segs"], e["new_rate"]) != (last["old_segs"], last["old_rate"])):
+            bad.append((last, e))
+    last = e
+print("%d changes, %d loss reactions, %d undos%s" %
+      (len(ev), sum(e["reason"] == "2" for e in ev), undos,
+       "; wrong: %s" % bad[:2] if bad else ""))
+sys.exit(1 if bad or not undos else 0)
+EOF2
+)
+ok=$?
+echo "# three ACK stalls: $rto timeouts, $spurious found spurious; the flow's frame-size changes: $story"
+((spurious > 0))
+check_err $? "no timeout was found spurious ($rto timeouts): the stalls prove little"
+check_err $ok "spurious timeouts, their cuts not taken back: $story"
+((ok == 0)) || sed 's/^.*hf_frame_size: /# /' "$LOGS/sizes"
+log_test "frame size: a spurious timeout's cut is taken back (F-RTO)"
 defer_run
 exit "$(ktap_exit)"

@@ -69,6 +69,16 @@
  *    divisions go through hf_mul_div64(). Params may change between calls: the bounds
  *    are computed from the params of each call and the frame size is
  *    clamped into them.
+ * 8. Undo of a spurious timeout. A retransmission timeout is a loss
+ *    sign (hf_fsize_on_timeout()), but a machine that stalled or an ACK
+ *    held back past the RTO fires the timer with nothing lost. When F-RTO
+ *    (RFC 5682) then sees an original of the timer's flight acked,
+ *    hf_fsize_undo() puts back the frame, the rate and the episode as they
+ *    were before the timeout's reaction: the response to a spurious
+ *    timeout of RFC 4015 and of Linux TCP (tcp_try_undo_loss()), which
+ *    restore the window. Only while that reaction is the controller's
+ *    last change: a later sign or a clean round is newer evidence about
+ *    the path, and stands.
  */
 #include "hf_fsize.h"
 
@@ -196,6 +206,8 @@ static unsigned int fsize_set(struct hf_fsize *fs, u32 segs, u16 rate,
 	fs->changes[reason]++;
 	fs->segs = segs;
 	fs->rate_scale = rate;
+	/* A newer change: an earlier one is no longer to be undone. */
+	fs->flags &= ~HF_FSIZE_F_UNDO;
 	return what;
 }
 
@@ -496,6 +508,73 @@ unsigned int hf_fsize_on_congestion(struct hf_fsize *fs,
 	if (rate > fs->rate_scale)	/* a floor above a lower scale */
 		rate = fs->rate_scale;
 	return fsize_set(fs, segs, (u16)rate, reason);
+}
+
+/**
+ * hf_fsize_on_timeout() - a retransmission timeout, a loss sign that F-RTO
+ * may later find spurious
+ * @fs: controller
+ * @params: bounds and rate policy
+ * @seq: the segment the timer sends again (the oldest unacknowledged)
+ *
+ * As hf_fsize_on_congestion() with HF_FSIZE_LOSS; when that changes
+ * something, the state before it is kept for hf_fsize_undo() (design
+ * note 8). A timeout without a reaction of its own (one of an episode
+ * already reacted to) keeps what an earlier one kept: a stall longer than
+ * the RTO fires the backed-off timer again before any ACK, and F-RTO's
+ * one verdict, on the first ACK after the last of them, is about them
+ * all.
+ *
+ * Return: as hf_fsize_on_congestion().
+ */
+unsigned int hf_fsize_on_timeout(struct hf_fsize *fs,
+				 const struct hf_fsize_params *params, u32 seq)
+{
+	u32 segs = fs->segs, recover = fs->recover;
+	u32 flags = fs->flags & (HF_FSIZE_F_DIRTY | HF_FSIZE_F_RECOVER);
+	u16 rate = fs->rate_scale;
+	unsigned int what;
+
+	what = hf_fsize_on_congestion(fs, params, HF_FSIZE_LOSS, seq);
+	if (what) {
+		/* The frame before the params' clamp: a setting made that. */
+		fs->undo_segs = fsize_clamp(fs, params, segs);
+		fs->undo_rate = rate;
+		fs->undo_recover = recover;
+		fs->undo_flags = flags;
+		fs->flags |= HF_FSIZE_F_UNDO;
+	}
+	return what;
+}
+
+/**
+ * hf_fsize_undo() - the last timeout was spurious: take its reaction back
+ * @fs: controller
+ * @params: bounds, which may have changed since the timeout
+ *
+ * Puts back the frame size, the rate scale and the episode (recover, and
+ * whether the round had a sign) as they were before the reaction of
+ * hf_fsize_on_timeout(), when that reaction is still the last change;
+ * otherwise changes nothing (design note 8).
+ *
+ * Return: HF_FSIZE_CHANGED_* of what it put back, with HF_FSIZE_UNDO as
+ * the change's reason; 0 when there was nothing to undo.
+ */
+unsigned int hf_fsize_undo(struct hf_fsize *fs,
+			   const struct hf_fsize_params *params)
+{
+	u32 keep = fs->flags & ~(HF_FSIZE_F_DIRTY | HF_FSIZE_F_RECOVER |
+				 HF_FSIZE_F_UNDO);
+	unsigned int what;
+
+	if (!(fs->flags & HF_FSIZE_F_UNDO))
+		return 0;
+	fsize_sync(fs, params);
+	what = fsize_set(fs, fsize_clamp(fs, params, fs->undo_segs),
+			 fs->undo_rate, HF_FSIZE_UNDO);
+	fs->recover = fs->undo_recover;
+	fs->flags = keep | fs->undo_flags;
+	return what;
 }
 
 /**

@@ -18,8 +18,10 @@
  *    rounds end here (a round ends when the cumulative ack reaches the
  *    sequence number that was next to send when the round began);
  *  - hf_fsize_on_rtt() with each round-trip sample (delay signal);
- *  - hf_fsize_on_congestion() for a segment found lost (reorder window or
- *    RTO) and for a congestion notice from the receiver;
+ *  - hf_fsize_on_congestion() for a segment found lost by the reorder
+ *    window and for a congestion notice from the receiver;
+ *  - hf_fsize_on_timeout() for a retransmission timeout, and
+ *    hf_fsize_undo() when F-RTO finds that timeout spurious;
  *  - hf_fsize_rate() to scale its pacing rate (hf_pace.h) by the cut.
  * The functions that change state return a mask of HF_FSIZE_CHANGED_*;
  * non-zero means the last-change record says (old, new, reason).
@@ -59,6 +61,7 @@
  * @HF_FSIZE_DELAY: a round trip above min_rtt by the delay threshold
  * @HF_FSIZE_NOTICE: the receiver sent a congestion notice
  * @HF_FSIZE_IDLE: the flow was idle for longer than idle_rtos RTOs
+ * @HF_FSIZE_UNDO: a timeout's reaction taken back (F-RTO found it spurious)
  * @HF_FSIZE_NR_REASONS: the number of reasons
  */
 enum hf_fsize_reason {
@@ -68,6 +71,7 @@ enum hf_fsize_reason {
 	HF_FSIZE_DELAY,
 	HF_FSIZE_NOTICE,
 	HF_FSIZE_IDLE,
+	HF_FSIZE_UNDO,
 	HF_FSIZE_NR_REASONS,
 };
 
@@ -141,6 +145,10 @@ struct hf_fsize_change {
  * @last_active_ns: time of the last send or ack; 0 before any
  * @rounds: rounds completed, saturating
  * @flags: HF_FSIZE_F_* (below)
+ * @undo_segs: the frame size before a timeout's reaction
+ * @undo_rate: the rate scale before it
+ * @undo_recover: recover before it
+ * @undo_flags: the HF_FSIZE_F_DIRTY and HF_FSIZE_F_RECOVER flags before it
  * @last: the last change
  * @changes: changes counted by reason
  * @signs: congestion signs counted by reason (acted on or not)
@@ -158,6 +166,10 @@ struct hf_fsize {
 	u32 round_end;
 	u32 recover;
 	u32 rounds;
+	u32 undo_segs;
+	u16 undo_rate;
+	u32 undo_recover;
+	u32 undo_flags;
 	u64 last_active_ns;
 	struct hf_fsize_change last;
 	u64 changes[HF_FSIZE_NR_REASONS];
@@ -171,6 +183,8 @@ struct hf_fsize {
 #define HF_FSIZE_F_DIRTY	0x4U	/* this round saw a congestion sign */
 #define HF_FSIZE_F_FULL		0x8U	/* this round sent a full frame */
 #define HF_FSIZE_F_RECOVER	0x10U	/* recover is valid */
+/* undo_* hold the state before the last change, a timeout's reaction */
+#define HF_FSIZE_F_UNDO		0x20U
 
 void hf_fsize_params_default(struct hf_fsize_params *params);
 int hf_fsize_params_check(const struct hf_fsize_params *params);
@@ -195,6 +209,10 @@ unsigned int hf_fsize_on_ack(struct hf_fsize *fs,
 unsigned int hf_fsize_on_congestion(struct hf_fsize *fs,
 				    const struct hf_fsize_params *params,
 				    enum hf_fsize_reason reason, u32 seq);
+unsigned int hf_fsize_on_timeout(struct hf_fsize *fs,
+				 const struct hf_fsize_params *params, u32 seq);
+unsigned int hf_fsize_undo(struct hf_fsize *fs,
+			   const struct hf_fsize_params *params);
 bool hf_fsize_rtt_inflated(const struct hf_fsize_params *params,
 			   u32 rtt_us, u32 min_rtt_us);
 unsigned int hf_fsize_on_rtt(struct hf_fsize *fs,

@@ -480,7 +480,7 @@ enum hf_stats_attr {
 	  "boundary.")							\
 	X(TX_FRAME_GROWS, tx_frame_grows,				\
 	  "Hyperframe size doubled after a round trip without "		\
-	  "congestion.")						\
+	  "congestion, or put back when a timeout proved spurious.")	\
 	X(TX_FRAME_SHRINKS, tx_frame_shrinks,				\
 	  "Hyperframe size halved after congestion or idleness.")	\
 	X(TX_RATE_CUTS, tx_rate_cuts,					\

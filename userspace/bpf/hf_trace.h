@@ -190,7 +190,7 @@ enum hf_trace_event {
 #define HF_TRACE_BUCKETS 32
 /* hfq's bands: 0 control, 1 data, 2 other. */
 #define HF_TRACE_BANDS 3
-/* hf_frame_size's reasons, enum hf_fsize_reason (0 none .. 5 idle). */
+/* hf_frame_size's reasons, enum hf_fsize_reason (0 none .. 6 undo). */
 #define HF_TRACE_REASONS 8
 
 /*

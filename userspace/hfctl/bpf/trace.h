@@ -60,9 +60,9 @@ inline constexpr std::array<std::string_view, kTraceEvents> kTraceEventNames{
 inline constexpr std::array<std::string_view, 3> kHfqBands{"control", "data", "other"};
 // hf_frame_size's reasons (enum hf_fsize_reason); the last slot also
 // counts any reason this build does not know.
-inline constexpr std::size_t kKnownSizeReasons = 6;
-inline constexpr std::array<std::string_view, 8> kSizeReasons{"none",   "grow", "loss",    "delay",
-                                                              "notice", "idle", "reason6", "other"};
+inline constexpr std::size_t kKnownSizeReasons = 7;
+inline constexpr std::array<std::string_view, 8> kSizeReasons{"none",   "grow", "loss", "delay",
+                                                              "notice", "idle", "undo", "other"};
 
 // A field of a trace record: its name (an array's without "[N]"), offset
 // and size in bytes.

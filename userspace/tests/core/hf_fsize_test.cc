@@ -401,6 +401,129 @@ TEST(hf_fsize_on_congestion, a_partly_restored_rate_halves_the_frame) {
   EXPECT_EQ(16U, f.segs());
 }
 
+// A flow at 64 segments with its rate whole, a frame of 64 in flight.
+Flow flight_of_64() {
+  Flow f(defaults());
+  for (int i = 0; i < 4; i++) {
+    f.round();
+  }
+  f.send();
+  return f;
+}
+
+TEST(hf_fsize_undo, takes_back_a_spurious_timeouts_rate_cut) {
+  Flow f = flight_of_64();
+  ASSERT_EQ(64U, f.segs());
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
+  EXPECT_EQ(717, f.fs().rate_scale);
+  EXPECT_EQ(HF_FSIZE_LOSS, f.fs().last.reason);
+
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(HF_FSIZE_ONE, f.fs().rate_scale);
+  EXPECT_EQ(64U, f.segs());
+  EXPECT_EQ(HF_FSIZE_UNDO, f.fs().last.reason);
+  EXPECT_EQ(717, f.fs().last.old_rate);
+  EXPECT_EQ(HF_FSIZE_ONE, f.fs().last.new_rate);
+  EXPECT_EQ(1U, f.fs().changes[HF_FSIZE_UNDO]);
+  // Once only.
+  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(1U, f.fs().changes[HF_FSIZE_UNDO]);
+  // The episode is undone too: a real loss in that flight is a new one,
+  // and the round, which saw no other sign, is clean.
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, f.sign(HF_FSIZE_LOSS, f.una() + 5));
+  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));  // that one stands
+  EXPECT_EQ(717, f.fs().rate_scale);
+}
+
+TEST(hf_fsize_undo, the_round_stays_clean) {
+  Flow f = flight_of_64();
+  hf_fsize_on_timeout(&f.fs(), &f.params(), f.una());
+  hf_fsize_undo(&f.fs(), &f.params());
+  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, f.ack_all());
+  EXPECT_EQ(128U, f.segs());
+}
+
+TEST(hf_fsize_undo, takes_back_a_halving) {
+  Flow f = flight_of_64();
+  f.fresh_sign();  // the rate cut by a real loss
+  f.ack_all();
+  f.send();
+  ASSERT_EQ(717, f.fs().rate_scale);
+  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
+  EXPECT_EQ(32U, f.segs());
+  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(64U, f.segs());
+  EXPECT_EQ(717, f.fs().rate_scale);  // the real loss's cut stands
+  // The undo grew the frame: old 32, new 64.
+  EXPECT_EQ(32U, f.fs().last.old_segs);
+  EXPECT_EQ(64U, f.fs().last.new_segs);
+}
+
+TEST(hf_fsize_undo, a_later_change_stands) {
+  // A sign of a later episode after the timeout: newer evidence.
+  Flow f = flight_of_64();
+  hf_fsize_on_timeout(&f.fs(), &f.params(), f.una());
+  f.fresh_sign();  // frame halved
+  ASSERT_EQ(32U, f.segs());
+  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(32U, f.segs());
+  EXPECT_EQ(717, f.fs().rate_scale);
+
+  // A clean round after the timeout's round: the rate came back a step.
+  Flow g = flight_of_64();
+  hf_fsize_on_timeout(&g.fs(), &g.params(), g.una());
+  g.ack_all();  // the timeout's round: not clean
+  ASSERT_EQ(HF_FSIZE_CHANGED_RATE, g.round());
+  ASSERT_EQ(973, g.fs().rate_scale);
+  EXPECT_EQ(0U, hf_fsize_undo(&g.fs(), &g.params()));
+  EXPECT_EQ(973, g.fs().rate_scale);
+}
+
+TEST(hf_fsize_undo, a_timeout_without_a_reaction_leaves_nothing_to_undo) {
+  // The timeout falls in an episode a real loss reacted to: ignored,
+  // and undoing it must not take back the real loss's cut.
+  Flow f = flight_of_64();
+  f.fresh_sign();
+  ASSERT_EQ(717, f.fs().rate_scale);
+  EXPECT_EQ(0U, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
+  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(717, f.fs().rate_scale);
+
+}
+
+TEST(hf_fsize_undo, a_stall_of_several_timeouts_is_undone_whole) {
+  // The backed-off timer fires again before any ACK: the later timeouts
+  // are of the episode the first reacted to, and F-RTO's one verdict,
+  // spurious, takes back the first one's cut.
+  Flow f = flight_of_64();
+  ASSERT_EQ(HF_FSIZE_CHANGED_RATE, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
+  EXPECT_EQ(0U, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
+  EXPECT_EQ(0U, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(HF_FSIZE_ONE, f.fs().rate_scale);
+  EXPECT_EQ(64U, f.segs());
+}
+
+TEST(hf_fsize_undo, nothing_before_a_timeout) {
+  Flow f = flight_of_64();
+  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));
+  f.fresh_sign();  // a reorder-window loss is not undone by F-RTO
+  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(717, f.fs().rate_scale);
+}
+
+TEST(hf_fsize_undo, within_changed_params) {
+  Flow f = flight_of_64();
+  f.fresh_sign();
+  f.ack_all();
+  f.send();
+  hf_fsize_on_timeout(&f.fs(), &f.params(), f.una());  // 64 -> 32
+  f.params().max_bytes = 48 * kSeg;                    // the frame limit fell meanwhile
+  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(48U, f.segs());
+  EXPECT_EQ(48U, f.fs().segs);
+}
+
 TEST(hf_fsize_rtt_inflated, threshold) {
   const hf_fsize_params p = defaults();
   // min_rtt 100: threshold max(100, 500) = 500.
@@ -574,7 +697,7 @@ TEST(hf_fsize_property, bounds_hold_under_random_events) {
       const u32 segs = f.segs();
       const u16 rate = f.fs().rate_scale;
       unsigned int what = 0;
-      switch (rng.below(12)) {
+      switch (rng.below(14)) {
         case 0:
         case 1:
         case 2:
@@ -599,6 +722,12 @@ TEST(hf_fsize_property, bounds_hold_under_random_events) {
         case 10:
           f.wait(rng.below(20) * kRtoNs);
           break;
+        case 11:
+          what = hf_fsize_on_timeout(&f.fs(), &f.params(), f.una());
+          break;
+        case 12:
+          what = hf_fsize_undo(&f.fs(), &f.params());
+          break;
         default:
           f.params().max_bytes = rng.percent(90) ? 1U << 20U : rng.below(1U << 21U);
           break;
@@ -616,8 +745,9 @@ TEST(hf_fsize_property, bounds_hold_under_random_events) {
         ASSERT_EQ(f.fs().rate_scale, f.fs().last.new_rate);
         ASSERT_EQ(rate, f.fs().last.old_rate);
         ASSERT_NE(HF_FSIZE_NONE, f.fs().last.reason);
-        if ((what & HF_FSIZE_CHANGED_FRAME) != 0 && f.fs().last.reason != HF_FSIZE_GROW) {
-          ASSERT_LT(f.fs().segs, f.fs().last.old_segs);  // only growth grows
+        if ((what & HF_FSIZE_CHANGED_FRAME) != 0 && f.fs().last.reason != HF_FSIZE_GROW &&
+            f.fs().last.reason != HF_FSIZE_UNDO) {
+          ASSERT_LT(f.fs().segs, f.fs().last.old_segs);  // only growth and undo grow
         }
       } else {
         ASSERT_EQ(before.new_segs, f.fs().last.new_segs);
@@ -631,6 +761,7 @@ TEST(hf_fsize_property, bounds_hold_under_random_events) {
     EXPECT_GT(f.fs().changes[HF_FSIZE_DELAY], 0U) << "seed " << seed;
     EXPECT_GT(f.fs().changes[HF_FSIZE_NOTICE], 0U) << "seed " << seed;
     EXPECT_GT(f.fs().changes[HF_FSIZE_IDLE], 0U) << "seed " << seed;
+    EXPECT_GT(f.fs().changes[HF_FSIZE_UNDO], 0U) << "seed " << seed;
     EXPECT_GT(f.fs().signs_ignored, 0U) << "seed " << seed;
   }
 }
