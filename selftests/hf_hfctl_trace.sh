@@ -51,23 +51,19 @@ compare()
 	check_eq "$2" "$3" "$1"
 }
 
-# trace_attached PID: hfctl trace PID has its ten programs attached (each
-# a perf event on its tracepoint; under TCG loading takes seconds), or
-# has exited.
-trace_attached()
+# tracing ERR: the trace said in ERR that its programs are attached
+# (under TCG loading them takes seconds).
+tracing() { grep -q "^hfctl trace: tracing " "$1"; }
+
+# tracing_or_gone PID ERR: so, or the trace PID has exited.
+tracing_or_gone()
 {
-	! kill -0 "$1" 2>/dev/null && return 0
-	bpftool -j perf show 2>/dev/null | python3 -c '
-import json, sys
-pid = int(sys.argv[1])
-tps = {p.get("tracepoint") for p in json.load(sys.stdin) or []
-       if p.get("pid") == pid and p.get("fd_type") == "tracepoint"}
-sys.exit(0 if len(tps) == 10 else 1)' "$1"
+	tracing "$2" || ! kill -0 "$1" 2>/dev/null
 }
 
 # trace_start NS OUT ARGS...: runs "hfctl -j trace ARGS" in NS in the
 # background (pid in $trace_pid; 10 minutes at most, killed on exit), and
-# returns once it is attached.
+# returns once it says it is attached (on standard error, OUT.err).
 trace_start()
 {
 	local ns=$1 out=$2
@@ -76,8 +72,8 @@ trace_start()
 	"$HFCTL" -n "$ns" -j trace duration 600s "$@" >"$out" 2>"$out.err" &
 	trace_pid=$!
 	defer kill -KILL "$trace_pid"
-	busywait 120000 trace_attached "$trace_pid" || return 1
-	kill -0 "$trace_pid" 2>/dev/null
+	busywait 120000 tracing_or_gone "$trace_pid" "$out.err" || return 1
+	tracing "$out.err" && kill -0 "$trace_pid" 2>/dev/null
 }
 
 gone() { ! kill -0 "$1" 2>/dev/null; }
@@ -119,6 +115,8 @@ done
 trace_start "$n0" "$LOGS/t0.json" dev eth0
 check_err $? "node 0's trace did not attach: $(cat "$LOGS/t0.json.err")"
 t0=$trace_pid
+check_eq "$(cat "$LOGS/t0.json.err")" "hfctl trace: tracing eth0 for 600s; SIGINT ends it early" \
+	"what node 0's trace said once attached"
 trace_start "$n1" "$LOGS/t1.json"
 check_err $? "node 1's trace did not attach: $(cat "$LOGS/t1.json.err")"
 t1=$trace_pid
@@ -263,23 +261,25 @@ ip netns exec "$n1" "$XFER" recv 7602 100000 2 >"$LOGS/recv2" 2>&1 &
 r2=$!
 busywait 10000 grep -q ready "$LOGS/recv2"
 check_err $? "receiver: $(cat "$LOGS/recv2")"
-"$HFCTL" -n "$n0" trace duration 600s >"$LOGS/text" 2>&1 &
+"$HFCTL" -n "$n0" trace duration 600s >"$LOGS/text" 2>"$LOGS/text.err" &
 tt=$!
 defer kill -KILL "$tt"
-"$HFCTL" -n "$n0" -j trace dev lo duration 600s >"$LOGS/lo.json" 2>&1 &
+"$HFCTL" -n "$n0" -j trace dev lo duration 600s >"$LOGS/lo.json" 2>"$LOGS/lo.err" &
 tl=$!
 defer kill -KILL "$tl"
-busywait 120000 trace_attached "$tt" && busywait 120000 trace_attached "$tl"
-check_err $? "traces did not attach: $(cat "$LOGS/text" "$LOGS/lo.json")"
+busywait 120000 tracing_or_gone "$tt" "$LOGS/text.err" &&
+	busywait 120000 tracing_or_gone "$tl" "$LOGS/lo.err" &&
+	tracing "$LOGS/text.err" && tracing "$LOGS/lo.err"
+check_err $? "traces did not attach: $(cat "$LOGS/text.err" "$LOGS/lo.err")"
 ip netns exec "$n0" timeout 60 "$XFER" send eth0 "$(hf_node_mac 1)" 7602 100000 2 \
 	>"$LOGS/send2" 2>&1
 check_err $? "sender: $(cat "$LOGS/send2")"
 wait "$r2"
 check_err $? "receiver: $(cat "$LOGS/recv2")"
 trace_stop "$tt"
-check_err $? "text trace: $(cat "$LOGS/text")"
+check_err $? "text trace: $(cat "$LOGS/text" "$LOGS/text.err")"
 trace_stop "$tl"
-check_err $? "lo trace: $(cat "$LOGS/lo.json")"
+check_err $? "lo trace: $(cat "$LOGS/lo.json" "$LOGS/lo.err")"
 sed 's/^/# /' "$LOGS/text"
 grep -q "^hyperframe trace: netns $ns0, every device, " "$LOGS/text" &&
 	grep -Eq '^  hf_msg_deliver +0 ' "$LOGS/text" &&
@@ -301,10 +301,10 @@ log_test "trace: text report, live screens, a device filter"
 # looks for a vmlinux in /boot and /lib/modules too, but only for an
 # object that needs BTF.)
 out=$(unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf && exec "$0" -j trace duration 1s' \
-	"$HFCTL" 2>&1)
-check_err $? "hfctl trace without BTF: $out"
+	"$HFCTL" 2>"$LOGS/nobtf.err")
+check_err $? "hfctl trace without BTF: $out $(cat "$LOGS/nobtf.err")"
 [[ $(echo "$out" | field /dev/stdin 'j["netns"] > 0') == True ]]
-check_err $? "without BTF, no report: $out"
+check_err $? "without BTF, no report: $out $(cat "$LOGS/nobtf.err")"
 log_test "trace: works without kernel BTF"
 
 # 6. What it needs, said.

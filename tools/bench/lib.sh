@@ -292,28 +292,20 @@ node_qdisc()
 	done
 }
 
-# attached PID KIND N: PID has exited, or N of its BPF programs are
-# attached: its perf events on tracepoints (KIND perf: hfctl trace), or
-# the links of hfctl probe's programs (KIND link). Loading takes seconds
-# under TCG.
-attached()
+# said PID FILE TEXT: PID has exited, or FILE has a line that begins with
+# TEXT: "hfctl probe: listening on " and "hfctl trace: tracing " say, on
+# standard error, that their programs are attached (loading takes seconds
+# under TCG).
+said()
 {
-	! kill -0 "$1" 2>/dev/null && return 0
-	python3 - "$@" <<'EOF'
-import json, subprocess, sys
-pid, kind, want = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-out = subprocess.run(["bpftool", "-j", kind, "show"], capture_output=True, text=True).stdout
-items = json.loads(out or "[]") or []
-if kind == "perf":
-	mine = [p for p in items if p.get("pid") == pid]
-else:  # the probe's links, by its programs' names (one probe at a time)
-	progs = subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True,
-			       text=True).stdout
-	ids = {p["id"] for p in json.loads(progs or "[]") or []
-	       if p.get("name", "").startswith("hf_probe_")}
-	mine = [l for l in items if l.get("prog_id") in ids]
-sys.exit(0 if len(mine) >= want else 1)
-EOF
+	! kill -0 "$1" 2>/dev/null || grep -q "^$3" "$2"
+}
+
+# attach_wait PID FILE TEXT: waits (two minutes at most) until PID said
+# TEXT in FILE; fails if it exited first or never said it.
+attach_wait()
+{
+	busywait 120000 said "$@" && grep -q "^$3" "$2"
 }
 
 # profile MTU T: a 4 MiB pair run of T under `perf record -a -g` (cpu-clock:

@@ -39,7 +39,8 @@ run()
 	"$HFCTL" -n "${HF_NODES[0]}" -j probe dev eth0 duration 120s $filter \
 		>"$OUT/probe-$t.json" 2>"$OUT/probe-$t.err" &
 	probe=$!
-	busywait 120000 attached "$probe" link 2 || fail "hfctl probe did not attach"
+	attach_wait "$probe" "$OUT/probe-$t.err" "hfctl probe: listening on " ||
+		fail "hfctl probe did not attach: $(head -c 300 "$OUT/probe-$t.err")"
 	say "all-to-all over $([[ $t == hf ]] && echo hyperframe || echo TCP):" \
 		"$ROUNDS rounds of 1 MiB from every node to every other"
 	a2a demo 1500 "$t"

@@ -67,6 +67,9 @@ inline constexpr std::size_t kProbeMaxIntervals = 256;
 // dport 5201", "ethertype 0x88b5", "" for none.
 [[nodiscard]] std::string describe_filter(const ProbeArgs& args);
 
+// A duration as a DURATION argument would say it: "5s", "250ms".
+[[nodiscard]] std::string duration_text(std::chrono::milliseconds ms);
+
 // What a probe says on standard error once its programs are attached, as
 // tcpdump's "listening on": "listening on eth0 for 20s, proto udp port
 // 5202; SIGINT ends it early". A script waits for it before it starts the

@@ -67,15 +67,6 @@ std::string format_address(const IpAddress& address) {
   return text.data();
 }
 
-// "5s", "250ms": as a DURATION argument would say it.
-std::string format_ms(std::chrono::milliseconds ms) {
-  constexpr std::int64_t kMsPerSecond = 1000;
-  if (ms.count() % kMsPerSecond == 0) {
-    return std::to_string(ms.count() / kMsPerSecond) + "s";
-  }
-  return std::to_string(ms.count()) + "ms";
-}
-
 // Takes `key value` into `parsed`; false for a key "probe" does not know.
 bool take_arg(const std::string& key, const std::string& value, ProbeArgs& parsed) {
   if (key == "dev") {
@@ -150,13 +141,13 @@ void check_combination(const ProbeArgs& parsed) {
   }
   if (parsed.interval) {
     if (*parsed.interval > parsed.duration) {
-      usage("interval " + format_ms(*parsed.interval) + " is longer than duration " +
-            format_ms(parsed.duration));
+      usage("interval " + duration_text(*parsed.interval) + " is longer than duration " +
+            duration_text(parsed.duration));
     }
     const std::size_t intervals = probe_intervals(parsed);
     if (intervals > kProbeMaxIntervals) {
-      usage("interval " + format_ms(*parsed.interval) + " makes " + std::to_string(intervals) +
-            " intervals of duration " + format_ms(parsed.duration) + " (at most " +
+      usage("interval " + duration_text(*parsed.interval) + " makes " + std::to_string(intervals) +
+            " intervals of duration " + duration_text(parsed.duration) + " (at most " +
             std::to_string(kProbeMaxIntervals) + ")");
     }
   }
@@ -221,9 +212,17 @@ std::string describe_filter(const ProbeArgs& args) {
   return text;
 }
 
+std::string duration_text(std::chrono::milliseconds ms) {
+  constexpr std::int64_t kMsPerSecond = 1000;
+  if (ms.count() % kMsPerSecond == 0) {
+    return std::to_string(ms.count() / kMsPerSecond) + "s";
+  }
+  return std::to_string(ms.count()) + "ms";
+}
+
 std::string probe_listening(const ProbeArgs& args) {
   const std::string filter = describe_filter(args);
-  return "listening on " + args.dev + " for " + format_ms(args.duration) +
+  return "listening on " + args.dev + " for " + duration_text(args.duration) +
          (filter.empty() ? "" : ", " + filter) + "; SIGINT ends it early";
 }
 

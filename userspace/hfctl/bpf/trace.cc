@@ -400,6 +400,14 @@ TraceArgs parse_trace_args(std::span<const std::string> args) {
   return parsed;
 }
 
+std::string trace_listening(const TraceArgs& args) {
+  const std::string what = "tracing " + (args.dev ? *args.dev : std::string("every device"));
+  if (!args.duration) {
+    return what + " until SIGINT";
+  }
+  return what + " for " + duration_text(*args.duration) + "; SIGINT ends it early";
+}
+
 const std::vector<TraceEventFormat>& trace_event_formats() {
   static const std::vector<TraceEventFormat> formats = make_formats();
   return formats;

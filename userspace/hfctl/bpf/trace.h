@@ -36,6 +36,12 @@ inline constexpr std::chrono::milliseconds kMinTraceInterval{100};
 // Throws UsageError (hint "hfctl trace help").
 [[nodiscard]] TraceArgs parse_trace_args(std::span<const std::string> args);
 
+// What a trace says on standard error once its programs are attached, as
+// hfctl probe does: "tracing eth0 for 30s; SIGINT ends it early",
+// "tracing every device until SIGINT". A script waits for it before it
+// starts the traffic to count.
+[[nodiscard]] std::string trace_listening(const TraceArgs& args);
+
 // The module's events, as indexes of TraceCounts::events.
 namespace trace_event {
 enum : std::size_t {

@@ -228,7 +228,7 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
 
 }  // namespace
 
-TraceReport run_trace(const TraceArgs& args, const fs::path& root,
+TraceReport run_trace(const TraceArgs& args, const fs::path& root, std::ostream& status,
                       const std::function<void(const TraceReport&)>& screen) {
   if (!bpf_privileged()) {
     throw std::runtime_error(std::string(kNeedPrivilege));
@@ -260,6 +260,7 @@ TraceReport run_trace(const TraceArgs& args, const fs::path& root,
   report.args = args;
   report.netns = config.netns;
   const auto start = Clock::now();
+  status << "hfctl trace: " << trace_listening(args) << std::endl;
   const auto end = args.duration ? start + *args.duration : Clock::time_point::max();
   auto window = start;
   auto next_screen = start + args.interval;

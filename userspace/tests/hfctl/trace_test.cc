@@ -71,6 +71,15 @@ TEST(TraceArgs, DefaultsAndEveryKey) {
   EXPECT_EQ(args.interval, std::chrono::milliseconds(500));
 }
 
+TEST(TraceArgs, ListeningLine) {
+  EXPECT_EQ(hfctl::trace_listening(hfctl::parse_trace_args({})),
+            "tracing every device until SIGINT");
+  EXPECT_EQ(hfctl::trace_listening(hfctl::parse_trace_args({{"dev", "eth0", "duration", "600s"}})),
+            "tracing eth0 for 600s; SIGINT ends it early");
+  EXPECT_EQ(hfctl::trace_listening(hfctl::parse_trace_args({{"duration", "1500ms"}})),
+            "tracing every device for 1500ms; SIGINT ends it early");
+}
+
 TEST(TraceArgs, MistakesAreNamed) {
   EXPECT_EQ(usage_message({"dev"}), R"("dev" needs a value)");
   EXPECT_EQ(usage_message({"dev", "a", "dev", "b"}), R"("dev" given twice)");

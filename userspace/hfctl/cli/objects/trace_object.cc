@@ -29,7 +29,7 @@ void trace(const Command& command, Env& env) {
       env.out.flush();
     };
   }
-  const TraceReport report = run_trace(args, env.root, screen);
+  const TraceReport report = run_trace(args, env.root, env.err, screen);
   if (live) {
     env.out << kClearScreen;
   }
