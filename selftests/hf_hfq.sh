@@ -194,8 +194,8 @@ check_rate()
 		check_err $? "bulk sender ($what): $(cat "$LOGS/bulk-7001")"
 		echo "# $what, try $try: $want B/s wanted, $got B/s received" \
 			"(node 0 so far: $(stat 0 tx_segs) segments," \
-			"$(stat 0 tx_retransmits) sent again, $(stat 0 tx_rto) timeouts," \
-			"$(stat 0 tx_rate_cuts) rate cuts)"
+			"$(stat 0 tx_retransmits) sent again, $(stat 0 tx_rto) timeouts" \
+			"($(stat 0 tx_rto_spurious) spurious), $(stat 0 tx_rate_cuts) rate cuts)"
 		((got * 100 <= want * 110))
 		check_err $? "$what: $want B/s wanted, $got B/s received: above the cap"
 		((got * 100 >= want * (100 - below))) && return
