@@ -119,6 +119,8 @@ static void hf_tx_challenged(struct hf_peer *peer)
 	if (hf_txwin_inflight(&peer->out.txw)) {
 		hf_txwin_rto(&peer->out.txw);
 		peer->out.rec.phase = HF_RTO_IDLE;
+		/* No timeout: nothing for F-RTO to take back. */
+		hf_fsize_undo_forget(&peer->out.frame.fsize);
 		hf_tx_resend(peer, HF_PUSH_BUDGET);
 		hf_tx_rto_arm(peer);
 	}
@@ -496,6 +498,8 @@ static void hf_ack_window(struct hf_peer *peer, const struct hf_ack_ctx *c)
 		hf_txwin_rto(&peer->out.txw);
 		peer->out.rec.phase = HF_RTO_IDLE;
 		peer->out.rec.rto_nxt = hf_txwin_nxt(&peer->out.txw);
+		/* No timeout: nothing for F-RTO to take back. */
+		hf_fsize_undo_forget(&peer->out.frame.fsize);
 		hf_rto_backoff_end(&peer->out.rec.rto);
 		hf_stat_add(stats, HF_STAT_TX_WINDOW_RESENDS,
 			    hf_tx_resend(peer, HF_PUSH_BUDGET));

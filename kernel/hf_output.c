@@ -161,24 +161,56 @@ void hf_tx_fsize_note(struct hf_peer *peer, unsigned int changed)
 }
 
 /*
- * Segment @seq was found lost, by the reordering window or (@timeout) by
- * the retransmission timer, whose reaction F-RTO may take back
- * (hf_tx_rto_verdict()): a congestion sign, unless a zero window says the
- * receiver refused it for a full socket buffer, which is flow control.
+ * Was segment @seq refused for a full socket buffer (a zero window, or
+ * before the end of what the receiver refused)? That is flow control, no
+ * congestion sign.
  */
-void hf_tx_loss_sign(struct hf_peer *peer, u32 seq, bool timeout)
+static bool hf_tx_refused(const struct hf_peer *peer, u32 seq)
+{
+	lockdep_assert_held(&peer->lock);
+	return peer->out.grant.zero_window ||
+	       (peer->out.grant.refused_mark &&
+		hf_seq_before(seq, peer->out.grant.refused_end));
+}
+
+/*
+ * Segment @seq was found lost by the reordering window: a congestion
+ * sign, unless the receiver refused it (hf_tx_refused()).
+ */
+void hf_tx_loss_sign(struct hf_peer *peer, u32 seq)
+{
+	struct hf_fsize_params fp;
+
+	lockdep_assert_held(&peer->lock);
+
+	if (hf_tx_refused(peer, seq))
+		return;
+	hf_tx_fsize_note(peer, hf_fsize_on_congestion(&peer->out.frame.fsize,
+						      hf_fsize_params_read(peer->cfg, &fp),
+						      HF_FSIZE_LOSS, seq));
+}
+
+/*
+ * The retransmission timer fired with @seq the oldest segment in flight
+ * (@repeat: again before any ACK answered its last timeout): a loss sign
+ * whose reaction F-RTO may take back (hf_tx_rto_verdict()), unless the
+ * receiver refused the segment (hf_tx_refused()), which leaves nothing to
+ * undo but what a repeat's stall kept.
+ */
+void hf_tx_timeout_sign(struct hf_peer *peer, u32 seq, bool repeat)
 {
 	struct hf_fsize *fs = &peer->out.frame.fsize;
 	struct hf_fsize_params fp;
 
 	lockdep_assert_held(&peer->lock);
 
-	if (peer->out.grant.zero_window ||
-	    (peer->out.grant.refused_mark && hf_seq_before(seq, peer->out.grant.refused_end)))
+	if (hf_tx_refused(peer, seq)) {
+		if (!repeat)
+			hf_fsize_undo_forget(fs);
 		return;
-	hf_fsize_params_read(peer->cfg, &fp);
-	hf_tx_fsize_note(peer, timeout ? hf_fsize_on_timeout(fs, &fp, seq) :
-			 hf_fsize_on_congestion(fs, &fp, HF_FSIZE_LOSS, seq));
+	}
+	hf_tx_fsize_note(peer, hf_fsize_on_timeout(fs, hf_fsize_params_read(peer->cfg, &fp),
+						   seq, repeat));
 }
 
 /*

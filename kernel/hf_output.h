@@ -35,7 +35,8 @@ static inline struct hf_tx_slot *hf_tx_slot_of(struct hf_peer *peer, u32 seq)
 }
 
 void hf_tx_fsize_note(struct hf_peer *peer, unsigned int changed);
-void hf_tx_loss_sign(struct hf_peer *peer, u32 seq, bool timeout);
+void hf_tx_loss_sign(struct hf_peer *peer, u32 seq);
+void hf_tx_timeout_sign(struct hf_peer *peer, u32 seq, bool repeat);
 void hf_tx_restart(struct hf_peer *peer);
 
 void hf_tx_push(struct hf_peer *peer);

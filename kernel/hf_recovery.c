@@ -284,7 +284,7 @@ u64 hf_tx_repair(struct hf_peer *peer)
 		if (!hf_txwin_repairs_take(&peer->out.txw))
 			break;
 		hf_txwin_next_lost(&peer->out.txw, &seq);
-		hf_tx_loss_sign(peer, seq, false);
+		hf_tx_loss_sign(peer, seq);
 		if (!peer->out.rec.recovering) {
 			peer->out.rec.recovering = true;
 			peer->out.rec.recover = hf_txwin_nxt(&peer->out.txw);
@@ -473,8 +473,13 @@ static void hf_tx_rto_timeout(struct hf_peer *peer)
 		hf_genl_event_retry_limit(peer, epoch, failed);
 		return;
 	}
-	/* A timeout is a loss sign to the frame-size controller too. */
-	hf_tx_loss_sign(peer, hf_txwin_una(&peer->out.txw), true);
+	/*
+	 * A timeout is a loss sign to the frame-size controller too; the
+	 * timer firing again before any ACK answered the last one (its probe
+	 * still unanswered) is the same stall.
+	 */
+	hf_tx_timeout_sign(peer, hf_txwin_una(&peer->out.txw),
+			   peer->out.rec.phase == HF_RTO_PROBE);
 	/* The oldest segment alone: the next ACK says whether that was all. */
 	hf_txwin_rto(&peer->out.txw);
 	hf_tx_resend(peer, 1);

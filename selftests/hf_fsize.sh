@@ -187,7 +187,8 @@ ip netns exec "$HF_SWITCH" tc qdisc del dev p1 root
 ip netns exec "$HF_SWITCH" tc qdisc add dev p0 root netem delay 0ms
 check_err $? "netem on the switch port towards the sender"
 # Paced at 100 Mbit/s by hfq, well below what the receiver takes: the
-# window stays open, and what stops the flow is the ACKs held back.
+# window stays open, and what stops the flow is the ACKs held back. 64
+# MiB take over 5 s, longer than the stalls.
 "$HFCTL" -n "${HF_NODES[0]}" qdisc attach dev eth0 &&
 	"$HFCTL" -n "${HF_NODES[0]}" qdisc set dev eth0 rate 100mbit
 check_err $? "hfq at 100 Mbit/s on the sender"
@@ -198,20 +199,32 @@ echo 4096 >"$T/buffer_size_kb"
 : >"$T/trace"
 echo 1 >"$ev/enable"
 echo 1 >"$T/tracing_on"
-ip netns exec "${HF_NODES[1]}" "$XFER" recv 7301 1048576 32 >"$LOGS/recv4" 2>&1 &
+# A stall fires the backed-off timer up to 8 times (the default retry
+# limit) on a slow guest: room for more, so the peer is not given up.
+hf_config_set retry_limit 32
+check_err $? "config set retry_limit 32"
+defer hf_config_set retry_limit "$retry_limit"
+ip netns exec "${HF_NODES[1]}" "$XFER" recv 7301 1048576 64 >"$LOGS/recv4" 2>&1 &
 rpid=$!
 busywait 10000 grep -q ready "$LOGS/recv4"
+check_err $? "receiver did not start: $(cat "$LOGS/recv4")"
+segs0=$(hf_stat 0 tx_segs)
 ip netns exec "${HF_NODES[0]}" timeout 300 "$XFER" send eth0 "$(hf_node_mac 1)" 7301 \
-	1048576 32 >"$LOGS/send4" 2>&1 &
+	1048576 64 >"$LOGS/send4" 2>&1 &
 spid=$!
-# Three stalls of the ACKs: those sent in the next 100 ms arrive 500 ms
-# late, behind the ones sent after, which find the sender's timer fired.
+# The flow under way (a MiB sent), then three stalls of the ACKs: those
+# sent in the next 100 ms arrive 500 ms late, behind the ones sent after,
+# which find the sender's timer fired.
+busywait 30000 eval '(($(hf_stat 0 tx_segs) - segs0 > 720))'
+check_err $? "the transfer did not start: $(cat "$LOGS/send4")"
 for i in 1 2 3; do
 	sleep 0.3
 	ip netns exec "$HF_SWITCH" tc qdisc change dev p0 root netem delay 500ms
 	sleep 0.1
 	ip netns exec "$HF_SWITCH" tc qdisc change dev p0 root netem delay 0ms
 done
+kill -0 "$spid" 2>/dev/null
+check_err $? "the transfer ended before the stalls did: $(tail -n 3 "$LOGS/send4")"
 wait "$spid"
 check_err $? "sender: $(tail -n 3 "$LOGS/send4")"
 wait "$rpid"

@@ -67,7 +67,7 @@ probe_start()
 }
 
 # probe_listening ERR: the probe said in ERR that it is attached.
-probe_listening() { grep -q "^hfctl probe: listening on " "$1"; }
+probe_listening() { grep -qs "^hfctl probe: listening on " "$1"; }
 
 # probe_listening_or_gone PID ERR: so, or the probe PID has exited.
 probe_listening_or_gone()

@@ -76,9 +76,18 @@
  *    hf_fsize_undo() puts back the frame, the rate and the episode as they
  *    were before the timeout's reaction: the response to a spurious
  *    timeout of RFC 4015 and of Linux TCP (tcp_try_undo_loss()), which
- *    restore the window. Only while that reaction is the controller's
- *    last change: a later sign or a clean round is newer evidence about
- *    the path, and stands.
+ *    restore the window (F-RTO's own undo, on an original newly acked
+ *    that was never sent again, as Linux's FLAG_ORIG_SACK_ACKED). Only
+ *    while nothing newer came: any other congestion sign since (acted on
+ *    or not, even one at the floors that changes nothing) and any other
+ *    change (a clean round's step, idle decay) is newer evidence about the
+ *    path and cancels the undo. The timer firing again before any ACK
+ *    answered it (a stall longer than the RTO) is the same timeout, and
+ *    keeps the first one's undo, as F-RTO's one verdict covers them all;
+ *    a timeout after an answer is a new one, judged on its own. A round
+ *    that ended between the timeout and the verdict (the verdict's ACK
+ *    usually ends it) stays without its step; the undo does not make the
+ *    next round dirty.
  */
 #include "hf_fsize.h"
 
@@ -458,26 +467,10 @@ unsigned int hf_fsize_on_ack(struct hf_fsize *fs,
 	return what;
 }
 
-/**
- * hf_fsize_on_congestion() - a congestion sign
- * @fs: controller
- * @params: bounds and rate policy
- * @reason: HF_FSIZE_LOSS, HF_FSIZE_DELAY or HF_FSIZE_NOTICE; any other
- *	    value changes nothing
- * @seq: the segment the sign is about (design note 4)
- *
- * Marks the round as not clean. A sign about a segment sent before the
- * last reaction is counted in signs_ignored; otherwise this is a new
- * episode (design note 3): a rate not cut is cut; a cut rate leaves the
- * frame to be halved; a frame at its minimum leaves the rate to be cut
- * further, down to rate_floor.
- *
- * Return: HF_FSIZE_CHANGED_RATE or HF_FSIZE_CHANGED_FRAME for the step
- * taken; 0 when ignored or when both are at their floor.
- */
-unsigned int hf_fsize_on_congestion(struct hf_fsize *fs,
-				    const struct hf_fsize_params *params,
-				    enum hf_fsize_reason reason, u32 seq)
+/* hf_fsize_on_congestion() without its effect on an undo kept. */
+static unsigned int fsize_congestion(struct hf_fsize *fs,
+				     const struct hf_fsize_params *params,
+				     enum hf_fsize_reason reason, u32 seq)
 {
 	u16 floor = fsize_rate_floor(params);
 	u64 rate = fs->rate_scale;
@@ -511,38 +504,71 @@ unsigned int hf_fsize_on_congestion(struct hf_fsize *fs,
 }
 
 /**
+ * hf_fsize_on_congestion() - a congestion sign
+ * @fs: controller
+ * @params: bounds and rate policy
+ * @reason: HF_FSIZE_LOSS, HF_FSIZE_DELAY or HF_FSIZE_NOTICE; any other
+ *	    value changes nothing
+ * @seq: the segment the sign is about (design note 4)
+ *
+ * Marks the round as not clean. A sign about a segment sent before the
+ * last reaction is counted in signs_ignored; otherwise this is a new
+ * episode (design note 3): a rate not cut is cut; a cut rate leaves the
+ * frame to be halved; a frame at its minimum leaves the rate to be cut
+ * further, down to rate_floor. Either way a timeout's undo is cancelled
+ * (design note 8).
+ *
+ * Return: HF_FSIZE_CHANGED_RATE or HF_FSIZE_CHANGED_FRAME for the step
+ * taken; 0 when ignored or when both are at their floor.
+ */
+unsigned int hf_fsize_on_congestion(struct hf_fsize *fs,
+				    const struct hf_fsize_params *params,
+				    enum hf_fsize_reason reason, u32 seq)
+{
+	if (reason == HF_FSIZE_LOSS || reason == HF_FSIZE_DELAY ||
+	    reason == HF_FSIZE_NOTICE)
+		fs->flags &= ~HF_FSIZE_F_UNDO;
+	return fsize_congestion(fs, params, reason, seq);
+}
+
+/**
  * hf_fsize_on_timeout() - a retransmission timeout, a loss sign that F-RTO
  * may later find spurious
  * @fs: controller
  * @params: bounds and rate policy
  * @seq: the segment the timer sends again (the oldest unacknowledged)
+ * @repeat: the timer fired again before any ACK answered its last
+ *	    timeout (the same stall)
  *
  * As hf_fsize_on_congestion() with HF_FSIZE_LOSS; when that changes
  * something, the state before it is kept for hf_fsize_undo() (design
- * note 8). A timeout without a reaction of its own (one of an episode
- * already reacted to) keeps what an earlier one kept: a stall longer than
- * the RTO fires the backed-off timer again before any ACK, and F-RTO's
- * one verdict, on the first ACK after the last of them, is about them
- * all.
+ * note 8). A repeat without a reaction of its own keeps what the first
+ * timeout of its stall kept: F-RTO's one verdict, on the first ACK after
+ * the last of them, is about them all. Any other timeout without a
+ * reaction leaves nothing to undo.
  *
  * Return: as hf_fsize_on_congestion().
  */
 unsigned int hf_fsize_on_timeout(struct hf_fsize *fs,
-				 const struct hf_fsize_params *params, u32 seq)
+				 const struct hf_fsize_params *params, u32 seq,
+				 bool repeat)
 {
 	u32 segs = fs->segs, recover = fs->recover;
 	u32 flags = fs->flags & (HF_FSIZE_F_DIRTY | HF_FSIZE_F_RECOVER);
 	u16 rate = fs->rate_scale;
 	unsigned int what;
 
-	what = hf_fsize_on_congestion(fs, params, HF_FSIZE_LOSS, seq);
+	what = fsize_congestion(fs, params, HF_FSIZE_LOSS, seq);
 	if (what) {
 		/* The frame before the params' clamp: a setting made that. */
 		fs->undo_segs = fsize_clamp(fs, params, segs);
 		fs->undo_rate = rate;
 		fs->undo_recover = recover;
 		fs->undo_flags = flags;
+		fs->undo_rounds = fs->rounds;
 		fs->flags |= HF_FSIZE_F_UNDO;
+	} else if (!repeat) {
+		fs->flags &= ~HF_FSIZE_F_UNDO;
 	}
 	return what;
 }
@@ -553,28 +579,46 @@ unsigned int hf_fsize_on_timeout(struct hf_fsize *fs,
  * @params: bounds, which may have changed since the timeout
  *
  * Puts back the frame size, the rate scale and the episode (recover, and
- * whether the round had a sign) as they were before the reaction of
- * hf_fsize_on_timeout(), when that reaction is still the last change;
- * otherwise changes nothing (design note 8).
+ * whether the round had a sign, if that round still runs) as they were
+ * before the reaction of hf_fsize_on_timeout(), when nothing newer came
+ * since; otherwise changes nothing (design note 8).
  *
- * Return: HF_FSIZE_CHANGED_* of what it put back, with HF_FSIZE_UNDO as
- * the change's reason; 0 when there was nothing to undo.
+ * Return: HF_FSIZE_CHANGED_* of what it put back in the frame and the
+ * rate, with HF_FSIZE_UNDO as the change's reason; 0 when there was
+ * nothing to undo, or when only the episode was put back (a frame the
+ * params clamp to where it is).
  */
 unsigned int hf_fsize_undo(struct hf_fsize *fs,
 			   const struct hf_fsize_params *params)
 {
-	u32 keep = fs->flags & ~(HF_FSIZE_F_DIRTY | HF_FSIZE_F_RECOVER |
-				 HF_FSIZE_F_UNDO);
+	u32 put = HF_FSIZE_F_RECOVER, keep;
 	unsigned int what;
 
 	if (!(fs->flags & HF_FSIZE_F_UNDO))
 		return 0;
+	/* A round ended since: the timeout's round is over, not this one. */
+	if (fs->rounds == fs->undo_rounds)
+		put |= HF_FSIZE_F_DIRTY;
+	keep = fs->flags & ~(put | HF_FSIZE_F_UNDO);
 	fsize_sync(fs, params);
 	what = fsize_set(fs, fsize_clamp(fs, params, fs->undo_segs),
 			 fs->undo_rate, HF_FSIZE_UNDO);
 	fs->recover = fs->undo_recover;
-	fs->flags = keep | fs->undo_flags;
+	fs->flags = keep | (fs->undo_flags & put);
 	return what;
+}
+
+/**
+ * hf_fsize_undo_forget() - nothing to undo any more
+ * @fs: controller
+ *
+ * For a caller that reset its timer's state by other means than a
+ * timeout (a window reopened, a challenge): F-RTO's next verdict is not
+ * about the timeout an undo was kept for.
+ */
+void hf_fsize_undo_forget(struct hf_fsize *fs)
+{
+	fs->flags &= ~HF_FSIZE_F_UNDO;
 }
 
 /**

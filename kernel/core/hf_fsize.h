@@ -20,8 +20,9 @@
  *  - hf_fsize_on_rtt() with each round-trip sample (delay signal);
  *  - hf_fsize_on_congestion() for a segment found lost by the reorder
  *    window and for a congestion notice from the receiver;
- *  - hf_fsize_on_timeout() for a retransmission timeout, and
- *    hf_fsize_undo() when F-RTO finds that timeout spurious;
+ *  - hf_fsize_on_timeout() for a retransmission timeout, hf_fsize_undo()
+ *    when F-RTO finds that timeout spurious, and hf_fsize_undo_forget()
+ *    when the timer's state was reset by anything else;
  *  - hf_fsize_rate() to scale its pacing rate (hf_pace.h) by the cut.
  * The functions that change state return a mask of HF_FSIZE_CHANGED_*;
  * non-zero means the last-change record says (old, new, reason).
@@ -145,10 +146,11 @@ struct hf_fsize_change {
  * @last_active_ns: time of the last send or ack; 0 before any
  * @rounds: rounds completed, saturating
  * @flags: HF_FSIZE_F_* (below)
- * @undo_segs: the frame size before a timeout's reaction
- * @undo_rate: the rate scale before it
+ * @undo_rate: the rate scale before a timeout's reaction
+ * @undo_segs: the frame size before it
  * @undo_recover: recover before it
  * @undo_flags: the HF_FSIZE_F_DIRTY and HF_FSIZE_F_RECOVER flags before it
+ * @undo_rounds: rounds when it was made
  * @last: the last change
  * @changes: changes counted by reason
  * @signs: congestion signs counted by reason (acted on or not)
@@ -161,15 +163,16 @@ struct hf_fsize {
 	u32 seg_size;
 	u32 flags;
 	u16 rate_scale;
+	u16 undo_rate;
 	u32 nxt;
 	u32 una;
 	u32 round_end;
 	u32 recover;
 	u32 rounds;
 	u32 undo_segs;
-	u16 undo_rate;
 	u32 undo_recover;
 	u32 undo_flags;
+	u32 undo_rounds;
 	u64 last_active_ns;
 	struct hf_fsize_change last;
 	u64 changes[HF_FSIZE_NR_REASONS];
@@ -210,9 +213,11 @@ unsigned int hf_fsize_on_congestion(struct hf_fsize *fs,
 				    const struct hf_fsize_params *params,
 				    enum hf_fsize_reason reason, u32 seq);
 unsigned int hf_fsize_on_timeout(struct hf_fsize *fs,
-				 const struct hf_fsize_params *params, u32 seq);
+				 const struct hf_fsize_params *params, u32 seq,
+				 bool repeat);
 unsigned int hf_fsize_undo(struct hf_fsize *fs,
 			   const struct hf_fsize_params *params);
+void hf_fsize_undo_forget(struct hf_fsize *fs);
 bool hf_fsize_rtt_inflated(const struct hf_fsize_params *params,
 			   u32 rtt_us, u32 min_rtt_us);
 unsigned int hf_fsize_on_rtt(struct hf_fsize *fs,

@@ -298,14 +298,14 @@ node_qdisc()
 # under TCG).
 said()
 {
-	! kill -0 "$1" 2>/dev/null || grep -q "^$3" "$2"
+	! kill -0 "$1" 2>/dev/null || grep -qs "^$3" "$2"
 }
 
 # attach_wait PID FILE TEXT: waits (two minutes at most) until PID said
 # TEXT in FILE; fails if it exited first or never said it.
 attach_wait()
 {
-	busywait 120000 said "$@" && grep -q "^$3" "$2"
+	busywait 120000 said "$@" && grep -qs "^$3" "$2"
 }
 
 # profile MTU T: a 4 MiB pair run of T under `perf record -a -g` (cpu-clock:

@@ -10,7 +10,9 @@
 // bytes read as 0):
 //   0 send a frame        n: 0 a full frame, else n segments
 //   1 ack                 k: the cumulative ack moves on by k (at most to nxt)
-//   2 congestion sign     r, k: reason LOSS + r % 3 about una + k
+//   2 congestion sign     r, k: r % 5 < 3: reason LOSS + r % 5 about
+//                         una + k; 3: a timeout about una (a repeat when k
+//                         is odd); 4: F-RTO's undo of the last timeout
 //   3 round-trip sample   a, b: rtt 10 * a us against min_rtt 10 * (b + 1) us
 //   4 wait                w: w RTOs (plus a few microseconds)
 //   5 max_bytes changes   m: m KiB << 4
@@ -24,7 +26,8 @@
 // Checked:
 // - frame size: always in [min_segs, max] of the current settings; the
 //   rate scale in [rate_floor, 1]; a reported change matches the record
-//   (what, new frame, new rate); only growth makes the frame larger.
+//   (what, new frame, new rate); only growth and an undo make the frame
+//   larger.
 // - credits: the sender never has more bytes out than its limit; its
 //   limit never falls and is never more than max_ahead above its bytes
 //   sent; the receiver's honest grants are never refused; until a forged
@@ -101,7 +104,8 @@ void check_fsize(const Sim& s, unsigned int what, u16 old_rate) {
     HF_CHECK(s.fs.segs == s.fs.last.new_segs);
     HF_CHECK(s.fs.rate_scale == s.fs.last.new_rate);
     HF_CHECK(old_rate == s.fs.last.old_rate);
-    HF_CHECK(s.fs.last.reason == HF_FSIZE_GROW || s.fs.last.new_segs <= s.fs.last.old_segs);
+    HF_CHECK(s.fs.last.reason == HF_FSIZE_GROW || s.fs.last.reason == HF_FSIZE_UNDO ||
+             s.fs.last.new_segs <= s.fs.last.old_segs);
   } else {
     HF_CHECK(old_rate == s.fs.rate_scale);
   }
@@ -139,10 +143,18 @@ void step_fsize(Sim& s, u8 op, Input& in) {
       break;
     }
     case 2: {
+      // A sign (loss, delay, notice), a timeout (a repeat or not), or
+      // F-RTO's undo of the last one.
       const u8 r = in.byte();
       const u8 k = in.byte();
-      what = hf_fsize_on_congestion(&s.fs, &s.fp,
-                                    static_cast<hf_fsize_reason>(HF_FSIZE_LOSS + r % 3), s.una + k);
+      if (r % 5 < 3) {
+        what = hf_fsize_on_congestion(
+            &s.fs, &s.fp, static_cast<hf_fsize_reason>(HF_FSIZE_LOSS + r % 5), s.una + k);
+      } else if (r % 5 == 3) {
+        what = hf_fsize_on_timeout(&s.fs, &s.fp, s.una, (k & 1U) != 0);
+      } else {
+        what = hf_fsize_undo(&s.fs, &s.fp);
+      }
       break;
     }
     case 3: {

@@ -401,6 +401,8 @@ TEST(hf_fsize_on_congestion, a_partly_restored_rate_halves_the_frame) {
   EXPECT_EQ(16U, f.segs());
 }
 
+namespace {
+
 // A flow at 64 segments with its rate whole, a frame of 64 in flight.
 Flow flight_of_64() {
   Flow f(defaults());
@@ -411,14 +413,31 @@ Flow flight_of_64() {
   return f;
 }
 
+// The retransmission timer fires about the oldest segment; `repeat`: it
+// fired before and no ACK answered since.
+unsigned int timeout(Flow& f, bool repeat = false) {
+  return hf_fsize_on_timeout(&f.fs(), &f.params(), f.una(), repeat);
+}
+
+unsigned int undo(Flow& f) {
+  return hf_fsize_undo(&f.fs(), &f.params());
+}
+
+bool undo_kept(Flow& f) {
+  return (f.fs().flags & HF_FSIZE_F_UNDO) != 0;
+}
+
+}  // namespace
+
 TEST(hf_fsize_undo, takes_back_a_spurious_timeouts_rate_cut) {
   Flow f = flight_of_64();
   ASSERT_EQ(64U, f.segs());
-  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, timeout(f));
   EXPECT_EQ(717, f.fs().rate_scale);
   EXPECT_EQ(HF_FSIZE_LOSS, f.fs().last.reason);
+  EXPECT_TRUE(undo_kept(f));
 
-  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, undo(f));
   EXPECT_EQ(HF_FSIZE_ONE, f.fs().rate_scale);
   EXPECT_EQ(64U, f.segs());
   EXPECT_EQ(HF_FSIZE_UNDO, f.fs().last.reason);
@@ -426,21 +445,52 @@ TEST(hf_fsize_undo, takes_back_a_spurious_timeouts_rate_cut) {
   EXPECT_EQ(HF_FSIZE_ONE, f.fs().last.new_rate);
   EXPECT_EQ(1U, f.fs().changes[HF_FSIZE_UNDO]);
   // Once only.
-  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_FALSE(undo_kept(f));
+  EXPECT_EQ(0U, undo(f));
   EXPECT_EQ(1U, f.fs().changes[HF_FSIZE_UNDO]);
-  // The episode is undone too: a real loss in that flight is a new one,
-  // and the round, which saw no other sign, is clean.
+  // The episode is undone too: a real loss in that flight is a new one.
   EXPECT_EQ(HF_FSIZE_CHANGED_RATE, f.sign(HF_FSIZE_LOSS, f.una() + 5));
-  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));  // that one stands
+  EXPECT_EQ(0U, undo(f));  // that one stands
   EXPECT_EQ(717, f.fs().rate_scale);
 }
 
-TEST(hf_fsize_undo, the_round_stays_clean) {
+TEST(hf_fsize_undo, before_the_round_ends_the_round_is_clean_again) {
   Flow f = flight_of_64();
-  hf_fsize_on_timeout(&f.fs(), &f.params(), f.una());
-  hf_fsize_undo(&f.fs(), &f.params());
+  timeout(f);
+  ASSERT_NE(0U, f.fs().flags & HF_FSIZE_F_DIRTY);
+  undo(f);
+  EXPECT_EQ(0U, f.fs().flags & HF_FSIZE_F_DIRTY);
   EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, f.ack_all());
   EXPECT_EQ(128U, f.segs());
+}
+
+TEST(hf_fsize_undo, after_the_round_ended_the_next_round_stays_clean) {
+  // The kernel counts the verdict's ACK first: it ends the round the
+  // timeout made dirty (no step), then F-RTO's undo comes.
+  Flow f = flight_of_64();
+  timeout(f);
+  EXPECT_EQ(0U, f.ack_all());
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, undo(f));
+  EXPECT_EQ(HF_FSIZE_ONE, f.fs().rate_scale);
+  EXPECT_EQ(0U, f.fs().flags & HF_FSIZE_F_DIRTY);
+  // The next round, clean, takes its step.
+  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, f.round());
+  EXPECT_EQ(128U, f.segs());
+
+  // Even when the timeout's round had an ignored sign before it: that
+  // round is over, and its mark does not move into the next.
+  Flow g = flight_of_64();
+  g.fresh_sign();
+  g.ack_all();
+  g.round();
+  g.round();  // rate whole again
+  ASSERT_EQ(HF_FSIZE_ONE, g.fs().rate_scale);
+  g.send();
+  g.sign(HF_FSIZE_LOSS, g.fs().recover - 1);  // ignored, marks the round
+  ASSERT_EQ(HF_FSIZE_CHANGED_RATE, timeout(g));
+  g.ack_all();
+  undo(g);
+  EXPECT_EQ(0U, g.fs().flags & HF_FSIZE_F_DIRTY);
 }
 
 TEST(hf_fsize_undo, takes_back_a_halving) {
@@ -449,9 +499,9 @@ TEST(hf_fsize_undo, takes_back_a_halving) {
   f.ack_all();
   f.send();
   ASSERT_EQ(717, f.fs().rate_scale);
-  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
+  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, timeout(f));
   EXPECT_EQ(32U, f.segs());
-  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, undo(f));
   EXPECT_EQ(64U, f.segs());
   EXPECT_EQ(717, f.fs().rate_scale);  // the real loss's cut stands
   // The undo grew the frame: old 32, new 64.
@@ -462,21 +512,54 @@ TEST(hf_fsize_undo, takes_back_a_halving) {
 TEST(hf_fsize_undo, a_later_change_stands) {
   // A sign of a later episode after the timeout: newer evidence.
   Flow f = flight_of_64();
-  hf_fsize_on_timeout(&f.fs(), &f.params(), f.una());
+  timeout(f);
   f.fresh_sign();  // frame halved
   ASSERT_EQ(32U, f.segs());
-  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(0U, undo(f));
   EXPECT_EQ(32U, f.segs());
   EXPECT_EQ(717, f.fs().rate_scale);
 
   // A clean round after the timeout's round: the rate came back a step.
   Flow g = flight_of_64();
-  hf_fsize_on_timeout(&g.fs(), &g.params(), g.una());
+  timeout(g);
   g.ack_all();  // the timeout's round: not clean
   ASSERT_EQ(HF_FSIZE_CHANGED_RATE, g.round());
   ASSERT_EQ(973, g.fs().rate_scale);
-  EXPECT_EQ(0U, hf_fsize_undo(&g.fs(), &g.params()));
+  EXPECT_EQ(0U, undo(g));
   EXPECT_EQ(973, g.fs().rate_scale);
+}
+
+TEST(hf_fsize_undo, an_ignored_sign_cancels_it) {
+  // A loss of the timeout's own flight, found by the reorder window,
+  // is ignored (the episode was reacted to) but is evidence the timeout
+  // was no fluke: the cut stands, and so does the round's mark.
+  Flow f = flight_of_64();
+  timeout(f);
+  EXPECT_EQ(0U, f.sign(HF_FSIZE_LOSS, f.una() + 3));
+  EXPECT_EQ(1U, f.fs().signs_ignored);
+  EXPECT_FALSE(undo_kept(f));
+  EXPECT_EQ(0U, undo(f));
+  EXPECT_EQ(717, f.fs().rate_scale);
+  EXPECT_NE(0U, f.fs().flags & HF_FSIZE_F_DIRTY);
+}
+
+TEST(hf_fsize_undo, a_sign_at_the_floors_cancels_it) {
+  // The frame at its minimum and the rate floor one cut down: the next
+  // episode's sign changes neither, but it is a reaction (recover moves),
+  // and the undo must not take it back.
+  hf_fsize_params p = defaults();
+  p.rate_floor = 717;
+  p.min_segs = p.initial_segs;
+  Flow f(p);
+  f.send();
+  ASSERT_EQ(HF_FSIZE_CHANGED_RATE, timeout(f));
+  ASSERT_EQ(p.initial_segs, f.segs());
+  const u32 recover = f.fs().recover;
+  EXPECT_EQ(0U, f.fresh_sign());
+  EXPECT_NE(recover, f.fs().recover);
+  EXPECT_FALSE(undo_kept(f));
+  EXPECT_EQ(0U, undo(f));
+  EXPECT_EQ(717, f.fs().rate_scale);
 }
 
 TEST(hf_fsize_undo, a_timeout_without_a_reaction_leaves_nothing_to_undo) {
@@ -485,30 +568,51 @@ TEST(hf_fsize_undo, a_timeout_without_a_reaction_leaves_nothing_to_undo) {
   Flow f = flight_of_64();
   f.fresh_sign();
   ASSERT_EQ(717, f.fs().rate_scale);
-  EXPECT_EQ(0U, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
-  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(0U, timeout(f));
+  EXPECT_FALSE(undo_kept(f));
+  EXPECT_EQ(0U, undo(f));
   EXPECT_EQ(717, f.fs().rate_scale);
-
 }
 
 TEST(hf_fsize_undo, a_stall_of_several_timeouts_is_undone_whole) {
-  // The backed-off timer fires again before any ACK: the later timeouts
-  // are of the episode the first reacted to, and F-RTO's one verdict,
-  // spurious, takes back the first one's cut.
+  // The backed-off timer fires again before any ACK: the repeats are of
+  // the episode the first reacted to, and F-RTO's one verdict, spurious,
+  // takes back the first one's cut.
   Flow f = flight_of_64();
-  ASSERT_EQ(HF_FSIZE_CHANGED_RATE, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
-  EXPECT_EQ(0U, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
-  EXPECT_EQ(0U, hf_fsize_on_timeout(&f.fs(), &f.params(), f.una()));
-  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, hf_fsize_undo(&f.fs(), &f.params()));
+  ASSERT_EQ(HF_FSIZE_CHANGED_RATE, timeout(f));
+  EXPECT_EQ(0U, timeout(f, true));
+  EXPECT_EQ(0U, timeout(f, true));
+  EXPECT_TRUE(undo_kept(f));
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, undo(f));
   EXPECT_EQ(HF_FSIZE_ONE, f.fs().rate_scale);
   EXPECT_EQ(64U, f.segs());
 }
 
+TEST(hf_fsize_undo, a_new_timeout_after_an_answer_is_judged_alone) {
+  // The first timeout's verdict was a real loss (its cut stands); a
+  // later timeout of the same episode, after ACKs answered, is ignored,
+  // and its own spurious verdict must not take the first one's cut back.
+  Flow f = flight_of_64();
+  ASSERT_EQ(HF_FSIZE_CHANGED_RATE, timeout(f));
+  EXPECT_EQ(0U, timeout(f, false));
+  EXPECT_FALSE(undo_kept(f));
+  EXPECT_EQ(0U, undo(f));
+  EXPECT_EQ(717, f.fs().rate_scale);
+}
+
+TEST(hf_fsize_undo, forget) {
+  Flow f = flight_of_64();
+  timeout(f);
+  hf_fsize_undo_forget(&f.fs());
+  EXPECT_EQ(0U, undo(f));
+  EXPECT_EQ(717, f.fs().rate_scale);
+}
+
 TEST(hf_fsize_undo, nothing_before_a_timeout) {
   Flow f = flight_of_64();
-  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(0U, undo(f));
   f.fresh_sign();  // a reorder-window loss is not undone by F-RTO
-  EXPECT_EQ(0U, hf_fsize_undo(&f.fs(), &f.params()));
+  EXPECT_EQ(0U, undo(f));
   EXPECT_EQ(717, f.fs().rate_scale);
 }
 
@@ -517,9 +621,9 @@ TEST(hf_fsize_undo, within_changed_params) {
   f.fresh_sign();
   f.ack_all();
   f.send();
-  hf_fsize_on_timeout(&f.fs(), &f.params(), f.una());  // 64 -> 32
-  f.params().max_bytes = 48 * kSeg;                    // the frame limit fell meanwhile
-  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, hf_fsize_undo(&f.fs(), &f.params()));
+  timeout(f);                        // 64 -> 32
+  f.params().max_bytes = 48 * kSeg;  // the frame limit fell meanwhile
+  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, undo(f));
   EXPECT_EQ(48U, f.segs());
   EXPECT_EQ(48U, f.fs().segs);
 }
@@ -692,6 +796,7 @@ TEST(hf_fsize_property, bounds_hold_under_random_events) {
     p.initial_segs = p.min_segs + rng.below(8);
     Flow f(p, static_cast<u32>(rng.next()));
     u32 last_rounds = 0;
+    hf_fsize_change timeout_change{};
     for (int step = 0; step < 20000; step++) {
       const hf_fsize_change before = f.fs().last;
       const u32 segs = f.segs();
@@ -723,10 +828,21 @@ TEST(hf_fsize_property, bounds_hold_under_random_events) {
           f.wait(rng.below(20) * kRtoNs);
           break;
         case 11:
-          what = hf_fsize_on_timeout(&f.fs(), &f.params(), f.una());
+          what = hf_fsize_on_timeout(&f.fs(), &f.params(), f.una(), rng.percent(50));
+          if (what != 0) {
+            timeout_change = f.fs().last;
+          }
           break;
         case 12:
           what = hf_fsize_undo(&f.fs(), &f.params());
+          if (what != 0) {
+            // It puts back the rate the timeout's cut took, and nothing
+            // changed between the two.
+            ASSERT_EQ(timeout_change.old_rate, f.fs().last.new_rate) << "seed " << seed;
+            ASSERT_EQ(timeout_change.new_rate, f.fs().last.old_rate) << "seed " << seed;
+            ASSERT_EQ(timeout_change.new_segs, f.fs().last.old_segs) << "seed " << seed;
+            ASSERT_EQ(HF_FSIZE_LOSS, before.reason) << "seed " << seed;
+          }
           break;
         default:
           f.params().max_bytes = rng.percent(90) ? 1U << 20U : rng.below(1U << 21U);
