@@ -51,15 +51,8 @@ compare()
 	check_eq "$2" "$3" "$1"
 }
 
-# tracing ERR: the trace said in ERR that its programs are attached
-# (under TCG loading them takes seconds).
-tracing() { grep -qs "^hfctl trace: tracing " "$1"; }
-
-# tracing_or_gone PID ERR: so, or the trace PID has exited.
-tracing_or_gone()
-{
-	tracing "$2" || ! kill -0 "$1" 2>/dev/null
-}
+# What hfctl trace says on standard error once attached.
+TRACING="hfctl trace: tracing "
 
 # trace_start NS OUT ARGS...: runs "hfctl -j trace ARGS" in NS in the
 # background (pid in $trace_pid; 10 minutes at most, killed on exit), and
@@ -72,8 +65,7 @@ trace_start()
 	"$HFCTL" -n "$ns" -j trace duration 600s "$@" >"$out" 2>"$out.err" &
 	trace_pid=$!
 	defer kill -KILL "$trace_pid"
-	busywait 120000 tracing_or_gone "$trace_pid" "$out.err" || return 1
-	tracing "$out.err" && kill -0 "$trace_pid" 2>/dev/null
+	hf_said_wait "$trace_pid" "$out.err" "$TRACING" && kill -0 "$trace_pid" 2>/dev/null
 }
 
 gone() { ! kill -0 "$1" 2>/dev/null; }
@@ -267,9 +259,7 @@ defer kill -KILL "$tt"
 "$HFCTL" -n "$n0" -j trace dev lo duration 600s >"$LOGS/lo.json" 2>"$LOGS/lo.err" &
 tl=$!
 defer kill -KILL "$tl"
-busywait 120000 tracing_or_gone "$tt" "$LOGS/text.err" &&
-	busywait 120000 tracing_or_gone "$tl" "$LOGS/lo.err" &&
-	tracing "$LOGS/text.err" && tracing "$LOGS/lo.err"
+hf_said_wait "$tt" "$LOGS/text.err" "$TRACING" && hf_said_wait "$tl" "$LOGS/lo.err" "$TRACING"
 check_err $? "traces did not attach: $(cat "$LOGS/text.err" "$LOGS/lo.err")"
 ip netns exec "$n0" timeout 60 "$XFER" send eth0 "$(hf_node_mac 1)" 7602 100000 2 \
 	>"$LOGS/send2" 2>&1

@@ -62,17 +62,7 @@ probe_start()
 	[[ $out == *.txt ]] && json=()
 	"$HFCTL" -n "$ns" "${json[@]}" probe dev eth0 "$@" >"$out" 2>"$out.err" &
 	probe_pid=$!
-	busywait 120000 probe_listening_or_gone "$probe_pid" "$out.err" || return 1
-	probe_listening "$out.err"
-}
-
-# probe_listening ERR: the probe said in ERR that it is attached.
-probe_listening() { grep -qs "^hfctl probe: listening on " "$1"; }
-
-# probe_listening_or_gone PID ERR: so, or the probe PID has exited.
-probe_listening_or_gone()
-{
-	probe_listening "$2" || ! kill -0 "$1" 2>/dev/null
+	hf_said_wait "$probe_pid" "$out.err" "hfctl probe: listening on "
 }
 
 ktap_plan 10

@@ -114,6 +114,22 @@ busywait()
 	done
 }
 
+# hf_said PID FILE TEXT: PID has exited, or FILE has a line beginning
+# with TEXT ("hfctl probe: listening on " and "hfctl trace: tracing " say
+# on standard error that their programs are attached).
+hf_said()
+{
+	! kill -0 "$1" 2>/dev/null || grep -qs "^$3" "$2"
+}
+
+# hf_said_wait PID FILE TEXT: waits (two minutes at most: loading BPF
+# programs takes seconds under TCG) until PID said TEXT in FILE; fails if
+# it exited first or never said it.
+hf_said_wait()
+{
+	busywait 120000 hf_said "$@" && grep -qs "^$3" "$2"
+}
+
 # hf_trace_buffer_kb: the size of the trace buffer per CPU, in KiB, as
 # buffer_size_kb takes it back: before the buffer is first used it reads
 # "7 (expanded: 1408)", and the size it expands to is the one to keep.

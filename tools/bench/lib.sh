@@ -292,22 +292,6 @@ node_qdisc()
 	done
 }
 
-# said PID FILE TEXT: PID has exited, or FILE has a line that begins with
-# TEXT: "hfctl probe: listening on " and "hfctl trace: tracing " say, on
-# standard error, that their programs are attached (loading takes seconds
-# under TCG).
-said()
-{
-	! kill -0 "$1" 2>/dev/null || grep -qs "^$3" "$2"
-}
-
-# attach_wait PID FILE TEXT: waits (two minutes at most) until PID said
-# TEXT in FILE; fails if it exited first or never said it.
-attach_wait()
-{
-	busywait 120000 said "$@" && grep -qs "^$3" "$2"
-}
-
 # profile MTU T: a 4 MiB pair run of T under `perf record -a -g` (cpu-clock:
 # a TCG guest has no PMU), the reports beside it in $OUT/raw as
 # profile-T.{children,self,comm}.txt. perf takes seconds to start under

@@ -39,7 +39,7 @@ run()
 	"$HFCTL" -n "${HF_NODES[0]}" -j probe dev eth0 duration 120s $filter \
 		>"$OUT/probe-$t.json" 2>"$OUT/probe-$t.err" &
 	probe=$!
-	attach_wait "$probe" "$OUT/probe-$t.err" "hfctl probe: listening on " ||
+	hf_said_wait "$probe" "$OUT/probe-$t.err" "hfctl probe: listening on " ||
 		fail "hfctl probe did not attach: $(head -c 300 "$OUT/probe-$t.err")"
 	say "all-to-all over $([[ $t == hf ]] && echo hyperframe || echo TCP):" \
 		"$ROUNDS rounds of 1 MiB from every node to every other"

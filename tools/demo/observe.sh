@@ -30,12 +30,12 @@ watch()
 	# shellcheck disable=SC2086 # the filter is words
 	"$hfctl" -n "$n0" probe dev eth0 duration 120s $filter >"$logs/probe-$t" 2>&1 &
 	probe=$!
-	attach_wait "$probe" "$logs/probe-$t" "hfctl probe: listening on " || status=1
+	hf_said_wait "$probe" "$logs/probe-$t" "hfctl probe: listening on " || status=1
 	if [[ $t == hf ]]; then
 		# -n, not "ip netns exec": that mounts a sysfs without tracefs.
 		"$hfctl" -n "$n0" trace dev eth0 >"$logs/trace-$t" 2>&1 &
 		trace=$!
-		attach_wait "$trace" "$logs/trace-$t" "hfctl trace: tracing " || status=1
+		hf_said_wait "$trace" "$logs/trace-$t" "hfctl trace: tracing " || status=1
 	fi
 	ip netns exec "$n1" "$hfperf" server -t "$t" -d eth0 --port 7800 --clients 1 \
 		>"$logs/server-$t" 2>&1 &
