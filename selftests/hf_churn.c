@@ -181,7 +181,12 @@ static void *monitor_main(void *arg)
 
 	(void)arg;
 	for (;;) {
-		int all = 1;
+		/*
+		 * Read before the outcomes: a sender that starts and ends its
+		 * last message while they are read must not count as done
+		 * with that message unseen.
+		 */
+		int done = atomic_load(&senders_done) == nsenders, all = 1;
 
 		for (i = 0; i < nsenders; i++) {
 			if (info_get(senders[i].fd, &info)) {
@@ -209,7 +214,7 @@ static void *monitor_main(void *arg)
 				at_max_since = 0;
 			}
 		}
-		if (atomic_load(&senders_done) == nsenders && all)
+		if (done && all)
 			break;
 		if (now_s() > deadline + DRAIN_S) {
 			fprintf(stderr, "hf_churn: outcomes still missing %d s after the end\n",

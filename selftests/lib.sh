@@ -33,7 +33,8 @@ log_test()
 	if ((RET == 0)); then
 		echo "ok $ktap_count $1"
 	else
-		echo "not ok $ktap_count $1${RET_MSG:+ # $RET_MSG}"
+		# One line, as KTAP wants: a message's own lines joined by " | ".
+		echo "not ok $ktap_count $1${RET_MSG:+ # ${RET_MSG//$'\n'/ | }}"
 		ktap_failed=$((ktap_failed + 1))
 	fi
 	RET=0
@@ -56,7 +57,7 @@ check_err()
 	if (($1 != 0 && RET == 0)); then
 		RET=1
 		RET_MSG=$2
-		echo "# FAIL: $2"
+		echo "# FAIL: ${2//$'\n'/$'\n'# }"
 	fi
 }
 
@@ -66,7 +67,7 @@ check_fail()
 	if (($1 == 0 && RET == 0)); then
 		RET=1
 		RET_MSG=$2
-		echo "# FAIL: $2"
+		echo "# FAIL: ${2//$'\n'/$'\n'# }"
 	fi
 }
 
