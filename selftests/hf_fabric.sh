@@ -9,8 +9,10 @@
 # checked (-c); then, from /proc/net/hyperframe, that every libfabric
 # message was one hyperframe message of its payload and the 24-byte
 # provider header, and none failed. The latency at 64 B and the bandwidth
-# at 4 MiB are printed as "# ..." lines, never judged. Skips (KTAP skip,
-# not a pass) where libfabric-bin is not installed.
+# at 4 MiB are printed as "# ..." lines, never judged. Last, hf_fi_local:
+# Open MPI's ofi MTL hints and calls between two endpoints of one process
+# (FI_LOCAL_COMM), which never reach the wire. Skips (KTAP skip, not a
+# pass) where libfabric-bin is not installed.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -18,6 +20,7 @@ FABRIC_DIR=${HF_FABRIC_DIR:-${HF_BUILD:?set HF_FABRIC_DIR or HF_BUILD}/userspace
 HFCTL=${HFCTL:-$HF_BUILD/userspace/hfctl/hfctl}
 FI_INFO=${HF_FI_INFO:-fi_info}
 FI_PINGPONG=${HF_FI_PINGPONG:-fi_pingpong}
+FI_LOCAL=${HF_FI_LOCAL:-$HF_BUILD/userspace/selftests/hf_fi_local}
 HEADER=24			# the provider's header (docs/fabric.md)
 DEFAULT_SIZES="64 256 1024 4096 65536 1048576"	# fi_pingpong's own
 LOGS=$(mktemp -d)
@@ -29,7 +32,7 @@ if ! command -v "$FI_INFO" >/dev/null || ! command -v "$FI_PINGPONG" >/dev/null;
 	exit "$KSFT_SKIP"
 fi
 
-ktap_plan 6
+ktap_plan 7
 
 [[ -f $FABRIC_DIR/libhf-fi.so ]] ||
 	{ echo "# $FABRIC_DIR/libhf-fi.so is missing (build userspace with libfabric-dev)"; exit "$KSFT_FAIL"; }
@@ -133,7 +136,8 @@ field()
 fab 0 "$FI_INFO" -p hf -v >"$LOGS/info" 2>&1
 check_err $? "fi_info -p hf: $(tail -n 1 "$LOGS/info")"
 caps=$(field caps "$LOGS/info")
-for cap in FI_MSG FI_TAGGED FI_SEND FI_RECV FI_DIRECTED_RECV FI_SOURCE FI_REMOTE_COMM; do
+for cap in FI_MSG FI_TAGGED FI_SEND FI_RECV FI_DIRECTED_RECV FI_SOURCE FI_LOCAL_COMM \
+	FI_REMOTE_COMM; do
 	[[ $caps == *"$cap,"* || $caps == *"$cap ]"* ]] || check_err 1 "caps lack $cap: $caps"
 done
 [[ $caps != *FI_RMA* && $caps != *FI_ATOMIC* ]] || check_err 1 "caps claim RMA or atomics: $caps"
@@ -155,7 +159,7 @@ for hint in "-c FI_RMA" "-c FI_ATOMIC" "-t FI_EP_MSG" "-t FI_EP_DGRAM"; do
 		check_err 1 "fi_info -p hf $hint answered: $(head -n 3 "$LOGS/refused" | tr '\n' ' ')"
 	fi
 done
-log_test "fi_info -p hf: RDM, msg and tagged, directed receive, source, SAS; no RMA, MSG or DGRAM"
+log_test "fi_info -p hf: RDM, msg and tagged, directed receive, source, local and remote, SAS; no RMA, MSG or DGRAM"
 
 before0=$(ip netns exec "${HF_NODES[0]}" cat /proc/net/hyperframe)
 before1=$(ip netns exec "${HF_NODES[1]}" cat /proc/net/hyperframe)
@@ -209,5 +213,14 @@ for n in 0 1; do
 	echo "# node $n: $(delta $n tx_msgs) messages, $(delta $n tx_bytes) bytes sent over hyperframe"
 done
 log_test "/proc/net/hyperframe: one hyperframe message per libfabric message, header included"
+
+# 7: two endpoints of one process (FI_LOCAL_COMM), as Open MPI's ofi MTL
+# drives them (hf_fi_local); none of it crosses hyperframe.
+sent=$(hf_stat 0 tx_msgs)
+fab 0 timeout 120 "$FI_LOCAL" eth0 >"$LOGS/local" 2>&1
+check_err $? "hf_fi_local: $(grep -E 'FAIL|hf_fi_local' "$LOGS/local")"
+grep '^# ' "$LOGS/local" | grep -v '^# ok'
+check_eq "$(hf_stat 0 tx_msgs)" "$sent" "hyperframe messages sent by hf_fi_local"
+log_test "FI_LOCAL_COMM: Open MPI's hints and calls between endpoints of one process, off the wire"
 
 exit "$(ktap_exit)"

@@ -365,6 +365,15 @@ std::size_t entry_size(fi_cq_format format) noexcept {
 
 }  // namespace
 
+void Domain::remove_local(const Endpoint* ep) noexcept {
+  std::erase_if(local_, [ep](const auto& entry) { return entry.second == ep; });
+}
+
+Endpoint* Domain::local(std::uint16_t port) const noexcept {
+  const auto found = local_.find(port);
+  return found != local_.end() ? found->second : nullptr;
+}
+
 Domain::Domain(Fabric& fabric, Interface iface, int family, std::size_t max_msg, std::uint32_t api,
                void* context)
     : fabric_(&fabric),
@@ -636,13 +645,22 @@ ssize_t CompletionQueue::sread(void* buf, std::size_t count, fi_addr_t* src, int
       if (events[static_cast<std::size_t>(i)].data.fd == event_.get()) {
         std::uint64_t value = 0;
         (void)::read(event_.get(), &value, sizeof(value));
-        return -FI_EAGAIN;  // fi_cq_signal()
+        if (signalled_.exchange(false)) {
+          return -FI_EAGAIN;  // fi_cq_signal()
+        }
       }
     }
   }
 }
 
+void CompletionQueue::post(const Completion& completion) {
+  push(completion);
+  const std::uint64_t one = 1;
+  (void)::write(event_.get(), &one, sizeof(one));
+}
+
 int CompletionQueue::signal() noexcept {
+  signalled_.store(true);
   const std::uint64_t one = 1;
   return ::write(event_.get(), &one, sizeof(one)) == sizeof(one) ? 0 : -errno;
 }

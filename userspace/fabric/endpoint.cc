@@ -3,7 +3,9 @@
 // and the payload; receives are matched when the completion queue is read
 // (manual progress): the head message's header is peeked, then the message
 // is read straight into the matching receive's buffers, or into the
-// bounded unexpected queue.
+// bounded unexpected queue. A send to another endpoint of the same domain
+// (the domain's own address, FI_LOCAL_COMM) never reaches the socket: it
+// is matched or queued at the receiving endpoint at once (send_local).
 #include <ctime>  // before linux/errqueue.h, which uses struct timespec
 //
 #include <linux/errqueue.h>
@@ -14,6 +16,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <span>
+#include <vector>
 
 #include "provider.h"
 
@@ -42,6 +46,43 @@ std::size_t scatter(std::span<const std::byte> bytes, const iovec* iov, std::siz
     done += n;
   }
   return done;
+}
+
+// The bytes of `iov`, gathered.
+std::vector<std::byte> gather(const iovec* iov, std::size_t count, std::size_t len) {
+  std::vector<std::byte> bytes(len);
+  std::span<std::byte> rest(bytes);
+  for (std::size_t i = 0; i < count; ++i) {
+    const iovec& v = iov[i];  // NOLINT(cppcoreguidelines-pro-bounds-pointer-arithmetic)
+    if (v.iov_len > 0) {
+      std::memcpy(rest.data(), v.iov_base, v.iov_len);
+      rest = rest.subspan(v.iov_len);
+    }
+  }
+  return bytes;
+}
+
+// Copies the bytes of the buffers `from` into the buffers `to`.
+void copy_iov(const iovec* from, std::size_t from_count, const iovec* to, std::size_t to_count) {
+  std::size_t ti = 0;
+  std::span<std::byte> out;
+  for (std::size_t fi = 0; fi < from_count; ++fi) {
+    const iovec& f = from[fi];  // NOLINT(cppcoreguidelines-pro-bounds-pointer-arithmetic)
+    std::span<const std::byte> in(static_cast<const std::byte*>(f.iov_base), f.iov_len);
+    while (!in.empty()) {
+      while (out.empty() && ti < to_count) {
+        const iovec& t = to[ti++];  // NOLINT(cppcoreguidelines-pro-bounds-pointer-arithmetic)
+        out = std::span<std::byte>(static_cast<std::byte*>(t.iov_base), t.iov_len);
+      }
+      if (out.empty()) {
+        return;  // the receive is full: the rest is cut (FI_ETRUNC)
+      }
+      const std::size_t n = std::min(in.size(), out.size());
+      std::memcpy(out.data(), in.data(), n);
+      in = in.subspan(n);
+      out = out.subspan(n);
+    }
+  }
 }
 
 }  // namespace
@@ -104,6 +145,7 @@ int Endpoint::bind_socket() {
   }
   port_ = local.port;
   bound_ = true;
+  domain_->add_local(port_, this);
   return 0;
 }
 
@@ -200,6 +242,9 @@ ssize_t Endpoint::send(const SendRequest& request) {
   if ((request.flags & FI_INJECT) != 0 && len > kInjectSize) {
     return -FI_EINVAL;
   }
+  if (peer->mac == domain_->iface().mac) {
+    return send_local(request, peer->port, len);
+  }
   HeaderBytes header = encode(request.header);
   std::array<iovec, kIovLimit + 1> iov{};
   iov[0] = iovec{header.data(), header.size()};
@@ -251,6 +296,82 @@ ssize_t Endpoint::send(const SendRequest& request) {
   return 0;
 }
 
+// A send to the domain's own address: the kernel would put it on the wire,
+// where no switch sends it back, so it is handed to the endpoint at that
+// port in this process; one in another process is unreachable. Complete
+// at once in every mode: the message is at its receiver when this returns.
+ssize_t Endpoint::send_local(const SendRequest& request, std::uint16_t port, std::size_t len) {
+  Endpoint* to = domain_->local(port);
+  if (to == nullptr) {
+    FI_WARN(&provider(), FI_LOG_EP_DATA,
+            "no endpoint of this process at port %u of the domain's own address; hyperframe "
+            "does not loop back to its interface\n",
+            port);
+    return -FI_EHOSTUNREACH;
+  }
+  const ssize_t ret = to->deliver_local(source_key(domain_->iface().mac, port_), request.header,
+                                        request.iov, request.count, len);
+  if (ret != 0) {
+    if (ret == -FI_EAGAIN) {
+      progress();
+    }
+    return ret;
+  }
+  if (request.completion && tx_cq_ != nullptr) {
+    Completion c;
+    c.entry.op_context = request.context;
+    c.entry.flags = FI_SEND | (request.header.tagged() ? FI_TAGGED : FI_MSG);
+    tx_cq_->post(c);  // another thread may sleep on it
+  }
+  return 0;
+}
+
+ssize_t Endpoint::deliver_local(SourceKey source, const Header& header, const iovec* iov,
+                                std::size_t count, std::size_t len) {
+  const MatchKey key{.tagged = header.tagged(), .source = source, .tag = header.tag};
+  if (std::optional<PostedRecv> posted = posted_.take(key)) {
+    copy_iov(iov, count, posted->iov.data(), posted->count);
+    complete_posted(*posted, key, header, len, true);
+    return 0;
+  }
+  if (!unexpected_.admits(len)) {
+    return -FI_EAGAIN;
+  }
+  Unexpected message;
+  message.key = key;
+  message.has_data = header.has_data();
+  message.data = header.data;
+  message.payload = gather(iov, count, len);
+  unexpected_.push(std::move(message));
+  return 0;
+}
+
+// The completion of `posted`, which took a message of `len` bytes; `wake`
+// when it comes from outside the receive queue's progress (a local send).
+void Endpoint::complete_posted(const PostedRecv& posted, const MatchKey& key, const Header& header,
+                               std::size_t len, bool wake) {
+  const std::size_t capacity = total_length(posted.iov.data(), posted.count);
+  Completion c =
+      recv_completion(posted.context, key, header.has_data(), header.data, std::min(len, capacity),
+                      posted.count > 0 ? posted.iov[0].iov_base : nullptr);
+  if (len > capacity) {
+    c.error = true;
+    c.entry.err = FI_ETRUNC;
+    c.entry.prov_errno = FI_ETRUNC;
+    c.entry.olen = len - capacity;
+  } else if (!posted.completion) {
+    return;
+  }
+  if (rx_cq_ == nullptr) {
+    return;
+  }
+  if (wake) {
+    rx_cq_->post(c);
+  } else {
+    rx_cq_->push(c);
+  }
+}
+
 ssize_t Endpoint::deliver_unexpected(const RecvRequest& request, Unexpected message) {
   const std::size_t capacity = total_length(request.iov, request.count);
   const std::size_t copied = scatter(message.payload, request.iov, request.count);
@@ -297,19 +418,9 @@ ssize_t Endpoint::recv(const RecvRequest& request) {
   if (request.count > kIovLimit) {
     return -FI_EINVAL;
   }
-  MatchSpec spec{
-      .tagged = request.tagged, .source = kAnySource, .tag = request.tag, .ignore = request.ignore};
-  if ((caps_ & FI_DIRECTED_RECV) != 0 && request.src != FI_ADDR_UNSPEC) {
-    const std::optional<Peer> peer = av_->lookup(request.src);
-    if (!peer) {
-      return -FI_EINVAL;
-    }
-    spec.source = source_key(peer->mac, peer->port);
-  }
-  if ((request.flags & FI_PEEK) != 0) {
-    return peek(request, spec);
-  }
-  if ((request.flags & FI_CLAIM) != 0) {
+  // A claim names its message by the context of the peek that claimed it;
+  // the address is not looked at (Open MPI 4.1 passes 0).
+  if ((request.flags & (FI_CLAIM | FI_PEEK)) == FI_CLAIM) {
     const auto found = claimed_.find(request.context);
     if (found == claimed_.end()) {
       return -FI_EINVAL;
@@ -322,6 +433,18 @@ ssize_t Endpoint::recv(const RecvRequest& request) {
       return 0;
     }
     return deliver_unexpected(request, std::move(message));
+  }
+  MatchSpec spec{
+      .tagged = request.tagged, .source = kAnySource, .tag = request.tag, .ignore = request.ignore};
+  if ((caps_ & FI_DIRECTED_RECV) != 0 && request.src != FI_ADDR_UNSPEC) {
+    const std::optional<Peer> peer = av_->lookup(request.src);
+    if (!peer) {
+      return -FI_EINVAL;
+    }
+    spec.source = source_key(peer->mac, peer->port);
+  }
+  if ((request.flags & FI_PEEK) != 0) {
+    return peek(request, spec);
   }
   if (std::optional<Unexpected> message = unexpected_.take(spec)) {
     return deliver_unexpected(request, std::move(*message));
@@ -434,19 +557,7 @@ bool Endpoint::take_one() {
       posted_.push_front(*posted);
       return false;
     }
-    const std::size_t capacity = total_length(posted->iov.data(), posted->count);
-    Completion c = recv_completion(posted->context, key, decoded.header.has_data(),
-                                   decoded.header.data, std::min(payload, capacity),
-                                   posted->count > 0 ? posted->iov[0].iov_base : nullptr);
-    if (payload > capacity) {
-      c.error = true;
-      c.entry.err = FI_ETRUNC;
-      c.entry.prov_errno = FI_ETRUNC;
-      c.entry.olen = payload - capacity;
-      complete_rx(c);
-    } else if (posted->completion) {
-      complete_rx(c);
-    }
+    complete_posted(*posted, key, decoded.header, payload, false);
     return true;
   }
   if (!unexpected_.admits(payload)) {
@@ -587,6 +698,7 @@ int ep_close(struct fid* f) {
   {
     const std::lock_guard lock(domain.mutex());
     ep->unbind_all();
+    domain.remove_local(ep);
   }
   domain.refs().fetch_sub(1);
   delete ep;  // NOLINT(cppcoreguidelines-owning-memory): made by open_endpoint

@@ -137,7 +137,8 @@ fi_info* make_info(std::uint32_t version, const Interface& iface, const fi_info*
   }
   std::unique_ptr<fi_info, decltype(&fi_freeinfo)> owner(info, fi_freeinfo);
   const std::uint64_t want = hints != nullptr && hints->caps != 0 ? hints->caps : kCaps;
-  info->caps = (want & kCaps) | FI_REMOTE_COMM;
+  // Secondary capabilities the endpoint always has, asked for or not.
+  info->caps = (want & kCaps) | FI_LOCAL_COMM | FI_REMOTE_COMM;
   info->mode = 0;
   info->addr_format = FI_SOCKADDR;
 

@@ -46,9 +46,12 @@ inline constexpr std::uint32_t kProviderVersion = FI_VERSION(0, 1);
 inline constexpr std::size_t kIovLimit = 8;
 inline constexpr std::size_t kInjectSize = 16384;
 inline constexpr std::size_t kDefaultMaxMsg = std::size_t{64} << 20U;
-// The capabilities an endpoint offers.
-inline constexpr std::uint64_t kCaps =
-    FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | FI_DIRECTED_RECV | FI_SOURCE | FI_REMOTE_COMM;
+// The capabilities an endpoint offers. FI_LOCAL_COMM: endpoints of the
+// same domain in one process reach each other without the network
+// (Endpoint::send_local); hyperframe itself cannot loop a frame back to
+// its own interface, so other processes on it are out of reach.
+inline constexpr std::uint64_t kCaps = FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | FI_DIRECTED_RECV |
+                                       FI_SOURCE | FI_LOCAL_COMM | FI_REMOTE_COMM;
 
 // The provider structure fi_prov_ini hands to libfabric.
 [[nodiscard]] fi_provider& provider() noexcept;
@@ -142,6 +145,12 @@ class Domain {
   // Objects opened on this one (closing it first is -FI_EBUSY).
   [[nodiscard]] std::atomic<int>& refs() noexcept { return refs_; }
 
+  // The endpoints of this domain by the port they are bound to: where a
+  // send to the domain's own address goes. Caller holds the mutex.
+  void add_local(std::uint16_t port, Endpoint* ep) { local_.insert_or_assign(port, ep); }
+  void remove_local(const Endpoint* ep) noexcept;
+  [[nodiscard]] Endpoint* local(std::uint16_t port) const noexcept;
+
  private:
   std::atomic<int> refs_{0};
   Handle<fid_domain, Domain> handle_;
@@ -152,6 +161,7 @@ class Domain {
   std::uint32_t api_;
   Settings settings_;
   std::mutex mutex_;
+  std::unordered_map<std::uint16_t, Endpoint*> local_;
 };
 
 // A peer in an address vector: what its fi_getname() said, less the
@@ -200,6 +210,9 @@ class CompletionQueue {
 
   // Caller holds the domain's mutex.
   void push(const Completion& completion) { entries_.push_back(completion); }
+  // push() from outside this queue's progress (another endpoint's local
+  // send): also wakes a thread waiting in sread().
+  void post(const Completion& completion);
   void attach(Endpoint* ep);
   void detach(Endpoint* ep) noexcept;
   [[nodiscard]] bool has_endpoints() const noexcept { return !endpoints_.empty(); }
@@ -224,7 +237,8 @@ class CompletionQueue {
   std::deque<Completion> entries_;
   std::vector<Endpoint*> endpoints_;
   Fd epoll_;
-  Fd event_;
+  Fd event_;                            // signal() and post() write it
+  std::atomic<bool> signalled_{false};  // signal() did, not only post()
 };
 
 class MemoryRegion {
@@ -315,6 +329,11 @@ class Endpoint {
   [[nodiscard]] ssize_t cancel(void* context);
   [[nodiscard]] int control(int command, void* arg);
   void progress();
+  // A message from `source`, an endpoint of this process on the same
+  // domain (FI_LOCAL_COMM): matched now, or queued as unexpected.
+  // -FI_EAGAIN when it must wait for room in the unexpected queue.
+  [[nodiscard]] ssize_t deliver_local(SourceKey source, const Header& header, const iovec* iov,
+                                      std::size_t count, std::size_t len);
   [[nodiscard]] bool delivery_pending() const noexcept { return !pending_.empty(); }
   void unbind_all() noexcept;
   [[nodiscard]] std::uint64_t tx_op_flags() const noexcept { return tx_flags_; }
@@ -324,6 +343,9 @@ class Endpoint {
 
  private:
   [[nodiscard]] int bind_socket();
+  [[nodiscard]] ssize_t send_local(const SendRequest& request, std::uint16_t port, std::size_t len);
+  void complete_posted(const PostedRecv& posted, const MatchKey& key, const Header& header,
+                       std::size_t len, bool wake);
   [[nodiscard]] Completion recv_completion(void* context, const MatchKey& key, bool has_data,
                                            std::uint64_t data, std::size_t len, void* buf) const;
   void complete_rx(const Completion& completion);
