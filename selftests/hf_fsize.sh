@@ -171,18 +171,8 @@ check_err $? "receiver: $(cat "$LOGS/recv")"
 log_test "frame size: every message byte-exact across the change"
 
 # 4. A spurious timeout's cut is taken back. Only hf_frame_size is traced
-# (the buffer's size, the switch and the options put back at the end;
-# record-cmd off as in hf_trace.sh: hooking sched_switch patches
-# __schedule, where TCG was seen to run a stale int3).
-T=/sys/kernel/tracing
-ev=$T/events/hyperframe/hf_frame_size
-kb=$(hf_trace_buffer_kb)
-defer "echo $kb >$T/buffer_size_kb; : >$T/trace; echo $(cat "$T/tracing_on") >$T/tracing_on"
-for opt in record-cmd record-tgid; do
-	defer "echo $(cat "$T/options/$opt") >$T/options/$opt"
-	echo 0 >"$T/options/$opt"
-done
-defer "echo 0 >$ev/enable"
+# (hf_trace_start).
+ev=hyperframe/hf_frame_size
 ip netns exec "$HF_SWITCH" tc qdisc del dev p1 root
 ip netns exec "$HF_SWITCH" tc qdisc add dev p0 root netem delay 0ms
 check_err $? "netem on the switch port towards the sender"
@@ -194,11 +184,8 @@ check_err $? "netem on the switch port towards the sender"
 check_err $? "hfq at 100 Mbit/s on the sender"
 rto0=$(hf_stat 0 tx_rto)
 spurious0=$(hf_stat 0 tx_rto_spurious)
-echo 0 >"$T/tracing_on"
-echo 4096 >"$T/buffer_size_kb"
-: >"$T/trace"
-echo 1 >"$ev/enable"
-echo 1 >"$T/tracing_on"
+hf_trace_start 4096 "$ev"
+check_err $? "tracing $ev"
 # A stall fires the backed-off timer up to 8 times (the default retry
 # limit) on a slow guest: room for more, so the peer is not given up.
 hf_config_set retry_limit 32
@@ -229,9 +216,8 @@ wait "$spid"
 check_err $? "sender: $(tail -n 3 "$LOGS/send4")"
 wait "$rpid"
 check_err $? "receiver: $(cat "$LOGS/recv4")"
-echo 0 >"$T/tracing_on"
-echo 0 >"$ev/enable"
-grep -F "netns=$(stat -L -c %i "/run/netns/${HF_NODES[0]}") " "$T/trace" |
+hf_trace_stop "$ev"
+grep -F "netns=$(stat -L -c %i "/run/netns/${HF_NODES[0]}") " /sys/kernel/tracing/trace |
 	grep -F "addr=$(hf_node_mac 1) " >"$LOGS/sizes"
 rto=$(($(hf_stat 0 tx_rto) - rto0))
 spurious=$(($(hf_stat 0 tx_rto_spurious) - spurious0))

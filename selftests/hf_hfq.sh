@@ -176,6 +176,34 @@ drain()
 		"$(stat 0 tx_msgs_delivered) delivered, $(stat 0 tx_msgs_failed) failed"
 }
 
+# drops: where a segment may have been lost in a rate case: node 1's
+# drop_* counters that are not 0, node 0's hfq drops, both ends of the
+# veth pair, and the guest's backlog (softnet_stat's second column, hex);
+# and the segments node 1 received twice, which were never lost.
+drops()
+{
+	local d
+
+	d=$(on 1 awk '$1 ~ /^drop_/ && $2 != 0 {printf "%s=%s ", $1, $2}' \
+		/proc/net/hyperframe)
+	echo "node 1 ${d:-no drop_* counted}; node 0 hfq" \
+		"$(on 0 tc -s qdisc show dev eth0 | awk '/dropped/ {sub(",", "", $7); print $7; exit}')" \
+		"dropped, eth0 tx_dropped $(on 0 cat /sys/class/net/eth0/statistics/tx_dropped);" \
+		"node 1 eth0 rx_dropped $(on 1 cat /sys/class/net/eth0/statistics/rx_dropped);" \
+		"backlog dropped $(softnet_dropped); node 1 took" \
+		"$(stat 1 rx_duplicates) duplicates (repairs of what was not lost)"
+}
+
+softnet_dropped()
+{
+	local n=0 processed dropped rest
+
+	while read -r processed dropped rest; do
+		n=$((n + 16#$dropped))
+	done </proc/net/softnet_stat
+	echo "$n"
+}
+
 # check_rate WHAT WANT CAP [SNDBUF [BELOW]]: node 1 receives at most 10 %
 # above WANT bytes/s and at most BELOW % (default 25) under it, from a
 # bulk sender of node 0 capped at CAP bytes/s (0: uncapped; SNDBUF: its
@@ -196,6 +224,7 @@ check_rate()
 			"(node 0 so far: $(stat 0 tx_segs) segments," \
 			"$(stat 0 tx_retransmits) sent again, $(stat 0 tx_rto) timeouts" \
 			"($(stat 0 tx_rto_spurious) spurious), $(stat 0 tx_rate_cuts) rate cuts)"
+		echo "# $what, try $try: drops so far: $(drops)"
 		((got * 100 <= want * 110))
 		check_err $? "$what: $want B/s wanted, $got B/s received: above the cap"
 		((got * 100 >= want * (100 - below))) && return

@@ -121,37 +121,19 @@ check_err $? "netem towards node 1"
 "$HFCTL" -n "$n1" qdisc attach dev eth0 && "$HFCTL" -n "$n1" qdisc set dev eth0 rate 400mbit
 check_err $? "hfq at 400 Mbit/s on node 1"
 
-# Put back the buffer's size (its expanded one if never used) and the
-# switch; the events were all off before (checked).
-kb=$(hf_trace_buffer_kb)
-defer "echo $kb >$T/buffer_size_kb; : >$T/trace; echo $(cat "$T/tracing_on") >$T/tracing_on"
+# The events were all off before (checked); hf_trace_start puts back
+# what it changes.
 check_eq "$(cat "$T/events/enable")" 0 "events enabled before the test"
-# Recording command names and tgids hooks sched_switch each time events
-# are enabled and unhooks it when they are off: that patches __schedule,
-# where TCG was seen to run a stale int3 (docs/testing.md). The records
-# need neither.
-for opt in record-cmd record-tgid; do
-	defer "echo $(cat "$T/options/$opt") >$T/options/$opt"
-	echo 0 >"$T/options/$opt"
-done
-# On an early exit the events go off before the options come back.
-defer "echo 0 >$T/events/hyperframe/enable"
-echo 0 >"$T/tracing_on"
-echo 0 >"$T/events/enable"
-echo 16384 >"$T/buffer_size_kb"
-: >"$T/trace"
-echo 1 >"$T/events/hyperframe/enable"
-check_err $? "enabling the hyperframe events"
 counters "$LOGS/before"
-echo 1 >"$T/tracing_on"
+hf_trace_start 16384 hyperframe
+check_err $? "enabling the hyperframe events"
 
 hf_exchange "$LOGS" 7500
 check_err $? "the exchange failed"
 # The last ACKs leave after the last outcome: stop once both stand still.
 hf_counters_settle "$n0" "$n1"
 
-echo 0 >"$T/tracing_on"
-echo 0 >"$T/events/hyperframe/enable"
+hf_trace_stop hyperframe
 counters "$LOGS/after"
 cat "$T/trace" >"$LOGS/trace"
 overrun=$(cat "$T"/per_cpu/cpu*/stats | awk '$1 == "overrun:" {n += $2} END {print n + 0}')

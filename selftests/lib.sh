@@ -140,6 +140,48 @@ hf_trace_buffer_kb()
 		/sys/kernel/tracing/buffer_size_kb
 }
 
+# hf_trace_start KB EVENT...: trace EVENTs (paths under events/, such as
+# hyperframe or hyperframe/hf_frame_size) into an emptied buffer of KB KiB
+# per CPU. All it changes comes back at exit, the events going off first:
+# the buffer's size, tracing_on, and the record-cmd and record-tgid
+# options, which it turns off (recording them hooks sched_switch when
+# events go on and off, patching __schedule, where TCG was seen to run a
+# stale int3: docs/testing.md; the records need neither).
+hf_trace_start()
+{
+	local t=/sys/kernel/tracing kb=$1 opt ev
+
+	shift
+	defer "echo $(hf_trace_buffer_kb) >$t/buffer_size_kb; : >$t/trace;" \
+		"echo $(cat "$t/tracing_on") >$t/tracing_on"
+	for opt in record-cmd record-tgid; do
+		defer "echo $(cat "$t/options/$opt") >$t/options/$opt"
+		echo 0 >"$t/options/$opt"
+	done
+	for ev; do
+		defer "echo 0 >$t/events/$ev/enable"
+	done
+	echo 0 >"$t/tracing_on"
+	echo "$kb" >"$t/buffer_size_kb"
+	: >"$t/trace"
+	for ev; do
+		echo 1 >"$t/events/$ev/enable" || return 1
+	done
+	echo 1 >"$t/tracing_on"
+}
+
+# hf_trace_stop EVENT...: stops tracing and turns EVENTs off; the buffer
+# keeps what was recorded.
+hf_trace_stop()
+{
+	local t=/sys/kernel/tracing ev
+
+	echo 0 >"$t/tracing_on"
+	for ev; do
+		echo 0 >"$t/events/$ev/enable"
+	done
+}
+
 # Module helpers. HF_MODULE is the freshly built .ko (set by the VM harness).
 hf_module_loaded()
 {
