@@ -22,7 +22,7 @@ lines=("$@")
 ((!build)) || "$tree/tools/deb.sh"
 ver=$(dpkg-parsechangelog -l "$tree/debian/changelog" -S Version)
 debs=()
-for p in hyperframe-dkms hyperframe-tools libhyperframe0 libhyperframe-dev; do
+for p in hyperframe-dkms hyperframe-tools hyperframe-libfabric libhyperframe0 libhyperframe-dev; do
 	f=$(ls "$tree"/build/deb/"${p}_${ver}"_*.deb 2>/dev/null | head -n 1)
 	[[ -n $f ]] || { echo "deb-check: build/deb/${p}_${ver}_*.deb is missing (make deb)" >&2; exit 1; }
 	debs+=("${f#"$tree"/}")

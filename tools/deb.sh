@@ -1,6 +1,7 @@
 #!/bin/bash
 # Builds the Debian packages (debian/) into build/deb/: hyperframe-dkms,
-# hyperframe-tools, libhyperframe0, libhyperframe-dev (and their -dbgsym),
+# hyperframe-tools, hyperframe-libfabric, libhyperframe0, libhyperframe-dev
+# (and their -dbgsym),
 # from a copy of the tree's tracked and new files (never build/), then runs
 # lintian over them: any error or warning that debian/*.lintian-overrides
 # does not justify fails. Prints each package's size.

@@ -10,18 +10,19 @@
 # pkg-config file and uapi header, the exporter's unit (verified, installed
 # disabled, its command answering a scrape), hfctl's bash completion, the
 # Wireshark dissector and the YNL spec (the kernel's cli.py reading the
-# settings through it, the module loaded) are in place; "dpkg -r" takes every file away
+# settings through it, the module loaded) are in place; libfabric finds
+# the provider "hf" without FI_PROVIDER_PATH; "dpkg -r" takes every file away
 # and DKMS the module, and a purge leaves nothing behind. KTAP output.
 source "$HF_TREE/selftests/lib.sh"
 
 rel=$(uname -r)
 debs=("$@")
-pkgs=(hyperframe-dkms hyperframe-tools libhyperframe0 libhyperframe-dev)
+pkgs=(hyperframe-dkms hyperframe-tools hyperframe-libfabric libhyperframe0 libhyperframe-dev)
 # The guest's writable layer is memory: nothing here reaches the host.
 work=$(mktemp -d)
 defer rm -rf "$work"
 
-ktap_plan 11
+ktap_plan 12
 
 modname_loaded() { grep -q '^hyperframe ' /proc/modules; }
 unload() { ! modname_loaded || rmmod hyperframe; }
@@ -30,9 +31,9 @@ unload() { ! modname_loaded || rmmod hyperframe; }
 check_err $? "the root is not writable: run with --rw-root"
 ! modname_loaded
 check_err $? "hyperframe is loaded before the packages are installed"
-((${#debs[@]} == 4))
-check_err $? "want the 4 packages, got: ${debs[*]}"
-log_test "guest: writable overlay root, module not loaded, 4 packages"
+((${#debs[@]} == ${#pkgs[@]}))
+check_err $? "want the ${#pkgs[@]} packages, got: ${debs[*]}"
+log_test "guest: writable overlay root, module not loaded, ${#pkgs[@]} packages"
 
 t=$SECONDS
 # dpkg -i builds the module through DKMS (for the booted kernel and, as
@@ -45,7 +46,7 @@ for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed'
 	check_err $? "$p is not installed"
 done
-log_test "dpkg -i: the 4 packages install"
+log_test "dpkg -i: the ${#pkgs[@]} packages install"
 
 # (dkms status warns on stderr of modules built without a .comment)
 status=$(dkms status -m hyperframe -k "$rel" 2>/dev/null)
@@ -154,6 +155,19 @@ kill "$exporter"
 wait "$exporter" 2>/dev/null
 log_test "systemd: exporter unit verifies, installed disabled, its command answers a scrape"
 unload
+
+# libfabric finds the provider in its own folder (no FI_PROVIDER_PATH);
+# an up Ethernet device is its domain.
+ip link add hfpkg1 type dummy && ip link set hfpkg1 up
+defer ip link del hfpkg1
+hfctl config show >/dev/null 2>&1
+env -u FI_PROVIDER_PATH FI_HF_IFACE=hfpkg1 fi_info -p hf > "$work/fi_info.txt" 2>&1
+check_err $? "fi_info -p hf: $(tail -n 3 "$work/fi_info.txt")"
+grep -q '^provider: hf' "$work/fi_info.txt" && grep -q 'domain: hfpkg1' "$work/fi_info.txt"
+check_err $? "fi_info -p hf listed no domain hfpkg1: $(head -n 5 "$work/fi_info.txt")"
+log_test "libfabric: fi_info finds the package's provider hf, no FI_PROVIDER_PATH"
+ip link del hfpkg1
+busywait 10000 unload
 
 # Removal: every file of every package goes, and DKMS takes the module.
 for p in "${pkgs[@]}"; do
