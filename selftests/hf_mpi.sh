@@ -34,6 +34,10 @@ ktap_plan 3
 hf_topo_create 4
 check_err $? "topology"
 ip -n "$HF_SWITCH" addr add 198.18.0.254/24 dev br0
+check_err $? "an address for mpirun on the bridge"
+# A run cut short by its timeout leaves no daemon or rank behind.
+defer pkill -x orted
+defer pkill -f "$A2A"
 
 # The rsh agent: ORTE runs "AGENT HOST COMMAND..." for each node's daemon.
 {

@@ -612,9 +612,36 @@ ssize_t CompletionQueue::readerr(fi_cq_err_entry* buf) {
   return 1;
 }
 
+// A thread in sread() for its lifetime: push() wakes it through event_.
+// The last to leave drains what wakes are left unless fi_cq_signal's is
+// pending, so a wait fd taken with FI_GETWAIT is not readable for nothing.
+class CompletionQueue::Sleeper {
+ public:
+  explicit Sleeper(CompletionQueue& cq) noexcept : cq_(&cq) { cq_->sleepers_.fetch_add(1); }
+  Sleeper(const Sleeper&) = delete;
+  Sleeper& operator=(const Sleeper&) = delete;
+  Sleeper(Sleeper&&) = delete;
+  Sleeper& operator=(Sleeper&&) = delete;
+  ~Sleeper() {
+    if (cq_->sleepers_.fetch_sub(1) == 1 && !cq_->signalled_.load()) {
+      cq_->drain();
+    }
+  }
+
+ private:
+  CompletionQueue* cq_;
+};
+
+void CompletionQueue::drain() noexcept {
+  std::uint64_t value = 0;
+  // EAGAIN when nothing is pending: the counter is non-blocking.
+  [[maybe_unused]] const ssize_t drained = ::read(event_.get(), &value, sizeof(value));
+}
+
 ssize_t CompletionQueue::sread(void* buf, std::size_t count, fi_addr_t* src, int timeout) {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout);
+  const Sleeper sleeper(*this);
   for (;;) {
     const ssize_t ret = read(buf, count, src);
     if (ret != -FI_EAGAIN) {
@@ -643,9 +670,7 @@ ssize_t CompletionQueue::sread(void* buf, std::size_t count, fi_addr_t* src, int
     for (int i = 0; i < n; ++i) {
       // NOLINTNEXTLINE(cppcoreguidelines-pro-bounds-constant-array-index)
       if (events[static_cast<std::size_t>(i)].data.fd == event_.get()) {
-        std::uint64_t value = 0;
-        // Nothing to do when it fails: the counter was read by another.
-        [[maybe_unused]] const ssize_t drained = ::read(event_.get(), &value, sizeof(value));
+        drain();
         if (signalled_.exchange(false)) {
           return -FI_EAGAIN;  // fi_cq_signal()
         }
@@ -654,11 +679,13 @@ ssize_t CompletionQueue::sread(void* buf, std::size_t count, fi_addr_t* src, int
   }
 }
 
-void CompletionQueue::post(const Completion& completion) {
-  push(completion);
-  const std::uint64_t one = 1;
-  // Fails only when the counter is at its maximum: a wake is pending.
-  [[maybe_unused]] const ssize_t woke = ::write(event_.get(), &one, sizeof(one));
+void CompletionQueue::push(const Completion& completion) {
+  entries_.push_back(completion);
+  if (sleepers_.load() > 0) {
+    const std::uint64_t one = 1;
+    // Fails only when the counter is at its maximum: a wake is pending.
+    [[maybe_unused]] const ssize_t woke = ::write(event_.get(), &one, sizeof(one));
+  }
 }
 
 int CompletionQueue::signal() noexcept {

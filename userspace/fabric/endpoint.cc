@@ -34,6 +34,11 @@ std::size_t total_length(const iovec* iov, std::size_t count) noexcept {
   return len;
 }
 
+// The flags of a send's completion.
+std::uint64_t send_flags(const Header& header) noexcept {
+  return FI_SEND | (header.tagged() ? FI_TAGGED : FI_MSG);
+}
+
 // Copies `bytes` into the buffers `iov`; returns how many fitted.
 std::size_t scatter(std::span<const std::byte> bytes, const iovec* iov, std::size_t count) {
   std::size_t done = 0;
@@ -144,8 +149,8 @@ int Endpoint::bind_socket() {
     return -error.value();
   }
   port_ = local.port;
-  bound_ = true;
   domain_->add_local(port_, this);
+  bound_ = true;
   return 0;
 }
 
@@ -277,23 +282,28 @@ ssize_t Endpoint::send(const SendRequest& request) {
     return -error;
   }
   const std::uint64_t number = sends_++;
-  if (!request.completion) {
-    return 0;
-  }
-  const std::uint64_t flags = FI_SEND | (request.header.tagged() ? FI_TAGGED : FI_MSG);
-  if ((request.flags & (FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE)) != 0) {
+  if (request.completion && (request.flags & (FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE)) != 0) {
     pending_.push_back(PendingSend{.number = number,
                                    .context = request.context,
-                                   .flags = flags,
+                                   .flags = send_flags(request.header),
                                    .len = len,
                                    .tag = request.header.tag});
     return 0;
   }
+  complete_send(request);
+  return 0;
+}
+
+// The completion of a send the socket or a local endpoint took, unless it
+// asked for none.
+void Endpoint::complete_send(const SendRequest& request) {
+  if (!request.completion) {
+    return;
+  }
   Completion c;
   c.entry.op_context = request.context;
-  c.entry.flags = flags;
+  c.entry.flags = send_flags(request.header);
   complete_tx(c);
-  return 0;
 }
 
 // A send to the domain's own address: the kernel would put it on the wire,
@@ -309,33 +319,19 @@ ssize_t Endpoint::send_local(const SendRequest& request, std::uint16_t port, std
             port);
     return -FI_EHOSTUNREACH;
   }
-  const ssize_t ret = to->deliver_local(source_key(domain_->iface().mac, port_), request.header,
-                                        request.iov, request.count, len);
-  if (ret != 0) {
-    if (ret == -FI_EAGAIN) {
-      progress();
-    }
-    return ret;
-  }
-  if (request.completion && tx_cq_ != nullptr) {
-    Completion c;
-    c.entry.op_context = request.context;
-    c.entry.flags = FI_SEND | (request.header.tagged() ? FI_TAGGED : FI_MSG);
-    tx_cq_->post(c);  // another thread may sleep on it
-  }
+  to->deliver_local(source_key(domain_->iface().mac, port_), request.header, request.iov,
+                    request.count, len);
+  complete_send(request);
   return 0;
 }
 
-ssize_t Endpoint::deliver_local(SourceKey source, const Header& header, const iovec* iov,
-                                std::size_t count, std::size_t len) {
+void Endpoint::deliver_local(SourceKey source, const Header& header, const iovec* iov,
+                             std::size_t count, std::size_t len) {
   const MatchKey key{.tagged = header.tagged(), .source = source, .tag = header.tag};
   if (std::optional<PostedRecv> posted = posted_.take(key)) {
     copy_iov(iov, count, posted->iov.data(), posted->count);
-    complete_posted(*posted, key, header, len, true);
-    return 0;
-  }
-  if (!unexpected_.admits(len)) {
-    return -FI_EAGAIN;
+    complete_posted(*posted, key, header, len);
+    return;
   }
   Unexpected message;
   message.key = key;
@@ -343,13 +339,11 @@ ssize_t Endpoint::deliver_local(SourceKey source, const Header& header, const io
   message.data = header.data;
   message.payload = gather(iov, count, len);
   unexpected_.push(std::move(message));
-  return 0;
 }
 
-// The completion of `posted`, which took a message of `len` bytes; `wake`
-// when it comes from outside the receive queue's progress (a local send).
+// The completion of `posted`, which took a message of `len` bytes.
 void Endpoint::complete_posted(const PostedRecv& posted, const MatchKey& key, const Header& header,
-                               std::size_t len, bool wake) {
+                               std::size_t len) {
   const std::size_t capacity = total_length(posted.iov.data(), posted.count);
   Completion c =
       recv_completion(posted.context, key, header.has_data(), header.data, std::min(len, capacity),
@@ -362,14 +356,7 @@ void Endpoint::complete_posted(const PostedRecv& posted, const MatchKey& key, co
   } else if (!posted.completion) {
     return;
   }
-  if (rx_cq_ == nullptr) {
-    return;
-  }
-  if (wake) {
-    rx_cq_->post(c);
-  } else {
-    rx_cq_->push(c);
-  }
+  complete_rx(c);
 }
 
 ssize_t Endpoint::deliver_unexpected(const RecvRequest& request, Unexpected message) {
@@ -557,7 +544,7 @@ bool Endpoint::take_one() {
       posted_.push_front(*posted);
       return false;
     }
-    complete_posted(*posted, key, decoded.header, payload, false);
+    complete_posted(*posted, key, decoded.header, payload);
     return true;
   }
   if (!unexpected_.admits(payload)) {

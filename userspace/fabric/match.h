@@ -127,7 +127,8 @@ class UnexpectedQueue {
     return items_.size() < max_messages_ && bytes_ <= max_bytes_ && bytes <= max_bytes_ - bytes_;
   }
 
-  // Queues `message`; the caller checked admits().
+  // Queues `message`; the caller checked admits(), unless the message is
+  // local (Endpoint::deliver_local).
   void push(Unexpected message) {
     bytes_ += message.payload.size();
     items_.push_back(std::move(message));

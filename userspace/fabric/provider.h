@@ -208,11 +208,10 @@ class CompletionQueue {
   [[nodiscard]] fid_cq* fid() noexcept { return &handle_.fid; }
   [[nodiscard]] Domain& domain() const noexcept { return *domain_; }
 
-  // Caller holds the domain's mutex.
-  void push(const Completion& completion) { entries_.push_back(completion); }
-  // push() from outside this queue's progress (another endpoint's local
-  // send): also wakes a thread waiting in sread().
-  void post(const Completion& completion);
+  // Caller holds the domain's mutex. Wakes a thread sleeping in sread():
+  // the entry may come from another thread's call (a local send, a
+  // receive that took an unexpected message, a cancel).
+  void push(const Completion& completion);
   void attach(Endpoint* ep);
   void detach(Endpoint* ep) noexcept;
   [[nodiscard]] bool has_endpoints() const noexcept { return !endpoints_.empty(); }
@@ -226,9 +225,12 @@ class CompletionQueue {
   [[nodiscard]] bool ready();  // progress; whether an entry waits
 
  private:
+  class Sleeper;
+
   // Caller holds the mutex.
   void progress();
   [[nodiscard]] bool delivery_pending() const noexcept;
+  void drain() noexcept;  // empties event_
 
   Handle<fid_cq, CompletionQueue> handle_;
   Domain* domain_;
@@ -237,8 +239,9 @@ class CompletionQueue {
   std::deque<Completion> entries_;
   std::vector<Endpoint*> endpoints_;
   Fd epoll_;
-  Fd event_;                            // signal() and post() write it
-  std::atomic<bool> signalled_{false};  // signal() did, not only post()
+  Fd event_;                            // signal() and push() write it
+  std::atomic<bool> signalled_{false};  // signal() did, not only push()
+  std::atomic<int> sleepers_{0};        // threads in sread() that may sleep
 };
 
 class MemoryRegion {
@@ -330,10 +333,11 @@ class Endpoint {
   [[nodiscard]] int control(int command, void* arg);
   void progress();
   // A message from `source`, an endpoint of this process on the same
-  // domain (FI_LOCAL_COMM): matched now, or queued as unexpected.
-  // -FI_EAGAIN when it must wait for room in the unexpected queue.
-  [[nodiscard]] ssize_t deliver_local(SourceKey source, const Header& header, const iovec* iov,
-                                      std::size_t count, std::size_t len);
+  // domain (FI_LOCAL_COMM): matched now, or queued as unexpected past the
+  // queue's bounds (they hold back remote senders; a local one waiting
+  // for room its own thread must make, as a send to itself, would hang).
+  void deliver_local(SourceKey source, const Header& header, const iovec* iov, std::size_t count,
+                     std::size_t len);
   [[nodiscard]] bool delivery_pending() const noexcept { return !pending_.empty(); }
   void unbind_all() noexcept;
   [[nodiscard]] std::uint64_t tx_op_flags() const noexcept { return tx_flags_; }
@@ -345,7 +349,8 @@ class Endpoint {
   [[nodiscard]] int bind_socket();
   [[nodiscard]] ssize_t send_local(const SendRequest& request, std::uint16_t port, std::size_t len);
   void complete_posted(const PostedRecv& posted, const MatchKey& key, const Header& header,
-                       std::size_t len, bool wake);
+                       std::size_t len);
+  void complete_send(const SendRequest& request);
   [[nodiscard]] Completion recv_completion(void* context, const MatchKey& key, bool has_data,
                                            std::uint64_t data, std::size_t len, void* buf) const;
   void complete_rx(const Completion& completion);

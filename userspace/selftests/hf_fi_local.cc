@@ -11,11 +11,14 @@
 // posted before its send and directed at its sender, a message waiting
 // for its receive (injected, no send completion), remote CQ data, a 4 MiB
 // message, a truncated one (FI_ETRUNC and its
-// overrun), a peek that claims and the claim that takes it (the claim with
-// an address that names nobody, as Open MPI 4.1 passes 0), a thread
-// blocked in fi_cq_sread woken by a send of this process, and a send to a
-// port of the domain's own address that no endpoint here holds, refused
-// at once (-FI_EHOSTUNREACH). Local messages never reach the wire; the
+// overrun), scattered and gathered buffers (whole and truncated), a send
+// posted without a completion, a peek that claims and the claim that
+// takes it (the claim with an address that names nobody, as Open MPI 4.1
+// passes 0), 40 messages an endpoint sends itself past its unexpected
+// bound, in order, a thread blocked in fi_cq_sread woken by a send of this
+// process, and sends to a port of the domain's own address that no
+// endpoint here holds (one never opened, one closed), refused at once
+// (-FI_EHOSTUNREACH). Local messages never reach the wire; the
 // script checks the module's counters did not move.
 // Prints "# " lines; exits 0 when every check passed, 1 when one failed,
 // 2 for a usage or set-up error.
@@ -168,6 +171,51 @@ fi_info* mtl_hints() {
   return hints;
 }
 
+// A send posted with flags 0 under FI_SELECTIVE_COMPLETION.
+void msg_send_quiet(Ep& a, Ep& b) {
+  std::array<std::byte, 32> in{};
+  std::vector<std::byte> out = make(32, 9);
+  int ctx = 0;
+  fi_cq_tagged_entry entry{};
+  iovec iov{out.data(), out.size()};
+  fi_msg_tagged msg{};
+  msg.msg_iov = &iov;
+  msg.iov_count = 1;
+  msg.addr = b.addr;
+  msg.tag = 0x70;
+  check(fi_trecv(b.ep.fid, in.data(), in.size(), nullptr, a.addr, 0x70, 0, &ctx) == 0 &&
+            fi_tsendmsg(a.ep.fid, &msg, 0) == 0,
+        "fi_tsendmsg with flags 0");
+  check(read_one(b.cq.fid, &entry, nullptr) == 1 && entry.op_context == &ctx && entry.len == 32,
+        "its receive completes");
+  check(quiet(a.cq.fid), "its sender's queue stays quiet");
+}
+
+// Messages to itself beyond the unexpected queue's bound (hf_fabric.sh
+// sets FI_HF_UNEXP_MSGS to 16): each send is taken, none waits for room
+// its own thread would have to make; received in the order sent.
+void to_itself(Ep& b) {
+  constexpr int kCount = 40;
+  int refused = 0;
+  for (int i = 0; i < kCount; ++i) {
+    const auto n = static_cast<std::uint32_t>(i);
+    refused += fi_tinject(b.ep.fid, &n, sizeof(n), b.addr, 0x80) == 0 ? 0 : 1;
+  }
+  check(refused == 0, std::to_string(kCount) + " sends to itself, none refused (" +
+                          std::to_string(refused) + ")");
+  int in_order = 0;
+  for (int i = 0; i < kCount; ++i) {
+    std::uint32_t n = ~0U;
+    int ctx = 0;
+    fi_cq_tagged_entry entry{};
+    if (fi_trecv(b.ep.fid, &n, sizeof(n), nullptr, b.addr, 0x80, 0, &ctx) == 0 &&
+        read_one(b.cq.fid, &entry, nullptr) == 1 && n == static_cast<std::uint32_t>(i)) {
+      ++in_order;
+    }
+  }
+  check(in_order == kCount, "received in the order sent (" + std::to_string(in_order) + ")");
+}
+
 // The tagged exchanges between `a` and `b`, which share a domain.
 void exchanges(Ep& a, Ep& b) {
   fi_cq_tagged_entry entry{};
@@ -204,6 +252,9 @@ void exchanges(Ep& a, Ep& b) {
         "the waiting message is taken, intact");
 
   // 3. 4 MiB, and one tag among two waiting: the ignore mask picks.
+  std::array<std::byte, 16> other{};
+  check(fi_tinject(a.ep.fid, other.data(), other.size(), b.addr, 0x200) == 0,
+        "a message the mask below does not take");
   out = make(std::size_t{4} << 20U, 3);
   std::vector<std::byte> big(out.size());
   check(fi_tsend(a.ep.fid, out.data(), out.size(), nullptr, b.addr, 0x100, &ctx_send) == 0,
@@ -213,7 +264,11 @@ void exchanges(Ep& a, Ep& b) {
         "receive with an ignore mask");
   check(read_one(b.cq.fid, &entry, nullptr) == 1 && entry.len == out.size() && entry.tag == 0x100 &&
             intact(big, out.size(), 3),
-        "4 MiB intact, the tag as sent");
+        "4 MiB intact, the tag as sent, past a message the mask does not take");
+  check(
+      fi_trecv(b.ep.fid, in.data(), in.size(), nullptr, FI_ADDR_UNSPEC, 0x200, 0, &ctx_recv) == 0 &&
+          read_one(b.cq.fid, &entry, nullptr) == 1 && entry.tag == 0x200 && entry.len == 16,
+      "the other message, still waiting");
 
   // 4. Truncated: 4 KiB into 1 KiB.
   out = make(4096, 4);
@@ -225,8 +280,44 @@ void exchanges(Ep& a, Ep& b) {
   fi_cq_err_entry err{};
   check(read_one(b.cq.fid, &entry, nullptr) == -FI_EAVAIL &&
             fi_cq_readerr(b.cq.fid, &err, 0) == 1 && err.err == FI_ETRUNC && err.olen == 3072 &&
-            err.op_context == &ctx_recv && intact(in, 1024, 4),
-        "FI_ETRUNC, 3072 bytes over, the first 1 KiB intact");
+            err.op_context == &ctx_recv && err.len == 1024 && intact(in, 1024, 4),
+        "FI_ETRUNC, 1024 bytes taken and 3072 over, the first 1 KiB intact");
+
+  // 4b. Gathered from three buffers, scattered into three of other sizes;
+  // then into two that hold less (truncated).
+  out = make(10000, 8);
+  std::vector<std::byte> r0(1000);
+  std::vector<std::byte> r1(5000);
+  std::vector<std::byte> r2(6000);
+  const std::span<std::byte> whole(out);
+  const std::array<iovec, 3> sv{iovec{whole.data(), 3000}, iovec{whole.subspan(3000).data(), 1},
+                                iovec{whole.subspan(3001).data(), 6999}};
+  const std::array<iovec, 3> rv{iovec{r0.data(), r0.size()}, iovec{r1.data(), r1.size()},
+                                iovec{r2.data(), r2.size()}};
+  check(fi_trecvv(b.ep.fid, rv.data(), nullptr, rv.size(), FI_ADDR_UNSPEC, 0x60, 0, &ctx_recv) == 0,
+        "fi_trecvv into 1000 + 5000 + 6000 bytes");
+  check(fi_tsendv(a.ep.fid, sv.data(), nullptr, sv.size(), b.addr, 0x60, &ctx_send) == 0,
+        "fi_tsendv of 3000 + 1 + 6999 bytes");
+  (void)read_one(a.cq.fid, &entry, nullptr);
+  std::vector<std::byte> joined(r0);
+  joined.insert(joined.end(), r1.begin(), r1.end());
+  joined.insert(joined.end(), r2.begin(), r2.end());
+  check(read_one(b.cq.fid, &entry, nullptr) == 1 && entry.len == 10000 && intact(joined, 10000, 8),
+        "10000 bytes across the three, in order");
+  check(fi_trecvv(b.ep.fid, rv.data(), nullptr, 2, FI_ADDR_UNSPEC, 0x61, 0, &ctx_recv) == 0 &&
+            fi_tsendv(a.ep.fid, sv.data(), nullptr, sv.size(), b.addr, 0x61, &ctx_send) == 0,
+        "the same into 1000 + 5000 bytes");
+  (void)read_one(a.cq.fid, &entry, nullptr);
+  joined.assign(r0.begin(), r0.end());
+  joined.insert(joined.end(), r1.begin(), r1.end());
+  check(read_one(b.cq.fid, &entry, nullptr) == -FI_EAVAIL &&
+            fi_cq_readerr(b.cq.fid, &err, 0) == 1 && err.err == FI_ETRUNC && err.len == 6000 &&
+            err.olen == 4000 && intact(joined, 6000, 8),
+        "FI_ETRUNC, 6000 bytes taken across two, 4000 over");
+
+  // 4c. A send without FI_COMPLETION (Open MPI's synchronous-send ACK): its
+  // receive completes, the sender's queue stays quiet.
+  msg_send_quiet(a, b);
 
   // 5. A peek that claims, and the claim (its address names nobody).
   out = make(300, 5);
@@ -270,8 +361,8 @@ void wakes(Ep& a, Ep& b) {
                       std::chrono::steady_clock::now() - start)
                       .count();
   std::cout << "# fi_cq_sread returned after " << ms << " ms\n";
-  check(got == 1 && entry.op_context == &ctx && intact(in, 64, 6),
-        "fi_cq_sread returns the completion, before its 10 s timeout");
+  check(got == 1 && entry.op_context == &ctx && intact(in, 64, 6) && ms < 5000,
+        "fi_cq_sread returns the completion, woken well before its 10 s timeout");
 }
 
 }  // namespace
@@ -321,7 +412,16 @@ int main(int argc, char** argv) {
     check(ra == 0 && rb == 0, std::string("two endpoints: ") + fi_strerror(ra != 0 ? -ra : -rb));
     if (ra == 0 && rb == 0) {
       exchanges(a, b);
+      to_itself(b);
       wakes(a, b);
+      // An endpoint closed: its port is nobody's.
+      Ep c;
+      check(open_ep(domain.fid, info, av.fid, FI_WAIT_NONE, c) == 0, "a third endpoint");
+      (void)fi_close(&c.ep.fid->fid);
+      c.ep.fid = nullptr;
+      std::array<std::byte, 8> byte{};
+      check(fi_tinject(a.ep.fid, byte.data(), byte.size(), c.addr, 0x90) == -FI_EHOSTUNREACH,
+            "a send to an endpoint closed is refused (-FI_EHOSTUNREACH)");
       // The domain's own address at a port nobody here holds.
       sockaddr_hf nobody{};
       std::size_t len = sizeof(nobody);
