@@ -20,6 +20,7 @@ A2A=${HF_A2A:-$HF_BUILD/userspace/selftests/hf_a2a}
 MIN=4096
 MAX=1048576
 ITERS=5
+MPI_TIMEOUT=${HF_MPI_TIMEOUT:-240}
 LOGS=$(mktemp -d)
 defer rm -rf "$LOGS"
 
@@ -59,18 +60,48 @@ done >"$LOGS/hosts"
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
+# mpi_stuck: what a hung run is waiting for, as comments: each rank's
+# and daemon's state, and the TCP sockets of every node.
+mpi_stuck()
+{
+	local i
+
+	ps -eo pid,stat,wchan:24,comm | grep -E "orted|mpirun|hf_a2a" |
+		sed 's/^/# /'
+	for i in 0 1 2 3; do
+		echo "# node $i TCP:"
+		ip netns exec "${HF_NODES[i]}" ss -tno | sed 's/^/#   /'
+	done
+}
+
 # mpi NAME MCA...: hf_a2a on the four nodes, its output in $LOGS/NAME.
+# A run past MPI_TIMEOUT seconds is shown (mpi_stuck), killed, and
+# fails with 124.
 mpi()
 {
-	local name=$1
+	local name=$1 pid waited=0
 
 	shift
-	ip netns exec "$HF_SWITCH" timeout 600 mpirun -np 4 --hostfile "$LOGS/hosts" \
+	ip netns exec "$HF_SWITCH" mpirun -np 4 --hostfile "$LOGS/hosts" \
 		--map-by node --bind-to none \
 		--mca plm_rsh_agent "$LOGS/hf-rsh" --mca plm_rsh_no_tree_spawn 1 \
 		--mca oob_tcp_if_include 198.18.0.0/24 --mca mpi_yield_when_idle 1 \
 		"$@" "$A2A" --min "$MIN" --max "$MAX" --iters "$ITERS" \
-		>"$LOGS/$name" 2>&1
+		>"$LOGS/$name" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null && ((waited < MPI_TIMEOUT)); do
+		sleep 1
+		waited=$((waited + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "# mpirun $name still running after $MPI_TIMEOUT s:"
+		sed 's/^/# /' "$LOGS/$name"
+		mpi_stuck
+		kill "$pid"
+		wait "$pid"
+		return 124
+	fi
+	wait "$pid"
 }
 
 # a2a_ok NAME: every size and the self message of run NAME, error free.
@@ -118,8 +149,19 @@ log_test "hyperframe carried each rank's blocks, none failed"
 for i in 0 1 2 3; do
 	msgs0[i]=$(hf_stat "$i" tx_msgs)
 done
-mpi tcp --mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include 198.18.0.0/24
-check_err $? "mpirun over TCP: $(tail -n 8 "$LOGS/tcp")"
+# Open MPI 4.1's TCP BTL has start-up races of its own (open-mpi/ompi
+# PR 8966); CI saw one such run hang once in a 6.1 guest with no rank
+# output. A hung comparison run is shown and tried once more; a hung
+# run over hf above is a failure.
+tcp=(--mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include 198.18.0.0/24)
+mpi tcp "${tcp[@]}"
+rc=$?
+if ((rc == 124)); then
+	echo "# mpirun over TCP hung; once more"
+	mpi tcp "${tcp[@]}"
+	rc=$?
+fi
+check_err $rc "mpirun over TCP: $(tail -n 8 "$LOGS/tcp")"
 a2a_ok tcp
 check_err $? "hf_a2a over TCP: $(grep -E '^(a2a|self)' "$LOGS/tcp" | grep -v 'errors=0$')"
 for i in 0 1 2 3; do
