@@ -18,20 +18,18 @@ source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 XFER=$HF_DIR/hf_xfer
 HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
-T=/sys/kernel/tracing
+EVENTS=(hyperframe/hf_frame_xmit hyperframe/hfq_enqueue)
 LOGS=$(mktemp -d)
 MIB=$((1 << 20))
 
-# transfer PORT SIZE: SIZE bytes from node 0 to node 1, traced.
+# transfer PORT SIZE: SIZE bytes from node 0 to node 1, traced (the
+# tracing settings come back with the case's defer_run).
 transfer()
 {
 	local port=$1 size=$2 rpid rc
 
-	echo 0 >"$T/tracing_on"
-	echo >"$T/trace"
-	echo 1 >"$T/events/hyperframe/hf_frame_xmit/enable"
-	echo 1 >"$T/events/hyperframe/hfq_enqueue/enable"
-	echo 1 >"$T/tracing_on"
+	hf_trace_start 8192 "${EVENTS[@]}"
+	check_err $? "tracing ${EVENTS[*]}"
 	ip netns exec "${HF_NODES[1]}" "$XFER" recv "$port" "$size" 1 \
 		>"$LOGS/recv" 2>&1 &
 	rpid=$!
@@ -43,11 +41,8 @@ transfer()
 	wait "$rpid"
 	rc=$?
 	check_err $rc "receiver: $(cat "$LOGS/recv")"
-	echo 0 >"$T/tracing_on"
-	echo 0 >"$T/events/hyperframe/hf_frame_xmit/enable"
-	echo 0 >"$T/events/hyperframe/hfq_enqueue/enable"
-	cat "$T/trace" >"$LOGS/trace"
-	echo 1 >"$T/tracing_on"
+	hf_trace_stop "${EVENTS[@]}"
+	cat /sys/kernel/tracing/trace >"$LOGS/trace"
 	hf_counters_settle "${HF_NODES[@]}"
 }
 
@@ -80,8 +75,6 @@ field()
 
 ktap_plan 4
 
-old_buffer=$(hf_trace_buffer_kb)
-echo 8192 >"$T/buffer_size_kb"
 busywait 30000 hf_module_unload
 check_err $? "rmmod: $(rmmod hyperframe 2>&1)"
 hf_module_load frame_segs=1024 ${HF_MODULE_PARAMS:-}
@@ -172,6 +165,5 @@ defer_run
 
 busywait 30000 hf_module_unload
 hf_module_load ${HF_MODULE_PARAMS:-}
-echo "$old_buffer" >"$T/buffer_size_kb"
 rm -rf "$LOGS"
 exit "$(ktap_exit)"
