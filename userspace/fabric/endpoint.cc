@@ -90,6 +90,16 @@ void copy_iov(const iovec* from, std::size_t from_count, const iovec* to, std::s
   }
 }
 
+// A message no receive was posted for yet, with `header`'s immediate data;
+// the caller fills its payload.
+Unexpected unexpected_of(const MatchKey& key, const Header& header) {
+  Unexpected message;
+  message.key = key;
+  message.has_data = header.has_data();
+  message.data = header.data;
+  return message;
+}
+
 }  // namespace
 
 // --- the endpoint's calls --------------------------------------------------------
@@ -333,10 +343,7 @@ void Endpoint::deliver_local(SourceKey source, const Header& header, const iovec
     complete_posted(*posted, key, header, len);
     return;
   }
-  Unexpected message;
-  message.key = key;
-  message.has_data = header.has_data();
-  message.data = header.data;
+  Unexpected message = unexpected_of(key, header);
   message.payload = gather(iov, count, len);
   unexpected_.push(std::move(message));
 }
@@ -550,10 +557,7 @@ bool Endpoint::take_one() {
   if (!unexpected_.admits(payload)) {
     return false;  // it waits in the socket, which holds its sender back
   }
-  Unexpected message;
-  message.key = key;
-  message.has_data = decoded.header.has_data();
-  message.data = decoded.header.data;
+  Unexpected message = unexpected_of(key, decoded.header);
   message.payload.resize(payload);
   std::array<iovec, 2> iov{peek_iov, iovec{message.payload.data(), payload}};
   msghdr into{};
