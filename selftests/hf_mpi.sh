@@ -12,7 +12,7 @@
 # counters must have carried at least the blocks its rank sent the
 # others and no message failed, under loss with segments sent again;
 # over TCP hyperframe carries nothing.
-# The all-to-all times of both are printed side by side, never judged.
+# The all-to-all times are printed (hf and TCP side by side), never judged.
 # Skips (KTAP skip, not a pass) where Open MPI or hf_a2a is missing.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
@@ -89,6 +89,13 @@ mpi_idle()
 	! pgrep -x orted >/dev/null && ! pgrep -x "$A2A_COMM" >/dev/null
 }
 
+# mpi_reap: kills every daemon and rank left.
+mpi_reap()
+{
+	pkill -9 -x orted
+	pkill -9 -x "$A2A_COMM"
+}
+
 # mpi_kill PID: ends mpirun PID, forcibly if it has not gone in 10 s,
 # and whatever daemon or rank it leaves.
 mpi_kill()
@@ -96,8 +103,7 @@ mpi_kill()
 	kill "$1" 2>/dev/null
 	busywait 10000 eval '! kill -0 '"$1"' 2>/dev/null' || kill -9 "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
-	pkill -9 -x orted
-	pkill -9 -x "$A2A_COMM"
+	mpi_reap
 	busywait 10000 mpi_idle
 }
 
@@ -112,8 +118,7 @@ mpi_once()
 	shift
 	busywait 30000 mpi_idle || {
 		echo "# daemons or ranks of an earlier run still running: killed"
-		pkill -9 -x orted
-		pkill -9 -x "$A2A_COMM"
+		mpi_reap
 	}
 	: >"$LOGS/rsh.log"
 	ip netns exec "$HF_SWITCH" mpirun -np 4 --hostfile "$LOGS/hosts" \
