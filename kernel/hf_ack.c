@@ -44,10 +44,15 @@ static void hf_tx_outcomes(struct hf_peer *peer, const struct hf_ack_hdr *a)
 
 	lockdep_assert_held(&peer->lock);
 
-	/* msg_done may not pass a message that is not fully sent. */
+	/*
+	 * msg_done may not pass a message that is not fully sent, nor leave
+	 * one below it whose outcome the ACK does not carry.
+	 */
 	msg = list_first_entry_or_null(&peer->out.active, struct hf_tx_msg, node);
 	if ((msg && hf_seq_after(a->msg_done, msg->msg_id)) ||
-	    hf_seq_after(a->msg_done, peer->out.next_msg_id)) {
+	    hf_seq_after(a->msg_done, peer->out.next_msg_id) ||
+	    (hf_seq_after(a->msg_done, peer->out.msg_done) &&
+	     a->msg_done - peer->out.msg_done > hf_ack_status_span(a))) {
 		hf_peer_drop(peer, HF_STAT_DROP_ACK_INVALID, 1);
 		return;
 	}
@@ -217,6 +222,8 @@ static bool hf_ack_admit(struct hf_peer *peer, const struct hf_hdr *h)
 	}
 	peer->out.rx_state = a->rx_state;
 	peer->out.answered = true;
+	/* Every ACK of the epoch carries as many outcomes (hf_input_reset()). */
+	peer->out.status_span = hf_ack_status_span(a);
 	/*
 	 * The flow's own ACK: the receiver still holds its state. Forged
 	 * ones (another epoch, above) must not keep a flow alive that the
@@ -664,7 +671,10 @@ void hf_rx_send_ack(struct hf_peer *peer, u8 flags)
 	h.ack.credit = hf_rx_credit_limit(peer, closed);
 	h.ack.rate_kbps = hf_rx_rate_hint(peer);
 	h.ack.msg_done = peer->in.msg_done;
-	h.ack.msg_status = peer->in.msg_status;
+	h.ack.msg_status = peer->in.msg_status[0];
+	h.ack.nstatus_ext = peer->in.status_ext;
+	memcpy(h.ack.status_ext, &peer->in.msg_status[1],
+	       sizeof(h.ack.status_ext));
 	h.ack.epoch = peer->in.ep.epoch;
 	h.ack.rx_state = peer->in.ep.state;
 	h.ack.nsack = hf_rxwin_sack(&peer->in.rxw, h.ack.sack, HF_SACK_MAX);

@@ -301,7 +301,7 @@ static u64 hf_sched_remaining(const struct hf_peer *peer)
 	u32 i;
 
 	lockdep_assert_held(&peer->lock);
-	for (i = 0; i < HF_STATUS_WINDOW; i++) {
+	for (i = 0; i < HF_STATUS_WINDOW_MAX; i++) {
 		const struct hf_rx_msg *m = peer->in.msgs[i];
 
 		if (m && m->len > m->credited)

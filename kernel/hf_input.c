@@ -311,7 +311,7 @@ static enum hf_rx_data_verdict hf_rx_data_admit(struct hf_peer *peer,
 		}
 		return HF_RXD_DROPPED;
 	}
-	if (d->msg_id - peer->in.msg_done >= HF_STATUS_WINDOW) {
+	if (d->msg_id - peer->in.msg_done >= hf_rx_status_span(peer)) {
 		s->why = HF_STAT_DROP_MSG_WINDOW;
 		return HF_RXD_REFUSE;
 	}
@@ -336,7 +336,7 @@ static enum hf_rx_data_verdict hf_rx_data_msg(struct hf_peer *peer,
 					      struct hf_rx_data_ctx *s)
 {
 	lockdep_assert_held(&peer->lock);
-	s->m = peer->in.msgs[h->data.msg_id % HF_STATUS_WINDOW];
+	s->m = peer->in.msgs[h->data.msg_id % HF_STATUS_WINDOW_MAX];
 	if (!s->m) {
 		s->m = hf_rx_msg_new(peer, h, &s->why);
 		if (!s->m)
@@ -474,7 +474,7 @@ static void hf_rx_data_hold(struct hf_peer *peer, const struct hf_hdr *h,
 
 	lockdep_assert_held(&peer->lock);
 	if (s->fresh)
-		peer->in.msgs[d->msg_id % HF_STATUS_WINDOW] = m;
+		peer->in.msgs[d->msg_id % HF_STATUS_WINDOW_MAX] = m;
 	if (hf_seq_after(d->seq, m->last_seq))
 		m->last_seq = d->seq;
 	hf_rx_data_count(peer, m, h->flags, 1, d->seg_len);
@@ -845,12 +845,12 @@ static struct hf_rx_msg *hf_rx_train_whole(struct hf_peer *peer,
 	if ((v != HF_EPOCH_ACCEPT && v != HF_EPOCH_ADOPT) ||
 	    !hf_rx_epoch_admit(peer, d, n, &why) ||
 	    hf_seq_before(d->msg_id, peer->in.msg_done) ||
-	    d->msg_id - peer->in.msg_done >= HF_STATUS_WINDOW ||
+	    d->msg_id - peer->in.msg_done >= hf_rx_status_span(peer) ||
 	    !hf_rxwin_fresh(&peer->in.rxw, d->seq, n) ||
 	    hf_rx_credit_broken(peer, d->seq, n, payload) ||
 	    skb->truesize > 2 * hf_rx_msg_reserve(payload, n))
 		return NULL;
-	m = peer->in.msgs[d->msg_id % HF_STATUS_WINDOW];
+	m = peer->in.msgs[d->msg_id % HF_STATUS_WINDOW_MAX];
 	if (!m) {
 		m = hf_rx_msg_new(peer, h, &why);
 		if (!m)
@@ -901,7 +901,7 @@ static void hf_rx_data_train(struct hf_peer *peer, struct sk_buff *skb,
 
 		peer->last_active = jiffies;
 		if (fresh)
-			peer->in.msgs[d->msg_id % HF_STATUS_WINDOW] = m;
+			peer->in.msgs[d->msg_id % HF_STATUS_WINDOW_MAX] = m;
 		for (i = 0; i < n; i++)
 			hf_rxwin_mark(&peer->in.rxw, d->seq + i);
 		if (hf_seq_after(d->seq + n - 1, m->last_seq))
@@ -1220,7 +1220,7 @@ void hf_input_reset(struct hf_peer *peer)
 
 	lockdep_assert_held(&peer->lock);
 
-	for (i = 0; i < HF_STATUS_WINDOW; i++) {
+	for (i = 0; i < HF_STATUS_WINDOW_MAX; i++) {
 		if (peer->in.msgs[i]) {
 			hf_rx_msg_free(peer, peer->in.msgs[i]);
 			peer->in.msgs[i] = NULL;
@@ -1229,7 +1229,11 @@ void hf_input_reset(struct hf_peer *peer)
 	hf_rxwin_init(&peer->in.rxw, peer->in.words, HF_WIN_SEGS, 0);
 	hf_rx_credit_reset(peer);
 	peer->in.msg_done = 0;
-	peer->in.msg_status = 0;
+	memset(peer->in.msg_status, 0, sizeof(peer->in.msg_status));
+	/* Fixed for the epoch: its sender counts on every ACK alike. */
+	peer->in.status_ext =
+		min(DIV_ROUND_UP(READ_ONCE(peer->cfg->p.status_window),
+				 HF_STATUS_WINDOW) - 1, HF_STATUS_EXT_MAX);
 	peer->in.refused.on = false;
 	peer->in.ack.owed = 0;
 	peer->in.ack.due = false;

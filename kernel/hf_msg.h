@@ -32,6 +32,8 @@ struct hf_peer;
  * @pred: @msg_id less that of the message it follows between the same
  *	  ports, when that one was unresolved as it started; 0 when none
  *	  was (the DATA header's pred)
+ * @status_waited: it was held unstarted by the status window (counted
+ *		   once in HF_STAT_TX_STATUS_WAITS)
  * @len: bytes
  * @seg_size: stride it is cut at
  * @nsegs: segments
@@ -59,6 +61,7 @@ struct hf_tx_msg {
 	u16 sport;
 	u16 dport;
 	u8 pred;
+	bool status_waited;
 	unsigned long mem_pages;
 	u32 npages;
 	struct page *pages[];

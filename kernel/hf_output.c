@@ -21,8 +21,10 @@
  *    rest, so no call holds the lock for a whole 64 MiB message. A push
  *    that could only send a short part of a frame waits for more ACKs
  *    (hf_tx_train_defer()), as TCP defers a TSO skb.
- * 3. At most HF_STATUS_WINDOW messages are unresolved per peer: every ACK
- *    repeats the outcomes of that many, so no outcome can be missed.
+ * 3. At most HF_STATUS_WINDOW messages are unresolved per peer, or up to
+ *    HF_STATUS_WINDOW_MAX (status_window) once the receiver's ACKs of the
+ *    epoch carry that many outcomes: every ACK repeats the outcomes of
+ *    that many, so no outcome can be missed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -249,6 +251,44 @@ static bool hf_tx_sock_busy(struct hf_peer *peer, struct hf_tx_msg *msg)
 }
 
 /*
+ * How many messages may be unresolved at once: status_window, within the
+ * outcomes the receiver's ACKs carry (HF_STATUS_WINDOW until one says).
+ */
+static u32 hf_tx_status_window(const struct hf_peer *peer)
+{
+	lockdep_assert_held(&peer->lock);
+	return min(READ_ONCE(peer->cfg->p.status_window),
+		   peer->out.status_span);
+}
+
+/*
+ * The status window holds every unstarted message: count, once, the first
+ * that could otherwise start now (hf_tx_pick()'s conditions).
+ */
+static void hf_tx_status_wait(struct hf_peer *peer, u64 now)
+{
+	unsigned int scan = HF_PICK_SCAN;
+	struct hf_tx_msg *msg;
+	u64 wake = U64_MAX;
+
+	lockdep_assert_held(&peer->lock);
+
+	list_for_each_entry(msg, &peer->out.queue, node) {
+		if (!scan-- || msg->status_waited)
+			return;
+		if (hf_tx_sock_busy(peer, msg) ||
+		    hf_tx_sock_ahead(peer, msg->sk, now, &wake))
+			continue;
+		if (!msg->status_waited) {
+			msg->status_waited = true;
+			hf_stat_inc(&hf_net(peer->net)->stats,
+				    HF_STAT_TX_STATUS_WAITS);
+		}
+		return;
+	}
+}
+
+/*
  * The message the next frame is cut from. Sockets take turns frame by
  * frame, so that one socket's small message does not wait behind another's
  * bulk; a socket's own messages go in order. A message not started yet
@@ -285,7 +325,8 @@ static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 			return NULL;
 		}
 	}
-	if (peer->out.next_msg_id - peer->out.msg_done < HF_STATUS_WINDOW) {
+	if (peer->out.next_msg_id - peer->out.msg_done <
+	    hf_tx_status_window(peer)) {
 		list_for_each_entry(msg, &peer->out.queue, node) {
 			if (!scan--)
 				break;
@@ -294,6 +335,8 @@ static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 				continue;
 			return msg;
 		}
+	} else {
+		hf_tx_status_wait(peer, now);
 	}
 	list_for_each_entry(msg, &peer->out.active, node) {
 		if (hf_tx_sock_ahead(peer, msg->sk, now, wake))
@@ -307,7 +350,7 @@ static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 /*
  * The pred of @msg, started now as @msg->msg_id: how many messages back
  * the one it follows between the same two ports started, when that one is
- * still unresolved (on out.active or out.sent, at most HF_STATUS_WINDOW of
+ * still unresolved (on out.active or out.sent, at most the status window of
  * them); 0 when none is, so that the receiver may deliver @msg as soon as
  * it is complete, past any gap of other ports' messages still on the way.
  */
@@ -332,7 +375,7 @@ static u8 hf_tx_msg_pred(const struct hf_peer *peer, const struct hf_tx_msg *msg
 		}
 	}
 	/* Unresolved messages span less than the status window. */
-	return min_t(u32, pred, HF_STATUS_WINDOW);
+	return min_t(u32, pred, HF_STATUS_WINDOW_MAX);
 }
 
 /* @msg is fully sent: keep out.sent in msg_id order for the outcomes. */
@@ -723,6 +766,7 @@ static void hf_tx_new_epoch(struct hf_peer *peer)
 	peer->out.rec.phase = HF_RTO_IDLE;
 	peer->out.next_msg_id = 0;
 	peer->out.msg_done = 0;
+	peer->out.status_span = HF_STATUS_WINDOW;
 	peer->out.frame.left = 0;
 	hf_genl_event_epoch(peer);
 }
@@ -896,6 +940,7 @@ u32 hf_output_abort(struct hf_peer *peer, int err)
 	hf_tx_txwin_init(peer);
 	peer->out.next_msg_id = 0;
 	peer->out.msg_done = 0;
+	peer->out.status_span = HF_STATUS_WINDOW;
 	peer->out.frame.left = 0;
 	/* Nothing waits for credit any more; the next epoch starts it anew. */
 	hf_credit_stall_end(&peer->out.grant.credit, ktime_get_ns());

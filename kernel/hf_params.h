@@ -55,6 +55,10 @@
  * @unsched_bytes: under rx_sched, the bytes a sender may send before its
  *		   first grant and the receiver's bandwidth-delay product;
  *		   0: the link's rate times an estimated round trip
+ * @status_window: messages to one peer that may be unresolved at once, 32
+ *		   to 128: above 32, as a receiver every ACK of a new epoch
+ *		   carries the outcomes of that many (rounded up to 32), as a
+ *		   sender only towards a receiver whose ACKs do
  * @rto: retransmission timer settings
  */
 struct hf_params {
@@ -76,6 +80,7 @@ struct hf_params {
 	u32 rx_sched;
 	u64 link_rate;
 	u32 unsched_bytes;
+	u32 status_window;
 	struct hf_rto_params rto;
 };
 
@@ -164,7 +169,10 @@ extern struct hf_params hf_params_default;
 	  "our link's rate in bytes per second where hfq has none (default 0: unknown)") \
 	X(unsched_bytes, u32, 0, 0, HF_CREDIT_DEFAULT_MAX_AHEAD,	\
 	  HF_CONFIG_A_UNSCHED_BYTES,					\
-	  "rx_sched: bytes before a first grant (default 0: one bandwidth-delay product)")
+	  "rx_sched: bytes before a first grant (default 0: one bandwidth-delay product)") \
+	X(status_window, u32, HF_STATUS_WINDOW, HF_STATUS_WINDOW,	\
+	  HF_STATUS_WINDOW_MAX, HF_CONFIG_A_STATUS_WINDOW,		\
+	  "messages to one peer unresolved at once, 32..128 (default 32)")
 
 /* EtherType of every hyperframe frame, network order. */
 static inline __be16 hf_ethertype(void)

@@ -220,6 +220,9 @@ struct hf_peer_out_stats {
  * @unstarted: entries in @queue
  * @next_msg_id: id of the next message started
  * @msg_done: every message before this id has its outcome
+ * @status_span: the outcomes below its msg_done the receiver's ACKs of
+ *		 the epoch carry (HF_STATUS_WINDOW before the first); with
+ *		 status_window, how many messages may be unresolved at once
  * @frame: the hyperframe being sent, and the frame-size controller
  * @rec: loss recovery and the retransmission timer
  * @pace: the path's pacing schedule
@@ -240,6 +243,7 @@ struct hf_peer_out {
 	u32 unstarted;
 	u32 next_msg_id;
 	u32 msg_done;
+	u32 status_span;
 	struct hf_peer_frame frame;
 	struct hf_peer_recovery rec;
 	struct hf_peer_pace pace;
@@ -302,9 +306,13 @@ struct hf_peer_in_stats {
  * @replies: the challenge and LOST answers sent to it lately
  * @rxw: the window of received sequence numbers
  * @words: bitmap storage for @rxw
- * @msgs: messages being reassembled, by msg_id % HF_STATUS_WINDOW
+ * @msgs: messages being reassembled, by msg_id % HF_STATUS_WINDOW_MAX
  * @msg_done: every message before this id is resolved
- * @msg_status: outcomes of the last HF_STATUS_WINDOW messages
+ * @msg_status: outcomes of the last HF_STATUS_WINDOW_MAX messages, 2 bits
+ *		each, the latest in the low bits of word 0
+ * @status_ext: the status_ext words every ACK of the epoch carries, fixed
+ *		when it is adopted (status_window); messages up to
+ *		HF_STATUS_WINDOW (1 + @status_ext) past @msg_done are taken
  * @reserved: bytes the messages being reassembled reserve; at most a
  *	      quarter of mem_limit, so a few sources cannot take it all
  * @refused: the last refusal for a full socket buffer
@@ -330,9 +338,10 @@ struct hf_peer_in {
 	struct hf_reply_limit replies;
 	struct hf_rxwin rxw;
 	u64 words[HF_WIN_SEGS / 64];
-	struct hf_rx_msg *msgs[HF_STATUS_WINDOW];
+	struct hf_rx_msg *msgs[HF_STATUS_WINDOW_MAX];
 	u32 msg_done;
-	u64 msg_status;
+	u64 msg_status[1 + HF_STATUS_EXT_MAX];
+	u8 status_ext;
 	u64 reserved;
 	struct hf_peer_refusal refused;
 	struct hf_credit_rx credit;

@@ -22,7 +22,8 @@
  *    namespace's mem_limit.
  * 4. Messages are resolved in msg_id order, once complete and once the
  *    cumulative ack has passed all their segments; each outcome is
- *    reported in every ACK for the next HF_STATUS_WINDOW messages. A
+ *    reported in every ACK for the next HF_STATUS_WINDOW messages, or up
+ *    to HF_STATUS_WINDOW_MAX (status_window, fixed for an epoch). A
  *    complete message is delivered earlier, ahead of its turn, when no
  *    message before it between the same two ports is undelivered: order
  *    holds per pair of ports, not across the whole peer. A message is
@@ -252,7 +253,7 @@ static bool hf_rx_msg_awaited(const struct hf_peer *peer,
 	unsigned int i;
 
 	lockdep_assert_held(&peer->lock);
-	for (i = 0; i < HF_STATUS_WINDOW; i++) {
+	for (i = 0; i < HF_STATUS_WINDOW_MAX; i++) {
 		const struct hf_rx_msg *m = peer->in.msgs[i];
 
 		if (m && m->sk && !m->delivered && m->sport == h->sport &&
@@ -642,7 +643,7 @@ static bool hf_rx_deliver(struct hf_peer *peer, struct hf_rx_msg *m)
  * it) is resolved or delivered, or will never be delivered (refused) and
  * the one that one follows lets it in turn. One not seen yet holds @m
  * back. Each step goes back in msg_id and stops at msg_done, so the walk
- * ends within HF_STATUS_WINDOW steps, whatever a sender put in pred.
+ * ends within HF_STATUS_WINDOW_MAX steps, whatever a sender put in pred.
  */
 static bool hf_rx_pred_clear(const struct hf_peer *peer,
 			     const struct hf_rx_msg *m)
@@ -653,7 +654,7 @@ static bool hf_rx_pred_clear(const struct hf_peer *peer,
 
 		if (hf_seq_before(id, peer->in.msg_done))
 			return true;
-		m = peer->in.msgs[id % HF_STATUS_WINDOW];
+		m = peer->in.msgs[id % HF_STATUS_WINDOW_MAX];
 		if (!m || m->msg_id != id)
 			return false;
 		if (m->delivered)
@@ -675,15 +676,15 @@ static bool hf_rx_pred_clear(const struct hf_peer *peer,
  */
 void hf_rx_deliver_ready(struct hf_peer *peer)
 {
-	u32 blocked[HF_STATUS_WINDOW];
+	u32 blocked[HF_STATUS_WINDOW_MAX];
 	unsigned int nblocked = 0, i;
 	u32 id;
 
 	lockdep_assert_held(&peer->lock);
 
 	for (id = peer->in.msg_done;
-	     id - peer->in.msg_done < HF_STATUS_WINDOW; id++) {
-		struct hf_rx_msg *m = peer->in.msgs[id % HF_STATUS_WINDOW];
+	     id - peer->in.msg_done < hf_rx_status_span(peer); id++) {
+		struct hf_rx_msg *m = peer->in.msgs[id % HF_STATUS_WINDOW_MAX];
 		u32 pair;
 
 		if (!m || m->delivered || m->status != HF_STATUS_DELIVERED)
@@ -706,6 +707,21 @@ void hf_rx_deliver_ready(struct hf_peer *peer)
 	}
 }
 
+/*
+ * Record the outcome of message msg_done, the latest: the words of
+ * in.msg_status are one register of 2-bit outcomes, shifted as one.
+ */
+static void hf_rx_status_push(struct hf_peer *peer, u8 status)
+{
+	u64 *w = peer->in.msg_status;
+	unsigned int i;
+
+	lockdep_assert_held(&peer->lock);
+	for (i = ARRAY_SIZE(peer->in.msg_status) - 1; i > 0; i--)
+		w[i] = w[i] << 2 | w[i - 1] >> 62;
+	w[0] = w[0] << 2 | status;
+}
+
 /* Resolve, in order, every message that is complete and cumulatively acked. */
 bool hf_rx_resolve(struct hf_peer *peer)
 {
@@ -716,7 +732,7 @@ bool hf_rx_resolve(struct hf_peer *peer)
 	lockdep_assert_held(&peer->lock);
 
 	for (;;) {
-		u32 slot = peer->in.msg_done % HF_STATUS_WINDOW;
+		u32 slot = peer->in.msg_done % HF_STATUS_WINDOW_MAX;
 		struct hf_rx_msg *m = peer->in.msgs[slot];
 		u8 status;
 
@@ -738,7 +754,7 @@ bool hf_rx_resolve(struct hf_peer *peer)
 						     peer->in.credit_reasm);
 			hf_rx_credit_release(peer, m->credited);
 		}
-		peer->in.msg_status = peer->in.msg_status << 2 | status;
+		hf_rx_status_push(peer, status);
 		peer->in.msg_done++;
 		hf_rx_msg_free(peer, m);
 		resolved = true;
@@ -757,7 +773,7 @@ static bool hf_rx_reassembles_for(const struct hf_peer *peer, const struct sock 
 
 	lockdep_assert_held(&peer->lock);
 
-	for (i = 0; i < HF_STATUS_WINDOW; i++) {
+	for (i = 0; i < HF_STATUS_WINDOW_MAX; i++) {
 		const struct hf_rx_msg *m = peer->in.msgs[i];
 
 		if (m && m->sk == sk && !m->delivered && m->received < m->nsegs)
@@ -922,7 +938,7 @@ void hf_input_expire(struct hf_peer *peer)
 	unsigned int i;
 
 	lockdep_assert_held(&peer->lock);
-	for (i = 0; i < HF_STATUS_WINDOW; i++) {
+	for (i = 0; i < HF_STATUS_WINDOW_MAX; i++) {
 		struct hf_rx_msg *m = peer->in.msgs[i];
 
 		if (m && m->sk && !m->delivered &&
@@ -949,7 +965,7 @@ void hf_input_sock_closed(struct net *net, const struct sock *sk)
 	rcu_read_lock();
 	hash_for_each_rcu(hn->peers, bkt, peer, node) {
 		spin_lock_bh(&peer->lock);
-		for (i = 0; !peer->dead && i < HF_STATUS_WINDOW; i++) {
+		for (i = 0; !peer->dead && i < HF_STATUS_WINDOW_MAX; i++) {
 			struct hf_rx_msg *m = peer->in.msgs[i];
 
 			if (m && m->sk == sk && !m->delivered)

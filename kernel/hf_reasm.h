@@ -15,6 +15,18 @@
  */
 #define HF_RX_COVERED	((struct sk_buff *)1UL)
 
+/**
+ * hf_rx_status_span() - how far past msg_done @peer's messages are taken
+ * @peer: the source; caller holds its lock
+ *
+ * Return: the outcomes every ACK of the epoch reports (hf_input_reset()).
+ */
+static inline u32 hf_rx_status_span(const struct hf_peer *peer)
+{
+	lockdep_assert_held(&peer->lock);
+	return HF_STATUS_WINDOW * (1 + peer->in.status_ext);
+}
+
 struct sk_buff **hf_rx_seg_slot(struct hf_rx_msg *m, u32 index, bool alloc);
 void hf_rx_msg_free(struct hf_peer *peer, struct hf_rx_msg *m);
 void hf_rx_msg_refuse(struct hf_peer *peer, struct hf_rx_msg *m);

@@ -16,6 +16,7 @@ source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
 XFER=$HF_DIR/hf_xfer
+PP=$HF_DIR/hf_pingpong
 LOGS=$(mktemp -d)
 SIZES=1000,3000,100000,700000
 SIZES2=5000,60000
@@ -167,7 +168,7 @@ sample()
 	awk -v n="$2" '$1 == n {print $2}' "$1"
 }
 
-ktap_plan 7
+ktap_plan 8
 
 command -v promtool >/dev/null || { echo "# promtool is missing (make deps)"; exit "$KSFT_FAIL"; }
 
@@ -380,5 +381,68 @@ PY
 check_eq "$entries" \
 	"y0:5000 other:3000" "entries after the links went and y0 came"
 log_test "counters: past 64 devices the rest share \"other\", nothing lost; freed entries are reused"
+
+# 8. The status window: an ACK reports the outcomes of 32 messages past
+# the oldest unresolved one (status_window 32), or up to 128 where the
+# receiver is set so, and no more may start. 64-byte round trips on one
+# socket, alone, never wait for it; beside a 4 MiB message of another
+# socket to the same peer, paced at 1 MB/s so that it stays unresolved
+# for about 4 s, the 33rd ping started after it waits, and each such
+# wait counts once in tx_status_waits; unless both nodes are at 128,
+# when 100 pings never wait (a node at 128 with a peer at 32 stays at
+# 32, and loses no outcome). Each run starts a new flow (flow_reset), so
+# the receiver fixes its window for it.
+m1=$(hf_node_mac 1)
+reset=$("$HFCTL" -j config show | json_field flow_reset_ms)
+defer hf_config_set flow_reset "${reset}ms" status_window 32
+hf_config_set flow_reset 300ms
+check_err $? "config set flow_reset"
+ip netns exec "$n1" "$PP" echo hf 7500 >"$LOGS/echo" 2>&1 &
+defer kill $!
+busywait 10000 grep -q ready "$LOGS/echo"
+check_err $? "echo server: $(cat "$LOGS/echo")"
+ip netns exec "$n1" "$PP" sink hf 7501 >"$LOGS/sink" 2>&1 &
+defer kill $!
+busywait 10000 grep -q ready "$LOGS/sink"
+check_err $? "sink: $(cat "$LOGS/sink")"
+w0=$(hf_stat 0 tx_status_waits)
+ip netns exec "$n0" "$PP" ping hf eth0 "$m1" 7500 64 100 0 >"$LOGS/ping-alone" 2>&1
+check_err $? "pings alone: $(cat "$LOGS/ping-alone")"
+check_eq "$(($(hf_stat 0 tx_status_waits) - w0))" 0 "tx_status_waits of 100 pings alone"
+# beside_bulk W0 W1: node 0 at status_window W0 sends a 4 MiB message and
+# then 100 pings to node 1 at W1; prints the waits counted.
+beside_bulk()
+{
+	local w r
+
+	"$HFCTL" -n "$n0" config set status_window "$1" &&
+		"$HFCTL" -n "$n1" config set status_window "$2" || return 1
+	sleep 0.5
+	w=$(hf_stat 0 tx_status_waits)
+	r=$(hf_stat 1 rx_msgs)
+	# One message: the first send of a run shorter than itself.
+	ip netns exec "$n0" "$PP" bulk hf eth0 "$m1" 7501 $((4 << 20)) 0.001 1000000 \
+		>"$LOGS/bulk" 2>&1 || { cat "$LOGS/bulk"; return 1; }
+	ip netns exec "$n0" "$PP" ping hf eth0 "$m1" 7500 64 100 0 >"$LOGS/ping" 2>&1 ||
+		{ cat "$LOGS/ping"; return 1; }
+	w=$(($(hf_stat 0 tx_status_waits) - w))
+	# rx_msgs counts the pings and the bulk message delivered.
+	busywait 30000 test "$(hf_stat 1 rx_msgs)" -eq $((r + 101)) ||
+		{ echo "node 1 took $(($(hf_stat 1 rx_msgs) - r)) messages, want 101"; return 1; }
+	echo "# status_window $1 to $2: $(cat "$LOGS/ping"), tx_status_waits $w" >&2
+	echo "$w"
+}
+for pair in "32 32" "128 32" "32 128" "128 128"; do
+	read -r a b <<<"$pair"
+	waits=$(beside_bulk "$a" "$b")
+	check_err $? "status_window $a to $b: $waits"
+	if ((a == 128 && b == 128)); then
+		check_eq "$waits" 0 "tx_status_waits, status_window $a to $b"
+	else
+		((waits >= 1 && waits <= 100))
+		check_err $? "tx_status_waits, status_window $a to $b: $waits, want 1..100"
+	fi
+done
+log_test "counters: tx_status_waits counts the messages the status window holds; 128 lifts it"
 
 exit "$(ktap_exit)"

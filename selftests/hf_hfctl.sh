@@ -117,6 +117,7 @@ keys=(
 	"rx_sched 1 rx_sched 1"
 	"link_rate 50Mbit link_rate 6250000"
 	"unsched_bytes 32k unsched_bytes 32768"
+	"status_window 128 status_window 128"
 	"rto_min 1ms rto_min_us 1000"
 	"rto_max 1s rto_max_us 1000000"
 	"rto_initial 30ms rto_initial_us 30000"
@@ -175,6 +176,8 @@ refused credit_budget 0 "1..1g"
 refused rx_sched 2 "0..1"
 refused link_rate 2tbit "0bit..1Tbit"
 refused unsched_bytes 2g "0..1g"
+refused status_window 31 "32..128"
+refused status_window 129 "32..128"
 # All or nothing: a good key with a bad one changes neither.
 err=$("$HFCTL" config set max_peers 77 max_inflight 0 2>&1)
 check_eq $? 1 "exit status of a half-bad config set"

@@ -349,9 +349,12 @@ static void build_data(struct frame *f, const struct src *s,
 	frame_csum(f);
 }
 
-/* Encode an ACK of @s with @nsack well-formed blocks above @cum. */
-static void build_ack(struct frame *f, const u8 *src, u32 epoch, u32 cum,
-		      u8 nsack, u8 flags)
+/*
+ * Encode an ACK of @s with @nsack well-formed blocks above @cum and
+ * @next words of outcomes after them.
+ */
+static void build_ack_ext(struct frame *f, const u8 *src, u32 epoch,
+			  u32 cum, u8 nsack, u8 flags, u8 next)
 {
 	struct hf_hdr h = {
 		.type = HF_TYPE_ACK,
@@ -375,10 +378,22 @@ static void build_ack(struct frame *f, const u8 *src, u32 epoch, u32 cum,
 		at += range(1, 64);
 		h.ack.sack[i].end = at;
 	}
+	h.ack.nstatus_ext = next;
+	for (i = 0; i < HF_STATUS_WINDOW * next; i++)
+		h.ack.status_ext[i / HF_STATUS_WINDOW] |=
+			(u64)below(3) << (2 * (i % HF_STATUS_WINDOW));
 	frame_start(f, src, g.dst);
 	len = hf_hdr_encode(&h, hf(f), FRAME_MAX - ETH_HDR);
 	f->len += len > 0 ? len : 0;
 	frame_csum(f);
+}
+
+/* build_ack_ext() with 0 to HF_STATUS_EXT_MAX words of outcomes. */
+static void build_ack(struct frame *f, const u8 *src, u32 epoch, u32 cum,
+		      u8 nsack, u8 flags)
+{
+	build_ack_ext(f, src, epoch, cum, nsack, flags,
+		      below(HF_STATUS_EXT_MAX + 1));
 }
 
 static struct src *pick_any(void)
@@ -624,11 +639,12 @@ static void gen_malformed(struct frame *f)
 	if (chance(3)) {
 		/* ACK mutations. */
 		u8 nsack = range(2, HF_SACK_MAX);
+		u8 next = range(1, HF_STATUS_EXT_MAX);
 		u8 *b;
 
-		build_ack(f, s->mac, s->epoch, (u32)rnd(), nsack, 0);
+		build_ack_ext(f, s->mac, s->epoch, (u32)rnd(), nsack, 0, next);
 		b = p + HF_ACK_HLEN;
-		switch (below(6)) {
+		switch (below(8)) {
 		case 0:
 			f->sub = sub("malformed.ack_flags", HF_WERR_FLAGS);
 			do {
@@ -652,6 +668,15 @@ static void gen_malformed(struct frame *f)
 		case 4:	/* an outcome of 3 */
 			f->sub = sub("malformed.ack_status", HF_WERR_STATUS);
 			p[24 + below(8)] |= 3 << (2 * below(4));
+			break;
+		case 5:	/* an outcome of 3 in a word after the blocks */
+			f->sub = sub("malformed.ack_status_ext", HF_WERR_STATUS);
+			b[nsack * HF_SACK_BLOCK_LEN + below(next * HF_STATUS_EXT_LEN)] |=
+				3 << (2 * below(4));
+			break;
+		case 6:	/* more outcome words announced than present */
+			f->sub = sub("malformed.ack_status_ext_short", HF_WERR_SHORT);
+			f->len -= range(1, next * HF_STATUS_EXT_LEN);
 			break;
 		default: /* more blocks announced than present */
 			f->sub = sub("malformed.ack_nsack_short", HF_WERR_SHORT);
@@ -1002,9 +1027,15 @@ static void gen_ack(struct frame *f)
 			  imp && epoch ? cum : below(64), below(3), 0);
 		break;
 	}
-	/* Reserved bytes and rx_state: random where that is safe. */
+	/*
+	 * Reserved bytes (but byte 33's nstatus_ext bits) and rx_state:
+	 * random where that is safe.
+	 */
 	if (!imp || !epoch) {
+		u8 next = p[33] & HF_STATUS_EXT_MASK;
+
 		rnd_bytes(p + 33, 3);
+		p[33] = (p[33] & ~HF_STATUS_EXT_MASK) | next;
 		rnd_bytes(p + 40, 4);
 	}
 	frame_csum(f);

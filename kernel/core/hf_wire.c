@@ -67,9 +67,11 @@ u16 hf_hdr_len(const struct hf_hdr *h)
 	case HF_TYPE_DATA:
 		return HF_DATA_HLEN;
 	case HF_TYPE_ACK:
-		if (h->ack.nsack > HF_SACK_MAX)
+		if (h->ack.nsack > HF_SACK_MAX ||
+		    h->ack.nstatus_ext > HF_STATUS_EXT_MAX)
 			return 0;
-		return HF_ACK_HLEN + h->ack.nsack * HF_SACK_BLOCK_LEN;
+		return HF_ACK_HLEN + h->ack.nsack * HF_SACK_BLOCK_LEN +
+		       h->ack.nstatus_ext * HF_STATUS_EXT_LEN;
 	}
 	return 0;
 }
@@ -124,6 +126,7 @@ int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap)
 		put32(buf + 20, h->ack.msg_done);
 		put64(buf + 24, h->ack.msg_status);
 		buf[32] = h->ack.nsack;
+		buf[33] = h->ack.nstatus_ext;
 		put32(buf + 36, h->ack.epoch);
 		put32(buf + 40, h->ack.rx_state);
 		for (i = 0; i < h->ack.nsack; i++) {
@@ -132,6 +135,9 @@ int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap)
 			put32(b, h->ack.sack[i].start);
 			put32(b + 4, h->ack.sack[i].end);
 		}
+		for (i = 0; i < h->ack.nstatus_ext; i++)
+			put64(buf + HF_ACK_HLEN + h->ack.nsack * HF_SACK_BLOCK_LEN +
+			      i * HF_STATUS_EXT_LEN, h->ack.status_ext[i]);
 		break;
 	}
 	return hlen;
@@ -192,6 +198,12 @@ static enum hf_wire_err decode_data(const u8 *buf, size_t len,
 	return HF_WERR_OK;
 }
 
+/* Whether a word of 2-bit outcomes holds HF_STATUS_RESERVED (both bits set). */
+static bool hf_status_reserved(u64 word)
+{
+	return word & (word >> 1) & 0x5555555555555555ULL;
+}
+
 static enum hf_wire_err decode_ack(const u8 *buf, size_t len,
 				   struct hf_hdr *h)
 {
@@ -210,16 +222,25 @@ static enum hf_wire_err decode_ack(const u8 *buf, size_t len,
 	a->msg_done = get32(buf + 20);
 	a->msg_status = get64(buf + 24);
 	a->nsack = buf[32];
+	/* Byte 33's high bits and bytes 34, 35 are still reserved. */
+	a->nstatus_ext = buf[33] & HF_STATUS_EXT_MASK;
 	a->epoch = get32(buf + 36);
 	a->rx_state = get32(buf + 40);
-	/* Two set bits are HF_STATUS_RESERVED. */
-	if (a->msg_status & (a->msg_status >> 1) & 0x5555555555555555ULL)
+	if (hf_status_reserved(a->msg_status))
 		return HF_WERR_STATUS;
 	if (a->nsack > HF_SACK_MAX)
 		return HF_WERR_SACK;
-	h->hlen = HF_ACK_HLEN + a->nsack * HF_SACK_BLOCK_LEN;
+	h->hlen = HF_ACK_HLEN + a->nsack * HF_SACK_BLOCK_LEN +
+		  a->nstatus_ext * HF_STATUS_EXT_LEN;
 	if (len < h->hlen)
 		return HF_WERR_SHORT;
+	for (i = 0; i < a->nstatus_ext; i++) {
+		a->status_ext[i] = get64(buf + HF_ACK_HLEN +
+					 a->nsack * HF_SACK_BLOCK_LEN +
+					 i * HF_STATUS_EXT_LEN);
+		if (hf_status_reserved(a->status_ext[i]))
+			return HF_WERR_STATUS;
+	}
 
 	/*
 	 * Blocks lie above the cumulative ack (the segment at cum_seq is

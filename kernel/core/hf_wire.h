@@ -27,7 +27,11 @@ enum hf_type {
 #define HF_ACK_HLEN		44
 #define HF_SACK_BLOCK_LEN	8
 #define HF_SACK_MAX		16
-#define HF_HLEN_MAX		(HF_ACK_HLEN + HF_SACK_MAX * HF_SACK_BLOCK_LEN)
+#define HF_STATUS_EXT_LEN	8	/* an outcome word after the SACK blocks */
+#define HF_STATUS_EXT_MAX	3
+#define HF_STATUS_EXT_MASK	0x03	/* ACK byte 33's bits for nstatus_ext */
+#define HF_HLEN_MAX		(HF_ACK_HLEN + HF_SACK_MAX * HF_SACK_BLOCK_LEN + \
+				 HF_STATUS_EXT_MAX * HF_STATUS_EXT_LEN)
 
 /* DATA flags. */
 #define HF_DF_FRAME_START	0x01	/* first segment of a hyperframe */
@@ -48,9 +52,10 @@ enum hf_type {
 
 /*
  * Outcome of a message at the receiver, two bits each in an ACK's
- * msg_status for the HF_STATUS_WINDOW messages below msg_done. A sender
- * never has more messages unresolved towards one peer than the window, so
- * it always learns each outcome (see docs/wire-format.md).
+ * msg_status for the HF_STATUS_WINDOW messages below msg_done, and in its
+ * status_ext words for HF_STATUS_WINDOW more each. A sender never has
+ * more messages unresolved towards one peer than the outcomes an ACK
+ * carries, so it always learns each outcome (see docs/wire-format.md).
  */
 enum hf_msg_status {
 	HF_STATUS_DELIVERED	= 0,	/* queued to the receiving socket */
@@ -60,6 +65,8 @@ enum hf_msg_status {
 };
 
 #define HF_STATUS_WINDOW	32
+/* The most outcomes an ACK carries: msg_status and every status_ext word. */
+#define HF_STATUS_WINDOW_MAX	(HF_STATUS_WINDOW * (1 + HF_STATUS_EXT_MAX))
 
 /* Largest message length the wire can describe (the socket limit is lower). */
 #define HF_WIRE_MSG_MAX		(1U << 30)
@@ -107,7 +114,10 @@ struct hf_ack_hdr {
 	u32 epoch;		/* the flow incarnation this ack is about */
 	u32 rx_state;		/* the receiver's state for it, echoed in DATA */
 	u8 nsack;
+	u8 nstatus_ext;		/* status_ext words after the SACK blocks */
 	struct hf_sack_block sack[HF_SACK_MAX];
+	/* word j: 2 bits per message msg_done - 33 - 32 j - i */
+	u64 status_ext[HF_STATUS_EXT_MAX];
 };
 
 /* A decoded header, in host byte order. */
@@ -136,16 +146,39 @@ const char *hf_wire_err_name(enum hf_wire_err err);
 /**
  * hf_ack_status() - outcome of message @msg_id as an ACK reports it
  * @a: a decoded ACK
- * @msg_id: a message before @a->msg_done, at most HF_STATUS_WINDOW below
+ * @msg_id: a message before @a->msg_done
  *
- * Return: the enum hf_msg_status value.
+ * Return: the enum hf_msg_status value; HF_STATUS_RESERVED for a message
+ * further below @a->msg_done than the ACK reports (hf_ack_status_span()).
  */
 static inline unsigned int hf_ack_status(const struct hf_ack_hdr *a,
 					 u32 msg_id)
 {
 	u32 i = a->msg_done - 1 - msg_id;
+	u64 word;
 
-	return (a->msg_status >> (2 * i)) & 3;
+	if (i < HF_STATUS_WINDOW) {
+		word = a->msg_status;
+	} else {
+		i -= HF_STATUS_WINDOW;
+		if (i / HF_STATUS_WINDOW >= a->nstatus_ext)
+			return HF_STATUS_RESERVED;
+		word = a->status_ext[i / HF_STATUS_WINDOW];
+		i %= HF_STATUS_WINDOW;
+	}
+	return (word >> (2 * i)) & 3;
+}
+
+/**
+ * hf_ack_status_span() - how many messages below msg_done an ACK reports
+ * @a: a decoded ACK
+ *
+ * Return: HF_STATUS_WINDOW for msg_status, and as many more per
+ * status_ext word.
+ */
+static inline u32 hf_ack_status_span(const struct hf_ack_hdr *a)
+{
+	return HF_STATUS_WINDOW * (1 + a->nstatus_ext);
 }
 
 u32 hf_csum_add(u32 sum, const u8 *buf, size_t len);

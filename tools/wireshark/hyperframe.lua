@@ -23,7 +23,7 @@
 --    "hyperframe.malformed.<reason>", named as in the validation table of
 --    wire-format.md.
 -- 2. The checksum covers header + payload (DATA: 44 + seg_len bytes;
---    ACK: 44 + 8 * nsack) from offset 0 of the hyperframe header, never
+--    ACK: 44 + 8 * nsack + 8 * nstatus_ext) from offset 0 of the hyperframe header, never
 --    the Ethernet padding, exactly the bytes the kernel sums in
 --    hf_input_rcv(). It is verified whenever those bytes are known and
 --    captured, even on a frame that is malformed for another reason (the
@@ -59,7 +59,11 @@
 --    valid (one reaching below the receiver's msg_done names a resolved
 --    message), so nothing about it is malformed; byte 35 is reserved,
 --    shown as hyperframe.reserved and never checked, as are the ACK's
---    bytes 33..35 (hyperframe.reserved3). The Info column leaves pred
+--    bytes 34..35 and byte 33 but for its low 2 bits, nstatus_ext
+--    (hyperframe.reserved3, the three bytes without them). The outcome
+--    words nstatus_ext announces follow the SACK blocks
+--    (hyperframe.status_ext); their outcomes are listed with
+--    msg_status's. The Info column leaves pred
 --    out, as it leaves out epoch, echo and the other fields that do not
 --    place the segment.
 -- 8. A capture on a virtual link may hold a carrier in one frame: the
@@ -99,7 +103,7 @@ local VERSION = 5
 local TYPE_DATA, TYPE_ACK = 1, 2
 local COMMON_LEN, DATA_HLEN, ACK_HLEN = 8, 44, 44
 local SACK_BLOCK_LEN, SACK_MAX = 8, 16
-local STATUS_WINDOW = 32
+local STATUS_WINDOW, STATUS_EXT_LEN = 32, 8
 local WIRE_MSG_MAX = 2 ^ 30
 local DF_FRAME_START, DF_FRAME_END, DF_RETRANSMIT, DF_ACK_NOW, DF_PACKED = 1, 2, 4, 8, 16
 local DF_ALL, AF_ALL = 0x1f, 0x3f
@@ -121,7 +125,7 @@ local csum_status_names = { [0] = "incorrect", [1] = "correct", [2] = "unverifie
 
 -- The validation reasons of wire-format.md, in hf_wire_err order, plus csum.
 local reasons = {
-	short   = "shorter than the header its type and nsack call for",
+	short   = "shorter than the header its type, nsack and nstatus_ext call for",
 	version = "version is not " .. VERSION,
 	type    = "type is not 1 (DATA) or 2 (ACK)",
 	flags   = "a flag bit undefined for the type is set",
@@ -129,7 +133,7 @@ local reasons = {
 	offset  = "segment outside its message",
 	frame   = "segment outside its hyperframe",
 	sack    = "too many, misplaced or inverted SACK blocks",
-	status  = "a reserved message outcome (3) in msg_status",
+	status  = "a reserved message outcome (3) in msg_status or status_ext",
 	csum    = "the checksum does not verify",
 }
 local reason_order = {
@@ -192,7 +196,9 @@ local f = {
 	out_msg    = ProtoField.uint32("hyperframe.outcome.msg_id", "Message id", base.DEC),
 	out_status = ProtoField.uint8("hyperframe.outcome.status", "Outcome", base.DEC, outcome_names),
 	nsack      = ProtoField.uint8("hyperframe.nsack", "SACK blocks", base.DEC),
+	nstatus_ext = ProtoField.uint8("hyperframe.nstatus_ext", "Outcome words", base.DEC, nil, 0x03),
 	reserved3  = ProtoField.uint24("hyperframe.reserved3", "Reserved", base.HEX),
+	status_ext = ProtoField.uint64("hyperframe.status_ext", "More message outcomes", base.HEX),
 	rx_state   = ProtoField.uint32("hyperframe.rx_state", "Receiver state", base.HEX),
 	sack       = ProtoField.none("hyperframe.sack", "SACK block"),
 	sack_start = ProtoField.uint32("hyperframe.sack.start", "Start", base.DEC),
@@ -550,33 +556,52 @@ local function dissect_ack(tvb, root, flags, flen, cap, items)
 	items.msg_done = root:add(f.msg_done, tvb(20, 4))
 	local st = root:add(f.msg_status, tvb(24, 8))
 	items.msg_status = st
+	v.nstatus_ext = tvb(33, 1):uint() % 4
+	local hlen = ACK_HLEN + v.nsack * SACK_BLOCK_LEN + v.nstatus_ext * STATUS_EXT_LEN
 
-	-- Outcomes that are not "delivered", newest message first.
-	local refused, reserved_seen = 0, false
-	local outs = {}
-	for i = 0, STATUS_WINDOW - 1 do
-		local o = outcome_at(v.status_hi, v.status_lo, i)
-		if o ~= 0 then
-			outs[#outs + 1] = { i = i, o = o }
-			if o == 3 then reserved_seen = true end
+	-- Outcomes that are not "delivered", newest message first: msg_status's
+	-- 32, then 32 per outcome word that is present and captured.
+	local refused, reserved_seen, reserved_ext = 0, false, false
+	local function list_outcomes(tree, hi, lo, first, byte31)
+		local outs = {}
+		for i = 0, STATUS_WINDOW - 1 do
+			local o = outcome_at(hi, lo, i)
+			if o ~= 0 then
+				outs[#outs + 1] = { i = i, o = o }
+			end
 		end
-	end
-	st:append_text(string.format(" (%d not delivered)", #outs))
-	if #outs > 0 then
+		tree:append_text(string.format(" (%d not delivered)", #outs))
 		for _, e in ipairs(outs) do
-			local id = (v.msg_done - 1 - e.i) % TWO32
-			-- bits 2i, 2i+1 of the big-endian u64 live in byte 31 - floor(i / 4)
-			local r = tvb(31 - math.floor(e.i / 4), 1)
-			local ot = st:add(f.outcome, r)
+			local id = (v.msg_done - 1 - first - e.i) % TWO32
+			-- bits 2i, 2i+1 of the big-endian u64 live in byte 7 - floor(i / 4)
+			local r = tvb(byte31 - math.floor(e.i / 4), 1)
+			local ot = tree:add(f.outcome, r)
 			ot:set_text(string.format("Message %d: %s (%d) [bits %d-%d]", id,
 				outcome_names[e.o], e.o, 2 * e.i, 2 * e.i + 1))
 			ot:add(f.out_msg, r, id):set_generated()
 			ot:add(f.out_status, r, e.o):set_generated()
 			if e.o ~= 3 then refused = refused + 1 end
 		end
+		for _, e in ipairs(outs) do
+			if e.o == 3 then return true end
+		end
+		return false
+	end
+	reserved_seen = list_outcomes(st, v.status_hi, v.status_lo, 0, 31)
+	if v.nsack <= SACK_MAX then
+		for j = 0, v.nstatus_ext - 1 do
+			local off = ACK_HLEN + v.nsack * SACK_BLOCK_LEN + j * STATUS_EXT_LEN
+			if off + STATUS_EXT_LEN > math.min(flen, cap) then break end
+			local wt = root:add(f.status_ext, tvb(off, STATUS_EXT_LEN))
+			if list_outcomes(wt, tvb(off, 4):uint(), tvb(off + 4, 4):uint(),
+					 STATUS_WINDOW * (j + 1), off + 7) then
+				reserved_ext = true
+			end
+		end
 	end
 	items.nsack = root:add(f.nsack, tvb(32, 1))
-	items.reserved3 = root:add(f.reserved3, tvb(33, 3))
+	items.nstatus_ext = root:add(f.nstatus_ext, tvb(33, 1))
+	items.reserved3 = root:add(f.reserved3, tvb(33, 3), tvb(33, 3):uint() - v.nstatus_ext * 65536)
 	items.epoch = root:add(f.epoch, tvb(36, 4))
 	items.rx_state = root:add(f.rx_state, tvb(40, 4))
 	if has_flag(flags, AF_LOST) then
@@ -587,7 +612,6 @@ local function dissect_ack(tvb, root, flags, flen, cap, items)
 	items.v = v
 	v.refused = refused
 
-	local hlen = ACK_HLEN + v.nsack * SACK_BLOCK_LEN
 	root:add(f.hlen, tvb(32, 1), hlen):set_generated()
 	-- The blocks that are present, whole, and captured.
 	local nshow = math.min(v.nsack, math.floor((math.min(flen, cap) - ACK_HLEN) / SACK_BLOCK_LEN))
@@ -615,7 +639,11 @@ local function dissect_ack(tvb, root, flags, flen, cap, items)
 			return "sack", string.format("nsack %d above %d", v.nsack, SACK_MAX), "nsack"
 		end
 		if flen < hlen then
-			return "short", string.format("ACK with %d SACK blocks is %d bytes, frame has %d", v.nsack, hlen, flen), "nsack"
+			return "short", string.format("ACK with %d SACK blocks and %d outcome words is %d bytes, frame has %d",
+				v.nsack, v.nstatus_ext, hlen, flen), "nsack"
+		end
+		if reserved_ext then
+			return "status", "outcome 3 (reserved) in status_ext", "nstatus_ext"
 		end
 		local floor = v.cum_seq
 		for i, b in ipairs(blocks) do

@@ -106,7 +106,8 @@ FIELDS = [
     "hyperframe.cum_seq", "hyperframe.credit", "hyperframe.rate_kbps",
     "hyperframe.msg_done", "hyperframe.msg_status",
     "hyperframe.outcome.msg_id", "hyperframe.outcome.status",
-    "hyperframe.nsack", "hyperframe.reserved3", "hyperframe.rx_state",
+    "hyperframe.nsack", "hyperframe.nstatus_ext", "hyperframe.reserved3",
+    "hyperframe.status_ext", "hyperframe.rx_state",
     "hyperframe.sack.start", "hyperframe.sack.end", "hyperframe.sack.len",
     "hyperframe.padding", "hyperframe.malformed", "_ws.expert.message",
     "_ws.col.Info",
@@ -212,21 +213,28 @@ def v4_data(vt=4 << 4 | 1, **kw):
 def ack(cum=0, credit=0, rate=0, done=0, status=0, blocks=(), nsack=None,
         reserved=b"\0\0\0", epoch=EPOCH, rx_state=STATE, flags=0,
         sport=0, dport=7000, vt=VERSION << 4 | 2, bad_csum=False, trunc=None,
-        poke=None, layout=5):
+        poke=None, layout=5, ext=(), next_=None):
     """An ACK (layout 5: the 44-byte header; 4: the 40-byte one of versions
     2 to 4, 16-bit epoch at 34 and rx_state at 36, two reserved bytes);
     poke = (offset, bytes) written after the checksum, so that the
-    checksum no longer covers them as sent."""
+    checksum no longer covers them as sent. ext: the outcome words after
+    the blocks, their number in byte 33's low bits (next_ when given)
+    beside reserved's."""
     if nsack is None:
         nsack = len(blocks)
+    if next_ is None:
+        next_ = len(ext)
     body = struct.pack("!BBHHHIIIIQB", vt, flags, sport, dport, 0,
                        cum & 0xFFFFFFFF, credit, rate, done, status, nsack)
     if layout == 5:
+        reserved = bytes([reserved[0] | next_]) + reserved[1:]
         body += reserved + struct.pack("!II", epoch, rx_state)
     else:
         body += struct.pack("!BHHH", 0, epoch & 0xFFFF, rx_state & 0xFFFF, 0)
     for s, e in blocks:
         body += struct.pack("!II", s & 0xFFFFFFFF, e & 0xFFFFFFFF)
+    for w in ext:
+        body += struct.pack("!Q", w)
     body = put_csum(body, len(body), bad_csum)
     if poke is not None:
         off, b = poke
@@ -318,12 +326,22 @@ FRAMES = [
                               status=status_bits(i0=1, i2=2, i17=1, i31=2),
                               flags=0x01), None, b""),
     ("ack_16_sacks_wrap_reserved", ack(
-        cum=W - 20, credit=0x0000A000, rate=1, done=3, reserved=b"\x5a\x00\xa5",
+        cum=W - 20, credit=0x0000A000, rate=1, done=3, reserved=b"\x58\x00\xa5",
         epoch=0xFFFFFFFF, rx_state=0xFFFFFFFF,
         blocks=[(W - 19 + 3 * i, W - 17 + 3 * i) for i in range(16)]),
      None, b""),
     ("ack_low_done_padded", ack(cum=0, done=2, status=status_bits(i1=2)),
      None, b"\0" * 10),
+    # status_window 128: three words of 32 more outcomes after the blocks.
+    ("ack_status_ext", ack(cum=500, credit=9000, done=1000,
+                           status=status_bits(i31=1), blocks=[(502, 504)],
+                           ext=(status_bits(i0=2), status_bits(i1=1),
+                                status_bits(i31=2)), reserved=b"\x80\x00\x00"),
+     None, b""),
+    ("ack_status_ext_reserved", ack(cum=500, done=1000, ext=(0, status_bits(i5=3))),
+     "status", b""),
+    ("ack_status_ext_short", ack(cum=500, done=1000, ext=(0, 0), next_=3),
+     "short", b""),
     ("ack_dup", ack(cum=300, credit=W - 1, done=9, rx_state=0x00000001, flags=0x04,
                     blocks=[(302, 303)]), None, b""),
     ("ack_echo_window_dup_reserved", ack(cum=7, credit=70000, rx_state=0x80000000,
@@ -682,13 +700,19 @@ def verdict(frame):
             return "short"
         if flags & ~0x3F:
             return "flags"
-        cum, status, nsack = struct.unpack("!I12xQB", frame[8:33])
+        cum, status, nsack, next_ = struct.unpack("!I12xQBB", frame[8:34])
+        next_ &= 3
         if any((status >> 2 * i) & 3 == 3 for i in range(32)):
             return "status"
         if nsack > 16:
             return "sack"
-        if fl < ACK_HLEN + 8 * nsack:
+        if fl < ACK_HLEN + 8 * nsack + 8 * next_:
             return "short"
+        for j in range(next_):
+            at = ACK_HLEN + 8 * nsack + 8 * j
+            (word,) = struct.unpack("!Q", frame[at:at + 8])
+            if any((word >> 2 * i) & 3 == 3 for i in range(32)):
+                return "status"
         floor = cum
         for i in range(nsack):
             at = ACK_HLEN + 8 * i
@@ -813,17 +837,32 @@ def expect(body, pad):
     elif v == VERSION and t == 2:
         (cum, credit, rate, done, status, nsack, res3, epoch,
          rx_state) = struct.unpack("!IIIIQB3sII", frame[8:ACK_HLEN])
-        hlen = ACK_HLEN + 8 * nsack
+        next_ = res3[0] & 3
+        hlen = ACK_HLEN + 8 * nsack + 8 * next_
         e.update({"hyperframe.hlen": hlen, "hyperframe.cum_seq": cum,
                   "hyperframe.credit": credit, "hyperframe.rate_kbps": rate,
                   "hyperframe.msg_done": done,
                   "hyperframe.msg_status": "0x%016x" % status,
                   "hyperframe.nsack": nsack,
-                  "hyperframe.reserved3": "0x" + res3.hex(),
+                  "hyperframe.nstatus_ext": next_,
+                  "hyperframe.reserved3": "0x%06x" % (int.from_bytes(res3, "big") & 0xFCFFFF),
                   "hyperframe.epoch": "0x%08x" % epoch,
                   "hyperframe.rx_state": "0x%08x" % rx_state})
         outs = [((done - 1 - i) % W, (status >> 2 * i) & 3) for i in range(32)
                 if (status >> 2 * i) & 3]
+        # The outcome words present and captured after the blocks.
+        words = []
+        if nsack <= 16:
+            for j in range(next_):
+                at = ACK_HLEN + 8 * nsack + 8 * j
+                if at + 8 > fl:
+                    break
+                (word,) = struct.unpack("!Q", frame[at:at + 8])
+                words.append(word)
+                outs += [((done - 33 - 32 * j - i) % W, (word >> 2 * i) & 3)
+                         for i in range(32) if (word >> 2 * i) & 3]
+        if words:
+            e["hyperframe.status_ext"] = ";".join("0x%016x" % w for w in words)
         if outs:
             e["hyperframe.outcome.msg_id"] = ";".join(str(m) for m, o in outs)
             e["hyperframe.outcome.status"] = ";".join(str(o) for m, o in outs)

@@ -312,6 +312,9 @@ enum hf_config_attr {
 	HF_CONFIG_A_UNSCHED_BYTES,	/* bytes before a first grant under
 					 * rx_sched; 0: a bandwidth-delay product
 					 */
+	HF_CONFIG_A_STATUS_WINDOW,	/* messages to one peer unresolved at
+					 * once, 32..128
+					 */
 
 	__HF_CONFIG_A_MAX,
 	HF_CONFIG_A_MAX = __HF_CONFIG_A_MAX - 1
@@ -384,6 +387,10 @@ enum hf_config_attr {
 	  TUNABLE,							\
 	  "rx_sched: bytes before a first grant (0: one "		\
 	  "bandwidth-delay product)")					\
+	X(STATUS_WINDOW, status_window, status_window, u32, count,	\
+	  TUNABLE,							\
+	  "messages to one peer unresolved at once (32..128; above 32 "	\
+	  "only towards a receiver set so too)")			\
 	X(RTO_MIN_US, rto_min_us, rto_min, u32, usecs, RTO,		\
 	  "least retransmission timeout")				\
 	X(RTO_MAX_US, rto_max_us, rto_max, u32, usecs, RTO,		\
@@ -630,7 +637,11 @@ enum hf_stats_attr {
 	  "Peers reclaimed after peer_idle_ms of silence with nothing "	\
 	  "in flight.")							\
 	X(DROP_BAD_SOURCE, drop_bad_source,				\
-	  "Frames from a group (multicast) or zero source address.")
+	  "Frames from a group (multicast) or zero source address.")	\
+	X(TX_STATUS_WAITS, tx_status_waits,				\
+	  "Messages that could have started but waited because as "	\
+	  "many messages to their peer as one ACK reports outcomes for "\
+	  "were unresolved.")
 
 
 enum hf_counter_attr {

@@ -59,13 +59,15 @@ def data(seq, msg_id, msg_len, offset, seg_len, seg_size, frame_segs=1,
 
 
 def ack(cum, credit, blocks=(), done=0, status=0, rate=1000000,
-        epoch=0x12345678, rx_state=0x5A17C0DE, flags=0, dport=9):
-    body = struct.pack("!BBHHHIIIIQB3sII", VERSION << 4 | TYPE_ACK, flags, 0,
+        epoch=0x12345678, rx_state=0x5A17C0DE, flags=0, dport=9, ext=()):
+    body = struct.pack("!BBHHHIIIIQBB2sII", VERSION << 4 | TYPE_ACK, flags, 0,
                        dport, 0, cum, credit, rate, done, status, len(blocks),
-                       b"\0\0\0", epoch, rx_state)
+                       len(ext), b"\0\0", epoch, rx_state)
     assert len(body) == ACK_HLEN
     for s, e in blocks:
         body += struct.pack("!II", s, e)
+    for w in ext:
+        body += struct.pack("!Q", w)
     return with_csum(body)
 
 
@@ -168,6 +170,14 @@ SEEDS = {
         (RTO | DRAIN, ack(1001, 5097, [(1002, 1008), (1010, 1020), (1030, 1050)],
                           done=2, status=6, rx_state=0x2F1C0FFE)),
         (0, ack(1064, 5160, done=1, status=1, rx_state=0x2F1C0FFE)),
+    ]),
+    # ACKs carrying the three words of 96 more outcomes (status_window
+    # 128) after their blocks, some refused.
+    "ack_status_ext": seed(1000, [
+        (0, ack(1002, 5098, [(1004, 1006)], rx_state=0x2F1C0FFE,
+                ext=(0, 0, 0))),
+        (DRAIN, ack(1064, 5160, done=3, status=0x24, rx_state=0x2F1C0FFE,
+                    ext=(1, 2 << 10, 1 << 62))),
     ]),
 }
 

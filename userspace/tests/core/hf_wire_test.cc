@@ -434,7 +434,7 @@ TEST(hf_hdr_decode, ack_reserved_bytes_ignored) {
   EXPECT_EQ(0, f[33]);
   EXPECT_EQ(0, f[34]);
   EXPECT_EQ(0, f[35]);
-  f[33] = 0xa5;
+  f[33] = 0xa4;  // the low 2 bits are nstatus_ext, the rest reserved
   f[34] = 0x5a;
   f[35] = 0xff;
   hf_hdr out{};
@@ -497,6 +497,64 @@ TEST(hf_hdr_decode, ack_reserved_outcome) {
   for (unsigned int i = 0; i < HF_STATUS_WINDOW; i++) {
     h.ack.msg_status = static_cast<u64>(HF_STATUS_RESERVED) << (2 * i);
     EXPECT_EQ(HF_WERR_STATUS, decode(frame(h, 0), &out)) << i;
+  }
+}
+
+// Byte 33's low 2 bits: that many words of 32 more outcomes each follow
+// the SACK blocks (the status window of 128).
+TEST(hf_hdr_decode, ack_status_ext_words) {
+  hf_hdr in = ack_hdr(2);
+  in.ack.msg_done = 1000;
+  in.ack.msg_status = static_cast<u64>(HF_STATUS_NO_PORT) << 62;  // 968
+  in.ack.nstatus_ext = HF_STATUS_EXT_MAX;
+  in.ack.status_ext[0] = static_cast<u64>(HF_STATUS_TOO_BIG);        // 967
+  in.ack.status_ext[1] = static_cast<u64>(HF_STATUS_NO_PORT) << 2;   // 934
+  in.ack.status_ext[2] = static_cast<u64>(HF_STATUS_TOO_BIG) << 62;  // 872
+  EXPECT_EQ(HF_ACK_HLEN + 2 * HF_SACK_BLOCK_LEN + 3 * HF_STATUS_EXT_LEN, hf_hdr_len(&in));
+  std::vector<u8> f = frame(in, 0);
+  EXPECT_EQ(3, f[33]);
+  hf_hdr out{};
+  ASSERT_EQ(HF_WERR_OK, decode(f, &out));
+  ASSERT_EQ(3, out.ack.nstatus_ext);
+  EXPECT_EQ(f.size(), out.hlen);
+  EXPECT_EQ(2, out.ack.nsack);
+  EXPECT_EQ(in.ack.sack[1].end, out.ack.sack[1].end);
+  EXPECT_EQ(HF_STATUS_WINDOW_MAX, hf_ack_status_span(&out.ack));
+  EXPECT_EQ(HF_STATUS_NO_PORT, hf_ack_status(&out.ack, 968));
+  EXPECT_EQ(HF_STATUS_TOO_BIG, hf_ack_status(&out.ack, 967));
+  EXPECT_EQ(HF_STATUS_DELIVERED, hf_ack_status(&out.ack, 966));
+  EXPECT_EQ(HF_STATUS_NO_PORT, hf_ack_status(&out.ack, 934));
+  EXPECT_EQ(HF_STATUS_TOO_BIG, hf_ack_status(&out.ack, 1000 - HF_STATUS_WINDOW_MAX));
+  // Below what the ACK reports: no outcome.
+  EXPECT_EQ(HF_STATUS_RESERVED, hf_ack_status(&out.ack, 1000 - HF_STATUS_WINDOW_MAX - 1));
+  // Re-encoded alike.
+  std::array<u8, HF_HLEN_MAX> buf{};
+  ASSERT_EQ(static_cast<int>(f.size()), hf_hdr_encode(&out, buf.data(), buf.size()));
+  EXPECT_TRUE(std::equal(f.begin(), f.end(), buf.begin()));
+
+  // Without the words, only msg_status: 32 outcomes.
+  in.ack.nstatus_ext = 0;
+  ASSERT_EQ(HF_WERR_OK, decode(frame(in, 0), &out));
+  EXPECT_EQ(HF_STATUS_WINDOW, hf_ack_status_span(&out.ack));
+  EXPECT_EQ(HF_STATUS_RESERVED, hf_ack_status(&out.ack, 967));
+}
+
+TEST(hf_hdr_decode, ack_status_ext_bad) {
+  hf_hdr h = ack_hdr(1);
+  h.ack.nstatus_ext = HF_STATUS_EXT_MAX + 1;
+  EXPECT_EQ(0, hf_hdr_len(&h));
+  // Words announced, not there.
+  h.ack.nstatus_ext = 2;
+  std::vector<u8> f = frame(h, 0);
+  f.resize(f.size() - 1);
+  hf_hdr out{};
+  EXPECT_EQ(HF_WERR_SHORT, decode(f, &out));
+  // A reserved outcome in any word.
+  for (unsigned int w = 0; w < 2; w++) {
+    h.ack.status_ext[0] = 0;
+    h.ack.status_ext[1] = 0;
+    h.ack.status_ext[w] = static_cast<u64>(HF_STATUS_RESERVED) << 20;
+    EXPECT_EQ(HF_WERR_STATUS, decode(frame(h, 0), &out)) << w;
   }
 }
 
