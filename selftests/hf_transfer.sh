@@ -60,16 +60,24 @@ for mtu in 1500 9000; do
 	# when the acks say the flight was lost. A receiver slower than its
 	# sender refuses segments for a full socket buffer (the zero window
 	# then stops the sender): those are sent again, once each, and the
-	# WINDOW ack resends a push's worth at once.
+	# WINDOW ack resends a push's worth at once. A segment sent again
+	# that had arrived already (rx_duplicates, counted per segment) was
+	# not lost: in a guest of two CPUs veth may hand a flow's trains to
+	# both CPUs' backlogs, and a repair the reordering window judged too
+	# early comes back as a duplicate (seen on 6.1 once in about ten
+	# runs: 44 segments sent again with no timeout, 11 trains taken apart).
 	rexmit=$(hf_stat 0 tx_retransmits)
 	rto=$(hf_stat 0 tx_rto)
 	refused=$(hf_stat 1 drop_rcvbuf)
 	room=$(hf_stat 0 tx_window_resends)
+	dup=$(hf_stat 1 rx_duplicates)
 	echo "# MTU $mtu: retransmits $rexmit after $rto timeouts" \
 		"($(hf_stat 0 tx_rto_spurious) found early); $refused refused for a" \
-		"full buffer, $room resent for room"
-	((rexmit <= 16 * rto + refused + room))
-	check_err $? "$rexmit retransmits on a clean link, $rto timeouts"
+		"full buffer, $room resent for room; $dup arrived twice" \
+		"($(hf_stat 0 tx_spurious_retransmits) DUP acks), $(hf_stat 0 tx_reorder_waits)" \
+		"repairs held back for reordering"
+	((rexmit - dup <= 16 * rto + refused + room))
+	check_err $? "$rexmit retransmits on a clean link, $dup of them duplicates, $rto timeouts"
 	check_eq "$(hf_stat 0 tx_repairs_lost)" 0 "repairs found lost on a clean link"
 	# Frames pass whole: a hyperframe leaves as trains that stay under
 	# veth's gso_max_size (64 KiB: 43 segments at MTU 1500, 7 at 9000),
@@ -142,7 +150,10 @@ for mtu in 1500 9000; do
 		"taken apart"
 	((packed > 0 && packed <= rx_skbs))
 	check_err $? "$packed packed trains among $rx_skbs DATA skbs"
-	check_eq "$(hf_stat 1 rx_packed_split)" 0 "packed trains taken apart on a clean link"
+	# A train holding a segment that came before (a repair that overtook
+	# it, above) is taken apart: never more of them than duplicates.
+	(($(hf_stat 1 rx_packed_split) <= dup))
+	check_err $? "$(hf_stat 1 rx_packed_split) packed trains taken apart on a clean link, $dup segments twice"
 	check_eq "$(hf_stat 1 drop_csum)" 0 "checksum drops over veth"
 	# Counters and peers are per namespace: each side saw only its part.
 	check_eq "$(hf_stat 1 tx_msgs)" 0 "messages sent counted in the receiver's namespace"
