@@ -173,6 +173,14 @@ static void hf_rx_epoch_start(struct hf_peer *peer, const struct hf_data_hdr *d,
 {
 	lockdep_assert_held(&peer->lock);
 	hf_input_reset(peer);
+	/*
+	 * Fixed for the epoch, its sender counting on every ACK alike: the
+	 * outcome words it asked for (one that does not know them asks for
+	 * none), within our status_window.
+	 */
+	peer->in.status_ext =
+		min(d->status_ask,
+		    hf_status_ext_of(READ_ONCE(peer->cfg->p.status_window)));
 	hf_epoch_rx_adopt(&peer->in.ep, d, state);
 	hf_stat_inc(&hf_net(peer->net)->stats, HF_STAT_RX_EPOCHS);
 }
@@ -1230,10 +1238,7 @@ void hf_input_reset(struct hf_peer *peer)
 	hf_rx_credit_reset(peer);
 	peer->in.msg_done = 0;
 	memset(peer->in.msg_status, 0, sizeof(peer->in.msg_status));
-	/* Fixed for the epoch: its sender counts on every ACK alike. */
-	peer->in.status_ext =
-		min(DIV_ROUND_UP(READ_ONCE(peer->cfg->p.status_window),
-				 HF_STATUS_WINDOW) - 1, HF_STATUS_EXT_MAX);
+	peer->in.status_ext = 0;
 	peer->in.refused.on = false;
 	peer->in.ack.owed = 0;
 	peer->in.ack.due = false;

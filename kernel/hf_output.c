@@ -274,7 +274,7 @@ static void hf_tx_status_wait(struct hf_peer *peer, u64 now)
 	lockdep_assert_held(&peer->lock);
 
 	list_for_each_entry(msg, &peer->out.queue, node) {
-		if (!scan-- || msg->status_waited)
+		if (!scan--)
 			return;
 		if (hf_tx_sock_busy(peer, msg) ||
 		    hf_tx_sock_ahead(peer, msg->sk, now, &wake))
@@ -766,6 +766,9 @@ static void hf_tx_new_epoch(struct hf_peer *peer)
 	peer->out.rec.phase = HF_RTO_IDLE;
 	peer->out.next_msg_id = 0;
 	peer->out.msg_done = 0;
+	/* Every DATA of the epoch asks alike; the receiver fixes it once. */
+	peer->out.status_ask =
+		hf_status_ext_of(READ_ONCE(peer->cfg->p.status_window));
 	peer->out.status_span = HF_STATUS_WINDOW;
 	peer->out.frame.left = 0;
 	hf_genl_event_epoch(peer);

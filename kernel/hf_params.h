@@ -56,9 +56,10 @@
  *		   first grant and the receiver's bandwidth-delay product;
  *		   0: the link's rate times an estimated round trip
  * @status_window: messages to one peer that may be unresolved at once, 32
- *		   to 128: above 32, as a receiver every ACK of a new epoch
- *		   carries the outcomes of that many (rounded up to 32), as a
- *		   sender only towards a receiver whose ACKs do
+ *		   to 128: above 32 a sender's new epochs ask for the
+ *		   outcomes of that many (rounded up to 32) and go beyond 32
+ *		   once the receiver's ACKs carry them; a receiver gives
+ *		   what is asked up to its own
  * @rto: retransmission timer settings
  */
 struct hf_params {

@@ -220,6 +220,8 @@ struct hf_peer_out_stats {
  * @unstarted: entries in @queue
  * @next_msg_id: id of the next message started
  * @msg_done: every message before this id has its outcome
+ * @status_ask: the status_ext words our DATA of the epoch asks the
+ *		receiver's ACKs to carry (status_window when the epoch began)
  * @status_span: the outcomes below its msg_done the receiver's ACKs of
  *		 the epoch carry (HF_STATUS_WINDOW before the first); with
  *		 status_window, how many messages may be unresolved at once
@@ -243,6 +245,7 @@ struct hf_peer_out {
 	u32 unstarted;
 	u32 next_msg_id;
 	u32 msg_done;
+	u8 status_ask;
 	u32 status_span;
 	struct hf_peer_frame frame;
 	struct hf_peer_recovery rec;
@@ -311,8 +314,9 @@ struct hf_peer_in_stats {
  * @msg_status: outcomes of the last HF_STATUS_WINDOW_MAX messages, 2 bits
  *		each, the latest in the low bits of word 0
  * @status_ext: the status_ext words every ACK of the epoch carries, fixed
- *		when it is adopted (status_window); messages up to
- *		HF_STATUS_WINDOW (1 + @status_ext) past @msg_done are taken
+ *		when it is adopted: what its DATA asks, within our
+ *		status_window; messages up to HF_STATUS_WINDOW x (1 +
+ *		@status_ext) past @msg_done are taken
  * @reserved: bytes the messages being reassembled reserve; at most a
  *	      quarter of mem_limit, so a few sources cannot take it all
  * @refused: the last refusal for a full socket buffer

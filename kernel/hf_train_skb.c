@@ -72,6 +72,7 @@ struct sk_buff *hf_tx_seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 			.epoch = peer->out.epoch,
 			.echo = peer->out.rx_state,
 			.pred = msg->pred,
+			.status_ask = peer->out.status_ask,
 		},
 	};
 	struct sk_buff *skb;

@@ -390,8 +390,12 @@ log_test "counters: past 64 devices the rest share \"other\", nothing lost; free
 # for about 4 s, the 33rd ping started after it waits, and each such
 # wait counts once in tx_status_waits; unless both nodes are at 128,
 # when 100 pings never wait (a node at 128 with a peer at 32 stays at
-# 32, and loses no outcome). Each run starts a new flow (flow_reset), so
-# the receiver fixes its window for it.
+# 32). The messages of a 1 ms run to a port nobody holds go right after
+# the bulk one: every outcome reaches the sender, the 101
+# deliveries and the refusals (past 32, in the ACKs' extra words), and no
+# ACK is refused.
+# Each run starts a new flow (flow_reset), so the receiver fixes its
+# window for it.
 m1=$(hf_node_mac 1)
 reset=$("$HFCTL" -j config show | json_field flow_reset_ms)
 defer hf_config_set flow_reset "${reset}ms" status_window 32
@@ -409,27 +413,43 @@ w0=$(hf_stat 0 tx_status_waits)
 ip netns exec "$n0" "$PP" ping hf eth0 "$m1" 7500 64 100 0 >"$LOGS/ping-alone" 2>&1
 check_err $? "pings alone: $(cat "$LOGS/ping-alone")"
 check_eq "$(($(hf_stat 0 tx_status_waits) - w0))" 0 "tx_status_waits of 100 pings alone"
-# beside_bulk W0 W1: node 0 at status_window W0 sends a 4 MiB message and
-# then 100 pings to node 1 at W1; prints the waits counted.
+# beside_bulk W0 W1: node 0 at status_window W0 sends a 4 MiB message,
+# a few to a closed port and 100 pings to node 1 at W1; prints the waits
+# counted.
 beside_bulk()
 {
-	local w r
+	local w r d f bad closed
 
 	"$HFCTL" -n "$n0" config set status_window "$1" &&
 		"$HFCTL" -n "$n1" config set status_window "$2" || return 1
 	sleep 0.5
 	w=$(hf_stat 0 tx_status_waits)
 	r=$(hf_stat 1 rx_msgs)
-	# One message: the first send of a run shorter than itself.
+	d=$(hf_stat 0 tx_msgs_delivered)
+	f=$(hf_stat 0 tx_msgs_failed)
+	bad=$(hf_stat 0 drop_ack_invalid)
+	# One message each: the first send of a run shorter than itself.
 	ip netns exec "$n0" "$PP" bulk hf eth0 "$m1" 7501 $((4 << 20)) 0.001 1000000 \
 		>"$LOGS/bulk" 2>&1 || { cat "$LOGS/bulk"; return 1; }
+	# To the closed port: the messages of 1 ms (a few).
+	ip netns exec "$n0" "$PP" bulk hf eth0 "$m1" 7599 64 0.001 \
+		>"$LOGS/closed" 2>&1 || { cat "$LOGS/closed"; return 1; }
+	closed=$(sed -n 's/^bulk bytes=\([0-9]*\) .*/\1/p' "$LOGS/closed")
+	closed=$((${closed:-0} / 64))
 	ip netns exec "$n0" "$PP" ping hf eth0 "$m1" 7500 64 100 0 >"$LOGS/ping" 2>&1 ||
 		{ cat "$LOGS/ping"; return 1; }
 	w=$(($(hf_stat 0 tx_status_waits) - w))
 	# rx_msgs counts the pings and the bulk message delivered.
 	busywait 30000 test "$(hf_stat 1 rx_msgs)" -eq $((r + 101)) ||
 		{ echo "node 1 took $(($(hf_stat 1 rx_msgs) - r)) messages, want 101"; return 1; }
-	echo "# status_window $1 to $2: $(cat "$LOGS/ping"), tx_status_waits $w" >&2
+	busywait 10000 test "$(hf_stat 0 tx_msgs_failed)" -eq $((f + closed)) ||
+		{ echo "node 0 learned $(($(hf_stat 0 tx_msgs_failed) - f)) refusals, want $closed"; return 1; }
+	busywait 10000 test "$(hf_stat 0 tx_msgs_delivered)" -eq $((d + 101)) ||
+		{ echo "node 0 learned $(($(hf_stat 0 tx_msgs_delivered) - d)) deliveries, want 101"; return 1; }
+	[[ $(hf_stat 0 drop_ack_invalid) == "$bad" ]] ||
+		{ echo "node 0 refused $(($(hf_stat 0 drop_ack_invalid) - bad)) ACKs"; return 1; }
+	echo "# status_window $1 to $2: $(cat "$LOGS/ping"), tx_status_waits $w," \
+		"$closed refused" >&2
 	echo "$w"
 }
 for pair in "32 32" "128 32" "32 128" "128 128"; do

@@ -683,8 +683,8 @@ print("# incast: " + ", ".join("%.0f B/s" % v for v in x), file=sys.stderr)
 	echo "# incast 3 to 1 at $R_INCAST B/s, try $try: $total B/s in all," \
 		"Jain index $jain, hints $hints B/s," \
 		"bottleneck drops $(hfq_sw drop_limit) limit, $(hfq_sw drop_flow_limit) flow limit;" \
-		"senders' timeouts $(for n in 1 2 3; do stat "$n" tx_rto; done | paste -sd,)," \
-		"rate cuts $(for n in 1 2 3; do stat "$n" tx_rate_cuts; done | paste -sd,)"
+		"senders' timeouts so far $(for n in 1 2 3; do stat "$n" tx_rto; done | paste -sd,)," \
+		"rate cuts so far $(for n in 1 2 3; do stat "$n" tx_rate_cuts; done | paste -sd,)"
 	# Each sender was told its part: a third (a half while another had
 	# nothing unread at the moment of an ACK), never the whole link.
 	for h in ${hints//,/ }; do

@@ -57,9 +57,11 @@ static inline void put64(u8 *p, u64 v)
 
 /**
  * hf_hdr_len() - bytes the header of @h occupies on the wire
- * @h: header to measure; only type and, for ACK, nsack are read
+ * @h: header to measure; only type and, for ACK, nsack and nstatus_ext
+ *     are read
  *
- * Return: the length, or 0 for an unknown type or too many SACK blocks.
+ * Return: the length, or 0 for an unknown type or too many SACK blocks or
+ * outcome words.
  */
 u16 hf_hdr_len(const struct hf_hdr *h)
 {
@@ -86,7 +88,7 @@ u16 hf_hdr_len(const struct hf_hdr *h)
  * checksum afterwards over the whole frame and patch it in.
  *
  * Return: bytes written, -EINVAL for an unknown type or too many SACK
- * blocks, -ENOSPC when @cap is too small.
+ * blocks or outcome words, -ENOSPC when @cap is too small.
  */
 int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap)
 {
@@ -116,6 +118,7 @@ int hf_hdr_encode(const struct hf_hdr *h, u8 *buf, size_t cap)
 		put32(buf + 28, h->data.frame_seq);
 		put16(buf + 32, h->data.seg_size);
 		buf[34] = h->data.pred;
+		buf[35] = h->data.status_ask & HF_STATUS_EXT_MASK;
 		put32(buf + 36, h->data.epoch);
 		put32(buf + 40, h->data.echo);
 		break;
@@ -164,6 +167,8 @@ static enum hf_wire_err decode_data(const u8 *buf, size_t len,
 	d->seg_size = get16(buf + 32);
 	/* Any value names a message; one below msg_done is resolved. */
 	d->pred = buf[34];
+	/* Byte 35's high bits are still reserved. */
+	d->status_ask = buf[35] & HF_STATUS_EXT_MASK;
 	d->epoch = get32(buf + 36);
 	d->echo = get32(buf + 40);
 	h->hlen = HF_DATA_HLEN;

@@ -29,7 +29,8 @@ enum hf_type {
 #define HF_SACK_MAX		16
 #define HF_STATUS_EXT_LEN	8	/* an outcome word after the SACK blocks */
 #define HF_STATUS_EXT_MAX	3
-#define HF_STATUS_EXT_MASK	0x03	/* ACK byte 33's bits for nstatus_ext */
+/* ACK byte 33's bits for nstatus_ext, DATA byte 35's for status_ask */
+#define HF_STATUS_EXT_MASK	0x03
 #define HF_HLEN_MAX		(HF_ACK_HLEN + HF_SACK_MAX * HF_SACK_BLOCK_LEN + \
 				 HF_STATUS_EXT_MAX * HF_STATUS_EXT_LEN)
 
@@ -101,6 +102,7 @@ struct hf_data_hdr {
 	u32 frame_seq;		/* sequence number of the frame's first segment */
 	u16 seg_size;		/* the message's segment stride */
 	u8 pred;		/* back to the message it follows (same ports) */
+	u8 status_ask;		/* status_ext words its ACKs may carry */
 	u32 epoch;		/* incarnation of the sender's peer flow */
 	u32 echo;		/* the receiver's rx_state as the sender knows it */
 };
@@ -167,6 +169,21 @@ static inline unsigned int hf_ack_status(const struct hf_ack_hdr *a,
 		i %= HF_STATUS_WINDOW;
 	}
 	return (word >> (2 * i)) & 3;
+}
+
+/**
+ * hf_status_ext_of() - the outcome words a status window needs
+ * @window: messages unresolved at once, HF_STATUS_WINDOW..HF_STATUS_WINDOW_MAX
+ *
+ * Return: the status_ext words beyond msg_status, 0..HF_STATUS_EXT_MAX.
+ */
+static inline u8 hf_status_ext_of(u32 window)
+{
+	u32 words = (window + HF_STATUS_WINDOW - 1) / HF_STATUS_WINDOW;
+
+	if (words <= 1)
+		return 0;
+	return words - 1 < HF_STATUS_EXT_MAX ? words - 1 : HF_STATUS_EXT_MAX;
 }
 
 /**

@@ -57,8 +57,10 @@
 -- 7. DATA byte 34, pred, names the message this one follows between the
 --    same two ports (msg_id - pred; 0: none was unresolved). Any value is
 --    valid (one reaching below the receiver's msg_done names a resolved
---    message), so nothing about it is malformed; byte 35 is reserved,
---    shown as hyperframe.reserved and never checked, as are the ACK's
+--    message), so nothing about it is malformed; byte 35's low 2 bits
+--    are status_ask (the outcome words the sender asks its receiver's
+--    ACKs to carry), the rest reserved, shown as hyperframe.reserved
+--    (the byte without status_ask) and never checked, as are the ACK's
 --    bytes 34..35 and byte 33 but for its low 2 bits, nstatus_ext
 --    (hyperframe.reserved3, the three bytes without them). The outcome
 --    words nstatus_ext announces follow the SACK blocks
@@ -185,6 +187,7 @@ local f = {
 	epoch      = ProtoField.uint32("hyperframe.epoch", "Epoch", base.HEX),
 	echo       = ProtoField.uint32("hyperframe.echo", "Echoed receiver state", base.HEX),
 	pred       = ProtoField.uint8("hyperframe.pred", "Predecessor (messages back)", base.DEC),
+	status_ask = ProtoField.uint8("hyperframe.status_ask", "Outcome words asked", base.DEC, nil, 0x03),
 	reserved   = ProtoField.uint8("hyperframe.reserved", "Reserved", base.HEX),
 	-- ACK
 	cum_seq    = ProtoField.uint32("hyperframe.cum_seq", "Cumulative ack", base.DEC),
@@ -404,7 +407,8 @@ local function dissect_data(tvb, root, flags, flen, cap, items)
 		pi:append_text(string.format(" (follows message %d)", (v.msg_id - v.pred) % TWO32))
 	end
 	items.pred = pi
-	items.reserved = root:add(f.reserved, tvb(35, 1))
+	items.status_ask = root:add(f.status_ask, tvb(35, 1))
+	items.reserved = root:add(f.reserved, tvb(35, 1), tvb(35, 1):uint() - tvb(35, 1):uint() % 4)
 	items.epoch = root:add(f.epoch, tvb(36, 4))
 	local ei = root:add(f.echo, tvb(40, 4))
 	if v.echo == 0 then

@@ -98,7 +98,8 @@ FIELDS = [
     "hyperframe.seq", "hyperframe.msg_id", "hyperframe.msg_len",
     "hyperframe.offset", "hyperframe.seg_len", "hyperframe.frame_segs",
     "hyperframe.frame_seq", "hyperframe.seg_size", "hyperframe.frame_index",
-    "hyperframe.seg_index", "hyperframe.pred", "hyperframe.reserved",
+    "hyperframe.seg_index", "hyperframe.pred", "hyperframe.status_ask",
+    "hyperframe.reserved",
     "hyperframe.epoch", "hyperframe.echo", "hyperframe.train_segs",
     "hyperframe.train_seg.seq", "hyperframe.train_seg.offset",
     "hyperframe.train_seg.seg_len", "hyperframe.train_seg.flags",
@@ -799,7 +800,8 @@ def expect(body, pad):
                   "hyperframe.offset": off, "hyperframe.seg_len": seg_len,
                   "hyperframe.frame_segs": fsegs, "hyperframe.frame_seq": fseq,
                   "hyperframe.seg_size": seg_size, "hyperframe.frame_index": idx,
-                  "hyperframe.pred": pred, "hyperframe.reserved": "0x%02x" % res,
+                  "hyperframe.pred": pred, "hyperframe.status_ask": res & 3,
+                  "hyperframe.reserved": "0x%02x" % (res & 0xFC),
                   "hyperframe.epoch": "0x%08x" % epoch,
                   "hyperframe.echo": "0x%08x" % echo})
         if seg_size and off % seg_size == 0:

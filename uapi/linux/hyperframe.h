@@ -390,7 +390,7 @@ enum hf_config_attr {
 	X(STATUS_WINDOW, status_window, status_window, u32, count,	\
 	  TUNABLE,							\
 	  "messages to one peer unresolved at once (32..128; above 32 "	\
-	  "only towards a receiver set so too)")			\
+	  "only with a receiver set so too)")				\
 	X(RTO_MIN_US, rto_min_us, rto_min, u32, usecs, RTO,		\
 	  "least retransmission timeout")				\
 	X(RTO_MAX_US, rto_max_us, rto_max, u32, usecs, RTO,		\

@@ -67,7 +67,10 @@ u8 reserved_bits(u8 type, size_t i) {
     }
     return i == 34 || i == 35 ? 0xff : 0;
   }
-  return type == HF_TYPE_DATA && i == 35 ? 0xff : 0;  // after pred
+  if (type == HF_TYPE_DATA && i == 35) {
+    return static_cast<u8>(~HF_STATUS_EXT_MASK);  // beside status_ask
+  }
+  return 0;
 }
 
 [[noreturn]] void fail(const char* what, int line) {

@@ -147,8 +147,9 @@ SEEDS = {
         (0, packed(21, 0, 950, 100, 6, 100, 10, 20)),
         (DRAIN, packed(27, 0, 950, 700, 3, 100, 10, 20, FRAME_END | ACK_NOW)),
     ]),
-    # A message whose segments carry what a later sender may put in the
-    # reserved byte after pred: the receiver ignores it.
+    # A message whose segments carry any value in the byte after pred: its
+    # low bits ask for outcome words (granted within the receiver's
+    # status_window), its high bits are reserved and ignored.
     "data_reserved_bytes": seed(50, [
         (0, data(50, 0, 48, 0, 16, 16, 3, 50, FRAME_START, pred=0,
                  rsvd=b"\x01")),

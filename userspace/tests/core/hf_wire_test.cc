@@ -97,7 +97,7 @@ TEST(hf_hdr_encode, data_layout_is_big_endian) {
       0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0x00, 0x07,  // seq msg_id
       0x00, 0x00, 0x27, 0x10, 0x00, 0x00, 0x05, 0xbc,  // msg_len offset
       0x05, 0xbc, 0x00, 0x04, 0x00, 0x00, 0x03, 0xe8,  // seg_len frame_segs frame_seq
-      0x05, 0xbc, 0x03, 0x00, 0x12, 0x34, 0x56, 0x78,  // seg_size pred rsvd epoch
+      0x05, 0xbc, 0x03, 0x00, 0x12, 0x34, 0x56, 0x78,  // seg_size pred ask epoch
       0x9a, 0xbc, 0xde, 0xf0,                          // echo
   };
   EXPECT_EQ(want, buf);
@@ -120,7 +120,7 @@ TEST(hf_hdr_encode, ack_layout_is_big_endian) {
       0xff, 0xff, 0xff, 0xf0, 0x12, 0x34, 0x56, 0x78,  // cum_seq credit
       0x00, 0x98, 0x96, 0x80, 0x01, 0x02, 0x03, 0x04,  // rate_kbps msg_done
       0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,  // msg_status
-      0x01, 0x00, 0x00, 0x00, 0xbe, 0xef, 0x12, 0x34,  // nsack rsvd epoch
+      0x01, 0x00, 0x00, 0x00, 0xbe, 0xef, 0x12, 0x34,  // nsack nstatus_ext rsvd epoch
       0x5e, 0xed, 0x56, 0x78,                          // rx_state
       0xff, 0xff, 0xff, 0xf2, 0xff, 0xff, 0xff, 0xf5,  // sack[0] start end
   };
@@ -168,7 +168,8 @@ TEST(hf_hdr_decode, data_round_trip) {
 
 // pred is a distance back in msg_id: every value names a message (one
 // below the receiver's msg_done a resolved one), so none is malformed.
-// The reserved byte after it is ignored.
+// The byte after it: its low 2 bits are status_ask, the rest is reserved
+// and ignored.
 TEST(hf_hdr_decode, data_pred_any_value_reserved_ignored) {
   hf_hdr out{};
   for (u8 pred : {0, 1, 31, 32, 255}) {
@@ -176,10 +177,32 @@ TEST(hf_hdr_decode, data_pred_any_value_reserved_ignored) {
     h.data.pred = pred;
     std::vector<u8> f = frame(h, h.data.seg_len);
     EXPECT_EQ(pred, f[34]);
+    EXPECT_EQ(0, f[35]);
     f[35] = 0x5a;
     ASSERT_EQ(HF_WERR_OK, decode(f, &out)) << "pred " << int(pred);
     EXPECT_EQ(pred, out.data.pred);
+    EXPECT_EQ(2, out.data.status_ask);
   }
+}
+
+// status_ask: the outcome words the sender asks for, encoded in byte 35's
+// low bits, and how many words a status window needs.
+TEST(hf_hdr_decode, data_status_ask) {
+  hf_hdr h = data_hdr();
+  for (u8 ask = 0; ask <= HF_STATUS_EXT_MAX; ask++) {
+    h.data.status_ask = ask;
+    std::vector<u8> f = frame(h, h.data.seg_len);
+    EXPECT_EQ(ask, f[35]);
+    hf_hdr out{};
+    ASSERT_EQ(HF_WERR_OK, decode(f, &out));
+    EXPECT_EQ(ask, out.data.status_ask);
+  }
+  EXPECT_EQ(0, hf_status_ext_of(HF_STATUS_WINDOW));
+  EXPECT_EQ(1, hf_status_ext_of(HF_STATUS_WINDOW + 1));
+  EXPECT_EQ(1, hf_status_ext_of(64));
+  EXPECT_EQ(2, hf_status_ext_of(65));
+  EXPECT_EQ(HF_STATUS_EXT_MAX, hf_status_ext_of(HF_STATUS_WINDOW_MAX));
+  EXPECT_EQ(HF_STATUS_EXT_MAX, hf_status_ext_of(1000));
 }
 
 TEST(hf_hdr_decode, data_accepts_ethernet_padding) {
