@@ -222,7 +222,7 @@ static bool hf_ack_admit(struct hf_peer *peer, const struct hf_hdr *h)
 	}
 	peer->out.rx_state = a->rx_state;
 	peer->out.answered = true;
-	/* Every ACK of the epoch carries as many outcomes (hf_input_reset()). */
+	/* Every ACK of the epoch carries as many outcomes (hf_rx_epoch_start()). */
 	peer->out.status_span = hf_ack_status_span(a);
 	/*
 	 * The flow's own ACK: the receiver still holds its state. Forged

@@ -23,7 +23,8 @@
  * 4. Messages are resolved in msg_id order, once complete and once the
  *    cumulative ack has passed all their segments; each outcome is
  *    reported in every ACK for the next HF_STATUS_WINDOW messages, or up
- *    to HF_STATUS_WINDOW_MAX (status_window, fixed for an epoch). A
+ *    to HF_STATUS_WINDOW_MAX (what the epoch's DATA asks, within
+ *    status_window, fixed when it is adopted). A
  *    complete message is delivered earlier, ahead of its turn, when no
  *    message before it between the same two ports is undelivered: order
  *    holds per pair of ports, not across the whole peer. A message is

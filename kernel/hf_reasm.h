@@ -19,7 +19,7 @@
  * hf_rx_status_span() - how far past msg_done @peer's messages are taken
  * @peer: the source; caller holds its lock
  *
- * Return: the outcomes every ACK of the epoch reports (hf_input_reset()).
+ * Return: the outcomes every ACK of the epoch reports (hf_rx_epoch_start()).
  */
 static inline u32 hf_rx_status_span(const struct hf_peer *peer)
 {

@@ -53,7 +53,8 @@
 --    it is padding or another segment. A valid one also lists the
 --    segments it stands for (hyperframe.train_seg), each with the seq,
 --    offset, seg_len, flags and pred that hf_train_seg() gives its header:
---    pred is the train's for every one of them, as are epoch and echo.
+--    pred is the train's for every one of them, as are status_ask, epoch
+--    and echo.
 -- 7. DATA byte 34, pred, names the message this one follows between the
 --    same two ports (msg_id - pred; 0: none was unresolved). Any value is
 --    valid (one reaching below the receiver's msg_done names a resolved
