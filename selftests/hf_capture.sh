@@ -22,17 +22,23 @@
 # (docs/wire-format.md, "Flows and epochs"): one epoch both ways, one
 # receiver state in every ACK, no CHALLENGE or LOST, and DATA that echoes
 # nothing until its sender learned that state and the state from then on.
+# The fifth, that outcome words go only to a sender that asks for them
+# ("Message outcomes"): the receiver is at status_window 128, the sender
+# at 32 asks for none, as an older sender does, and no ACK carries any.
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 XFER=$HF_DIR/hf_xfer
+HFCTL=${HFCTL:-${HF_BUILD:?set HFCTL or HF_BUILD}/userspace/hfctl/hfctl}
 LUA=${HF_LUA:-${HF_TREE:?set HF_LUA or HF_TREE}/tools/wireshark/hyperframe.lua}
 LOGS=$(mktemp -d)
 SIZES=1,5000,100000
 
-ktap_plan 4
+ktap_plan 5
 
 hf_topo_create 2 1500
+"$HFCTL" -n "${HF_NODES[1]}" config set status_window 128
+check_err $? "node 1's status_window"
 ip netns exec "${HF_NODES[0]}" ethtool -K eth0 tx-gso-list off tx off >/dev/null
 check_err $? "ethtool -K eth0 tx-gso-list off tx off"
 # dumpcap captures (tshark's dissectors take long to load in an emulated
@@ -58,7 +64,8 @@ wait "$cap"
 
 # One pass of tshark over the capture: type, retransmit flag, message
 # fields, seq, cum_seq, msg_done, checksum status, malformed reason, then
-# flags, epoch, echo (DATA) and rx_state (ACK).
+# flags, epoch, echo (DATA) and rx_state (ACK), status_ask (DATA) and
+# nstatus_ext (ACK).
 HOME=$LOGS tshark -X lua_script:"$LUA" -r "$LOGS/cap.pcapng" -Y hyperframe \
 	-T fields -E separator=/t -E occurrence=f \
 	-e hyperframe.type -e hyperframe.flags.retransmit -e hyperframe.msg_id \
@@ -66,7 +73,7 @@ HOME=$LOGS tshark -X lua_script:"$LUA" -r "$LOGS/cap.pcapng" -Y hyperframe \
 	-e hyperframe.seg_size -e hyperframe.seq -e hyperframe.cum_seq \
 	-e hyperframe.msg_done -e hyperframe.csum.status -e hyperframe.malformed \
 	-e hyperframe.flags -e hyperframe.epoch -e hyperframe.echo \
-	-e hyperframe.rx_state \
+	-e hyperframe.rx_state -e hyperframe.status_ask -e hyperframe.nstatus_ext \
 	>"$LOGS/decoded" 2>"$LOGS/tshark.err"
 check_err $? "tshark failed: $(head -n 5 "$LOGS/tshark.err")"
 echo "# decoded $(wc -l <"$LOGS/decoded") frames"
@@ -153,6 +160,13 @@ PY
 )
 check_eq "$bad" "" "state fields"
 log_test "capture: one epoch, one receiver state, the echo from the first ACK on"
+
+asks=$(awk -F'\t' '$1 == 1 {print $17}' "$LOGS/decoded" | sort -u | paste -sd,)
+words=$(awk -F'\t' '$1 == 2 {print $18}' "$LOGS/decoded" | sort -u | paste -sd,)
+echo "# DATA status_ask: $asks; ACK nstatus_ext: $words"
+check_eq "$asks" 0 "status_ask of node 0's DATA (status_window 32)"
+check_eq "$words" 0 "outcome words in node 1's ACKs (status_window 128) to a sender that asked none"
+log_test "capture: no outcome words to a sender that asks for none"
 
 defer_run
 rm -rf "$LOGS"
