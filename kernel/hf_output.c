@@ -262,39 +262,36 @@ static u32 hf_tx_status_window(const struct hf_peer *peer)
 }
 
 /*
- * The status window holds every unstarted message: count, once, the first
- * that could otherwise start now (hf_tx_pick()'s conditions).
+ * The message not started yet that may start now: the earliest queued
+ * whose socket has nothing before it and whose pacing is not ahead (then
+ * *@wake is lowered to when it may go), among the first HF_PICK_SCAN
+ * queued; NULL when none.
  */
-static void hf_tx_status_wait(struct hf_peer *peer, u64 now)
+static struct hf_tx_msg *hf_tx_startable(struct hf_peer *peer, u64 now,
+					 u64 *wake)
 {
 	unsigned int scan = HF_PICK_SCAN;
 	struct hf_tx_msg *msg;
-	u64 wake = U64_MAX;
 
 	lockdep_assert_held(&peer->lock);
 
 	list_for_each_entry(msg, &peer->out.queue, node) {
 		if (!scan--)
-			return;
+			break;
 		if (hf_tx_sock_busy(peer, msg) ||
-		    hf_tx_sock_ahead(peer, msg->sk, now, &wake))
+		    hf_tx_sock_ahead(peer, msg->sk, now, wake))
 			continue;
-		if (!msg->status_waited) {
-			msg->status_waited = true;
-			hf_stat_inc(&hf_net(peer->net)->stats,
-				    HF_STAT_TX_STATUS_WAITS);
-		}
-		return;
+		return msg;
 	}
+	return NULL;
 }
 
 /*
  * The message the next frame is cut from. Sockets take turns frame by
  * frame, so that one socket's small message does not wait behind another's
  * bulk; a socket's own messages go in order. A message not started yet
- * goes first (the earliest queued whose socket has nothing before it,
- * among the first HF_PICK_SCAN queued), while the status window lets
- * another message start; else the started message whose frame started
+ * goes first (hf_tx_startable()), while the status window lets another
+ * message start; else the started message whose frame started
  * longest ago. Messages are numbered when they start, so the receiver
  * sees no gap in msg_ids but for loss. A socket whose pacing runs ahead
  * (hf_tx_sock_ahead()) waits: *@wake is then the earliest time one may go
@@ -303,7 +300,7 @@ static void hf_tx_status_wait(struct hf_peer *peer, u64 now)
 static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 {
 	struct hf_tx_msg *msg, *best = NULL;
-	unsigned int scan = HF_PICK_SCAN;
+	u64 held = U64_MAX;
 
 	lockdep_assert_held(&peer->lock);
 
@@ -327,16 +324,20 @@ static struct hf_tx_msg *hf_tx_pick(struct hf_peer *peer, u64 now, u64 *wake)
 	}
 	if (peer->out.next_msg_id - peer->out.msg_done <
 	    hf_tx_status_window(peer)) {
-		list_for_each_entry(msg, &peer->out.queue, node) {
-			if (!scan--)
-				break;
-			if (hf_tx_sock_busy(peer, msg) ||
-			    hf_tx_sock_ahead(peer, msg->sk, now, wake))
-				continue;
+		msg = hf_tx_startable(peer, now, wake);
+		if (msg)
 			return msg;
-		}
 	} else {
-		hf_tx_status_wait(peer, now);
+		/*
+		 * The window holds the one that could start: counted once; its
+		 * pacing's time (in @held) wakes nothing, an ACK does.
+		 */
+		msg = hf_tx_startable(peer, now, &held);
+		if (msg && !msg->status_waited) {
+			msg->status_waited = true;
+			hf_stat_inc(&hf_net(peer->net)->stats,
+				    HF_STAT_TX_STATUS_WAITS);
+		}
 	}
 	list_for_each_entry(msg, &peer->out.active, node) {
 		if (hf_tx_sock_ahead(peer, msg->sk, now, wake))

@@ -24,7 +24,7 @@
 static inline u32 hf_rx_status_span(const struct hf_peer *peer)
 {
 	lockdep_assert_held(&peer->lock);
-	return HF_STATUS_WINDOW * (1 + peer->in.status_ext);
+	return hf_status_span(peer->in.status_ext);
 }
 
 struct sk_buff **hf_rx_seg_slot(struct hf_rx_msg *m, u32 index, bool alloc);

@@ -187,6 +187,17 @@ static inline u8 hf_status_ext_of(u32 window)
 }
 
 /**
+ * hf_status_span() - the outcomes msg_status and @ext words carry
+ * @ext: status_ext words, 0..HF_STATUS_EXT_MAX
+ *
+ * Return: HF_STATUS_WINDOW for msg_status, and as many more per word.
+ */
+static inline u32 hf_status_span(u8 ext)
+{
+	return HF_STATUS_WINDOW * (1 + ext);
+}
+
+/**
  * hf_ack_status_span() - how many messages below msg_done an ACK reports
  * @a: a decoded ACK
  *
@@ -195,7 +206,7 @@ static inline u8 hf_status_ext_of(u32 window)
  */
 static inline u32 hf_ack_status_span(const struct hf_ack_hdr *a)
 {
-	return HF_STATUS_WINDOW * (1 + a->nstatus_ext);
+	return hf_status_span(a->nstatus_ext);
 }
 
 u32 hf_csum_add(u32 sum, const u8 *buf, size_t len);
