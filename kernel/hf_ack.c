@@ -537,6 +537,30 @@ static void hf_ack_send_next(struct hf_peer *peer, const struct hf_ack_ctx *c)
 	hf_tx_answered_note(peer, c->took, c->now);
 }
 
+/*
+ * The ACK answers a segment that arrived twice, at @now: a repair the
+ * receiver already had (the reorder window was too narrow), or the
+ * original of one that overtook it. Once every repair of a loss reaction
+ * was answered so, nothing was lost and the reaction is taken back
+ * (hf_fsize_on_duplicate()).
+ */
+static void hf_ack_duplicate(struct hf_peer *peer, u64 now)
+{
+	struct hf_stats *stats = &hf_net(peer->net)->stats;
+	struct hf_fsize_params fp;
+	unsigned int what;
+
+	lockdep_assert_held(&peer->lock);
+	hf_stat_inc(stats, HF_STAT_TX_SPURIOUS);
+	peer->out.stats.spurious++;
+	hf_reorder_spurious(&peer->out.rec.reo, now, peer->out.rec.rto.srtt_us);
+	what = hf_fsize_on_duplicate(&peer->out.frame.fsize,
+				     hf_fsize_params_read(peer->cfg, &fp));
+	if (what)
+		hf_stat_inc(stats, HF_STAT_TX_REPAIR_UNDOS);
+	hf_tx_fsize_note(peer, what);
+}
+
 /**
  * hf_output_ack() - apply an ACK from the peer
  * @peer: the peer; caller holds its lock
@@ -548,7 +572,6 @@ static void hf_ack_send_next(struct hf_peer *peer, const struct hf_ack_ctx *c)
  */
 void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 {
-	struct hf_stats *stats = &hf_net(peer->net)->stats;
 	const struct hf_ack_hdr *a = &h->ack;
 	struct hf_ack_ctx c = {
 		.h = h,
@@ -563,12 +586,8 @@ void hf_output_ack(struct hf_peer *peer, const struct hf_hdr *h)
 	lockdep_assert_held(&peer->lock);
 	if (!hf_ack_admit(peer, h))
 		return;
-	/* A repair the receiver already had: the window was too narrow. */
-	if (h->flags & HF_AF_DUP) {
-		hf_stat_inc(stats, HF_STAT_TX_SPURIOUS);
-		peer->out.stats.spurious++;
-		hf_reorder_spurious(&peer->out.rec.reo, c.now, peer->out.rec.rto.srtt_us);
-	}
+	if (h->flags & HF_AF_DUP)
+		hf_ack_duplicate(peer, c.now);
 	hf_ack_scan_cum(peer, &c);
 	hf_ack_scan_sack(peer, &c);
 

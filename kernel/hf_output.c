@@ -176,8 +176,10 @@ static bool hf_tx_refused(const struct hf_peer *peer, u32 seq)
 }
 
 /*
- * Segment @seq was found lost by the reordering window: a congestion
- * sign, unless the receiver refused it (hf_tx_refused()).
+ * Segment @seq was found lost by the reordering window and is about to be
+ * sent again: a congestion sign, unless the receiver refused it
+ * (hf_tx_refused()), which duplicates of its repairs may take back
+ * (hf_ack_duplicate()).
  */
 void hf_tx_loss_sign(struct hf_peer *peer, u32 seq)
 {
@@ -187,9 +189,9 @@ void hf_tx_loss_sign(struct hf_peer *peer, u32 seq)
 
 	if (hf_tx_refused(peer, seq))
 		return;
-	hf_tx_fsize_note(peer, hf_fsize_on_congestion(&peer->out.frame.fsize,
-						      hf_fsize_params_read(peer->cfg, &fp),
-						      HF_FSIZE_LOSS, seq));
+	hf_tx_fsize_note(peer, hf_fsize_on_repair_loss(&peer->out.frame.fsize,
+						       hf_fsize_params_read(peer->cfg, &fp),
+						       seq));
 }
 
 /*

@@ -104,6 +104,7 @@ static void hf_tx_retransmit(struct hf_peer *peer, u32 seq)
 	trace_hf_retransmit(peer, seq, slot->msg->msg_id, slot->index);
 	peer->out.stats.retransmits++;
 	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_RETRANSMITS);
+	hf_fsize_on_repair(&peer->out.frame.fsize);
 	/* A repair counts against the socket's cap as any byte it sends. */
 	departure = hf_tx_pace(peer, slot->msg->sk, skb);
 	if (departure)

@@ -21,6 +21,10 @@
 # nothing lost, F-RTO finds it spurious, and the controller takes its cut
 # back (the hf_frame_size tracepoint, reason 6 "undo", puts back what the
 # timeout's cut took).
+# And a flow whose segments the switch holds back for moments (netem
+# reorder towards the receiver): the sender repairs segments only late,
+# each arrives twice, and once all of an episode's repairs did, the
+# repair's cut is taken back as well (tx_repair_undos).
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -35,7 +39,31 @@ CLEAN_MS=300
 # no EDT qdisc) but HF_INFO's pacing_rate shows the controller's cut.
 CAP=500000000
 
-ktap_plan 4
+ktap_plan 5
+
+# undo_story FILE: the hf_frame_size events of one flow in FILE, in one
+# line; fails when no undo is among them or one does not put back exactly
+# what the loss reaction just before it took (an undo is never preceded
+# by another change since that reaction).
+undo_story()
+{
+	python3 - "$1" <<'EOF2'
+import re, sys
+ev = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(sys.argv[1])]
+undos, bad, last = 0, [], None
+for e in ev:
+    if e["reason"] == "6":
+        undos += 1
+        if (not last or last["reason"] != "2" or
+                (e["new_segs"], e["new_rate"]) != (last["old_segs"], last["old_rate"])):
+            bad.append((last, e))
+    last = e
+print("%d changes, %d loss reactions, %d undos%s" %
+      (len(ev), sum(e["reason"] == "2" for e in ev), undos,
+       "; wrong: %s" % bad[:2] if bad else ""))
+sys.exit(1 if bad or not undos else 0)
+EOF2
+}
 
 hf_module_load || exit "$KSFT_FAIL"
 orig=$("$HFCTL" -j config show)
@@ -139,7 +167,7 @@ check_err $? "tx_frame_shrinks $shrinks, tx_rate_cuts $cuts"
 mac1=$(hf_node_mac 1)
 backoffs() { grep -c "\"event\":\"backoff\",.*\"address\":\"$mac1\"" "$LOGS/events"; }
 most=$((cuts > shrinks ? cuts : shrinks))
-busywait 10000 eval '(($(backoffs) >= most))'
+busywait 10000 eval "((\$(backoffs) >= $most))"
 check_err $? "$(backoffs) back-off events for $cuts rate cuts and $shrinks frame halvings: $(cat "$LOGS/monitor.err")"
 (($(backoffs) <= cuts + shrinks))
 check_err $? "$(backoffs) back-off events, more than $cuts rate cuts and $shrinks frame halvings"
@@ -202,9 +230,9 @@ spid=$!
 # The flow under way (a MiB sent), then three stalls of the ACKs: those
 # sent in the next 100 ms arrive 500 ms late, behind the ones sent after,
 # which find the sender's timer fired.
-busywait 30000 eval '(($(hf_stat 0 tx_segs) - segs0 > 720))'
+busywait 30000 eval "((\$(hf_stat 0 tx_segs) - $segs0 > 720))"
 check_err $? "the transfer did not start: $(cat "$LOGS/send4")"
-for i in 1 2 3; do
+for _ in 1 2 3; do
 	sleep 0.3
 	ip netns exec "$HF_SWITCH" tc qdisc change dev p0 root netem delay 500ms
 	sleep 0.1
@@ -221,25 +249,7 @@ grep -F "netns=$(stat -L -c %i "/run/netns/${HF_NODES[0]}") " /sys/kernel/tracin
 	grep -F "addr=$(hf_node_mac 1) " >"$LOGS/sizes"
 rto=$(($(hf_stat 0 tx_rto) - rto0))
 spurious=$(($(hf_stat 0 tx_rto_spurious) - spurious0))
-# Each undo puts back exactly what the loss reaction before it took; an
-# undo is never preceded by another change since that reaction.
-story=$(python3 - "$LOGS/sizes" <<'EOF2'
-import re, sys
-ev = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(sys.argv[1])]
-undos, bad, last = 0, [], None
-for e in ev:
-    if e["reason"] == "6":
-        undos += 1
-        if (not last or last["reason"] != "2" or
-                (e["new_segs"], e["new_rate"]) != (last["old_segs"], last["old_rate"])):
-            bad.append((last, e))
-    last = e
-print("%d changes, %d loss reactions, %d undos%s" %
-      (len(ev), sum(e["reason"] == "2" for e in ev), undos,
-       "; wrong: %s" % bad[:2] if bad else ""))
-sys.exit(1 if bad or not undos else 0)
-EOF2
-)
+story=$(undo_story "$LOGS/sizes")
 ok=$?
 echo "# three ACK stalls: $rto timeouts, $spurious found spurious; the flow's frame-size changes: $story"
 ((spurious > 0))
@@ -247,5 +257,61 @@ check_err $? "no timeout was found spurious ($rto timeouts): the stalls prove li
 check_err $ok "spurious timeouts, their cuts not taken back: $story"
 ((ok == 0)) || sed 's/^.*hf_frame_size: /# /' "$LOGS/sizes"
 log_test "frame size: a spurious timeout's cut is taken back (F-RTO)"
+
+# 5. A repair's cut is taken back when every segment it sent again arrived
+# twice: for moments the switch port towards the receiver holds half the
+# segments back 4 ms (netem reorder), longer than the reorder window, so
+# the sender repairs segments only late; each of those comes twice and
+# the receiver answers the second with a DUP ACK.
+ip netns exec "$HF_SWITCH" tc qdisc add dev p1 root netem delay 0ms
+check_err $? "netem on the switch port towards the receiver"
+rexmit0=$(hf_stat 0 tx_retransmits)
+dups0=$(hf_stat 0 tx_spurious_retransmits)
+undos0=$(hf_stat 0 tx_repair_undos)
+spurious0=$(hf_stat 0 tx_rto_spurious)
+hf_trace_start 4096 "$ev"
+check_err $? "tracing $ev"
+ip netns exec "${HF_NODES[1]}" "$XFER" recv 7302 1048576 64 >"$LOGS/recv5" 2>&1 &
+rpid=$!
+busywait 10000 grep -q ready "$LOGS/recv5"
+check_err $? "receiver did not start: $(cat "$LOGS/recv5")"
+segs5=$(hf_stat 0 tx_segs)
+ip netns exec "${HF_NODES[0]}" timeout 300 "$XFER" send eth0 "$(hf_node_mac 1)" 7302 \
+	1048576 64 >"$LOGS/send5" 2>&1 &
+spid=$!
+busywait 30000 eval "((\$(hf_stat 0 tx_segs) - $segs5 > 720))"
+check_err $? "the transfer did not start: $(cat "$LOGS/send5")"
+for _ in 1 2 3 4 5 6; do
+	sleep 0.2
+	ip netns exec "$HF_SWITCH" tc qdisc change dev p1 root netem delay 4ms reorder 50%
+	sleep 0.2
+	ip netns exec "$HF_SWITCH" tc qdisc change dev p1 root netem delay 0ms
+done
+kill -0 "$spid" 2>/dev/null
+check_err $? "the transfer ended before the reordering did: $(tail -n 3 "$LOGS/send5")"
+wait "$spid"
+check_err $? "sender: $(tail -n 3 "$LOGS/send5")"
+wait "$rpid"
+check_err $? "receiver: $(cat "$LOGS/recv5")"
+grep -q "received 64 messages, $((64 * 1048576)) bytes, 0 corrupt" "$LOGS/recv5"
+check_err $? "receiver: $(cat "$LOGS/recv5")"
+hf_trace_stop "$ev"
+grep -F "netns=$(stat -L -c %i "/run/netns/${HF_NODES[0]}") " /sys/kernel/tracing/trace |
+	grep -F "addr=$(hf_node_mac 1) " >"$LOGS/sizes5"
+rexmit=$(($(hf_stat 0 tx_retransmits) - rexmit0))
+dups=$(($(hf_stat 0 tx_spurious_retransmits) - dups0))
+undos=$(($(hf_stat 0 tx_repair_undos) - undos0))
+spurious=$(($(hf_stat 0 tx_rto_spurious) - spurious0))
+story=$(undo_story "$LOGS/sizes5")
+ok=$?
+echo "# reordering: $rexmit segments sent again, $dups answered as duplicates;" \
+	"$undos repair cuts and $spurious timeouts taken back; the flow's frame-size changes: $story"
+((dups > 0))
+check_err $? "no segment arrived twice ($rexmit sent again): the reordering proves little"
+((undos > 0))
+check_err $? "repairs of segments only late, their cuts never taken back (tx_repair_undos 0)"
+check_err $ok "loss reactions and undos: $story"
+((ok == 0)) || sed 's/^.*hf_frame_size: /# /' "$LOGS/sizes5"
+log_test "frame size: a repair's cut is taken back when all it resent arrived twice"
 defer_run
 exit "$(ktap_exit)"

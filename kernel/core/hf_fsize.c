@@ -88,11 +88,33 @@
  *    that ended between the timeout and the verdict (the verdict's ACK
  *    usually ends it) stays without its step; the undo does not make the
  *    next round dirty.
+ * 9. Undo of a spurious repair. A segment the reorder window finds lost
+ *    is sent again and its reaction cut the rate (hf_fsize_on_repair_loss()),
+ *    but a segment only late, held in a slow guest or reordered by the
+ *    path, arrives after all. The receiver answers every segment that
+ *    arrives twice at once (the DUP flag), so each repair of a segment
+ *    that was not lost brings exactly one duplicate, whichever of the two
+ *    arrives second; of a segment that was lost, none. When every repair
+ *    sent since the reaction was answered so (hf_fsize_on_repair(),
+ *    hf_fsize_on_duplicate()), nothing of the episode was lost and the
+ *    reaction is taken back as a spurious timeout's is: TCP's D-SACK undo
+ *    (RFC 3708, Linux's undo_retrans in tcp_try_undo_dsack()), counted as
+ *    TCP counts it, since the DUP flag does not name the segment. Losses
+ *    of the same episode keep it (their repairs are counted too), and so
+ *    do its round trips above the delay threshold: a segment held back
+ *    long enough to be repaired is measured late as well, and that is
+ *    the delay the duplicates explain. Any other sign, change or timeout
+ *    since cancels it, as in note 8; a
+ *    repair itself lost and sent once more counts twice and can bring one
+ *    duplicate at most, so the reaction stands. A duplicate of a segment
+ *    the network copied counts as a repair's: it can at worst take back a
+ *    cut one episode early, never lose a message.
  */
 #include "hf_fsize.h"
 
 #define FSIZE_SHIFT_MAX		32
 #define FSIZE_U32_MAX		0xffffffffU
+#define FSIZE_F_UNDO_ANY	(HF_FSIZE_F_UNDO | HF_FSIZE_F_UNDO_REPAIR)
 
 /**
  * hf_fsize_params_default() - fill @params with the defaults
@@ -216,7 +238,7 @@ static unsigned int fsize_set(struct hf_fsize *fs, u32 segs, u16 rate,
 	fs->segs = segs;
 	fs->rate_scale = rate;
 	/* A newer change: an earlier one is no longer to be undone. */
-	fs->flags &= ~HF_FSIZE_F_UNDO;
+	fs->flags &= ~FSIZE_F_UNDO_ANY;
 	return what;
 }
 
@@ -467,6 +489,14 @@ unsigned int hf_fsize_on_ack(struct hf_fsize *fs,
 	return what;
 }
 
+/* Whether a sign about @seq belongs to the episode last reacted to. */
+static bool fsize_in_episode(const struct hf_fsize *fs, u32 seq)
+{
+	return (fs->flags & HF_FSIZE_F_STARTED) &&
+	       (fs->flags & HF_FSIZE_F_RECOVER) &&
+	       hf_seq_before(seq, fs->recover);
+}
+
 /* hf_fsize_on_congestion() without its effect on an undo kept. */
 static unsigned int fsize_congestion(struct hf_fsize *fs,
 				     const struct hf_fsize_params *params,
@@ -482,9 +512,7 @@ static unsigned int fsize_congestion(struct hf_fsize *fs,
 	    reason != HF_FSIZE_NOTICE)
 		return 0;
 	fs->signs[reason]++;
-	if (!(fs->flags & HF_FSIZE_F_STARTED) ||
-	    ((fs->flags & HF_FSIZE_F_RECOVER) &&
-	     hf_seq_before(seq, fs->recover))) {
+	if (!(fs->flags & HF_FSIZE_F_STARTED) || fsize_in_episode(fs, seq)) {
 		fs->flags |= HF_FSIZE_F_DIRTY;
 		fs->signs_ignored++;
 		return 0;
@@ -515,8 +543,9 @@ static unsigned int fsize_congestion(struct hf_fsize *fs,
  * last reaction is counted in signs_ignored; otherwise this is a new
  * episode (design note 3): a rate not cut is cut; a cut rate leaves the
  * frame to be halved; a frame at its minimum leaves the rate to be cut
- * further, down to rate_floor. Either way a timeout's undo is cancelled
- * (design note 8).
+ * further, down to rate_floor. Either way an undo kept is cancelled
+ * (design note 8), but for a repair's by a delay sign of its episode
+ * (design note 9).
  *
  * Return: HF_FSIZE_CHANGED_RATE or HF_FSIZE_CHANGED_FRAME for the step
  * taken; 0 when ignored or when both are at their floor.
@@ -525,10 +554,46 @@ unsigned int hf_fsize_on_congestion(struct hf_fsize *fs,
 				    const struct hf_fsize_params *params,
 				    enum hf_fsize_reason reason, u32 seq)
 {
-	if (reason == HF_FSIZE_LOSS || reason == HF_FSIZE_DELAY ||
-	    reason == HF_FSIZE_NOTICE)
-		fs->flags &= ~HF_FSIZE_F_UNDO;
+	/* Late segments of a repair's episode show late: design note 9. */
+	bool keep = (fs->flags & HF_FSIZE_F_UNDO_REPAIR) &&
+		    reason == HF_FSIZE_DELAY && fsize_in_episode(fs, seq);
+
+	if ((reason == HF_FSIZE_LOSS || reason == HF_FSIZE_DELAY ||
+	     reason == HF_FSIZE_NOTICE) && !keep)
+		fs->flags &= ~FSIZE_F_UNDO_ANY;
 	return fsize_congestion(fs, params, reason, seq);
+}
+
+/* The state a loss reaction may have to put back (hf_fsize_undo()). */
+struct fsize_before {
+	u32 segs;
+	u32 recover;
+	u32 flags;
+	u16 rate;
+};
+
+static void fsize_before_take(const struct hf_fsize *fs,
+			      struct fsize_before *b)
+{
+	b->segs = fs->segs;
+	b->recover = fs->recover;
+	b->flags = fs->flags & (HF_FSIZE_F_DIRTY | HF_FSIZE_F_RECOVER);
+	b->rate = fs->rate_scale;
+}
+
+/* A loss reaction was made: keep @b, what it changed, for an undo. */
+static void fsize_undo_keep(struct hf_fsize *fs,
+			    const struct hf_fsize_params *params,
+			    const struct fsize_before *b, u32 kind)
+{
+	/* The frame before the params' clamp: a setting made that. */
+	fs->undo_segs = fsize_clamp(fs, params, b->segs);
+	fs->undo_rate = b->rate;
+	fs->undo_recover = b->recover;
+	fs->undo_flags = b->flags;
+	fs->undo_rounds = fs->rounds;
+	fs->undo_repairs = 0;
+	fs->flags |= HF_FSIZE_F_UNDO | kind;
 }
 
 /**
@@ -553,23 +618,34 @@ unsigned int hf_fsize_on_timeout(struct hf_fsize *fs,
 				 const struct hf_fsize_params *params, u32 seq,
 				 bool repeat)
 {
-	u32 segs = fs->segs, recover = fs->recover;
-	u32 flags = fs->flags & (HF_FSIZE_F_DIRTY | HF_FSIZE_F_RECOVER);
-	u16 rate = fs->rate_scale;
+	struct fsize_before b;
 	unsigned int what;
 
+	fsize_before_take(fs, &b);
 	what = fsize_congestion(fs, params, HF_FSIZE_LOSS, seq);
-	if (what) {
-		/* The frame before the params' clamp: a setting made that. */
-		fs->undo_segs = fsize_clamp(fs, params, segs);
-		fs->undo_rate = rate;
-		fs->undo_recover = recover;
-		fs->undo_flags = flags;
-		fs->undo_rounds = fs->rounds;
-		fs->flags |= HF_FSIZE_F_UNDO;
-	} else if (!repeat) {
-		fs->flags &= ~HF_FSIZE_F_UNDO;
-	}
+	if (what)
+		fsize_undo_keep(fs, params, &b, 0);
+	else if (!repeat)
+		fs->flags &= ~FSIZE_F_UNDO_ANY;
+	return what;
+}
+
+/* Put back what the kept loss reaction changed (design notes 8 and 9). */
+static unsigned int fsize_undo(struct hf_fsize *fs,
+			       const struct hf_fsize_params *params)
+{
+	u32 put = HF_FSIZE_F_RECOVER, keep;
+	unsigned int what;
+
+	/* A round ended since: the reaction's round is over, not this one. */
+	if (fs->rounds == fs->undo_rounds)
+		put |= HF_FSIZE_F_DIRTY;
+	keep = fs->flags & ~(put | FSIZE_F_UNDO_ANY);
+	fsize_sync(fs, params);
+	what = fsize_set(fs, fsize_clamp(fs, params, fs->undo_segs),
+			 fs->undo_rate, HF_FSIZE_UNDO);
+	fs->recover = fs->undo_recover;
+	fs->flags = keep | (fs->undo_flags & put);
 	return what;
 }
 
@@ -581,7 +657,8 @@ unsigned int hf_fsize_on_timeout(struct hf_fsize *fs,
  * Puts back the frame size, the rate scale and the episode (recover, and
  * whether the round had a sign, if that round still runs) as they were
  * before the reaction of hf_fsize_on_timeout(), when nothing newer came
- * since; otherwise changes nothing (design note 8).
+ * since; otherwise changes nothing (design note 8). A repair's reaction
+ * kept is not a timeout's: F-RTO's verdict does not judge it.
  *
  * Return: HF_FSIZE_CHANGED_* of what it put back in the frame and the
  * rate, with HF_FSIZE_UNDO as the change's reason; 0 when there was
@@ -591,21 +668,9 @@ unsigned int hf_fsize_on_timeout(struct hf_fsize *fs,
 unsigned int hf_fsize_undo(struct hf_fsize *fs,
 			   const struct hf_fsize_params *params)
 {
-	u32 put = HF_FSIZE_F_RECOVER, keep;
-	unsigned int what;
-
-	if (!(fs->flags & HF_FSIZE_F_UNDO))
+	if ((fs->flags & FSIZE_F_UNDO_ANY) != HF_FSIZE_F_UNDO)
 		return 0;
-	/* A round ended since: the timeout's round is over, not this one. */
-	if (fs->rounds == fs->undo_rounds)
-		put |= HF_FSIZE_F_DIRTY;
-	keep = fs->flags & ~(put | HF_FSIZE_F_UNDO);
-	fsize_sync(fs, params);
-	what = fsize_set(fs, fsize_clamp(fs, params, fs->undo_segs),
-			 fs->undo_rate, HF_FSIZE_UNDO);
-	fs->recover = fs->undo_recover;
-	fs->flags = keep | (fs->undo_flags & put);
-	return what;
+	return fsize_undo(fs, params);
 }
 
 /**
@@ -614,11 +679,81 @@ unsigned int hf_fsize_undo(struct hf_fsize *fs,
  *
  * For a caller that reset its timer's state by other means than a
  * timeout (a window reopened, a challenge): F-RTO's next verdict is not
- * about the timeout an undo was kept for.
+ * about the timeout an undo was kept for, and what is sent again then is
+ * no repair of a loss.
  */
 void hf_fsize_undo_forget(struct hf_fsize *fs)
 {
-	fs->flags &= ~HF_FSIZE_F_UNDO;
+	fs->flags &= ~FSIZE_F_UNDO_ANY;
+}
+
+/**
+ * hf_fsize_on_repair_loss() - a segment the reorder window found lost, to
+ * be sent again: a loss sign that duplicates may later show was none
+ * @fs: controller
+ * @params: bounds and rate policy
+ * @seq: the segment found lost
+ *
+ * As hf_fsize_on_congestion() with HF_FSIZE_LOSS; when that reacts, the
+ * state before it is kept for hf_fsize_on_duplicate() (design note 9). A
+ * sign of the episode already reacted to keeps a repair's reaction kept:
+ * its repair is one more to be answered by a duplicate. Any other sign
+ * without a reaction (both at their floors) leaves nothing to undo.
+ *
+ * Return: as hf_fsize_on_congestion().
+ */
+unsigned int hf_fsize_on_repair_loss(struct hf_fsize *fs,
+				     const struct hf_fsize_params *params,
+				     u32 seq)
+{
+	bool same = (fs->flags & HF_FSIZE_F_UNDO_REPAIR) &&
+		    fsize_in_episode(fs, seq);
+	struct fsize_before b;
+	unsigned int what;
+
+	fsize_before_take(fs, &b);
+	what = fsize_congestion(fs, params, HF_FSIZE_LOSS, seq);
+	if (what)
+		fsize_undo_keep(fs, params, &b, HF_FSIZE_F_UNDO_REPAIR);
+	else if (!same)
+		fs->flags &= ~FSIZE_F_UNDO_ANY;
+	return what;
+}
+
+/**
+ * hf_fsize_on_repair() - a segment was sent again
+ * @fs: controller
+ *
+ * While a repair's reaction is kept, one more repair must be answered by a
+ * duplicate before it is taken back (design note 9); otherwise nothing.
+ */
+void hf_fsize_on_repair(struct hf_fsize *fs)
+{
+	if ((fs->flags & HF_FSIZE_F_UNDO_REPAIR) &&
+	    fs->undo_repairs != FSIZE_U32_MAX)
+		fs->undo_repairs++;
+}
+
+/**
+ * hf_fsize_on_duplicate() - the receiver answered a segment that arrived
+ * twice
+ * @fs: controller
+ * @params: bounds, which may have changed since the reaction
+ *
+ * While a repair's reaction is kept, counts one of its repairs answered;
+ * the last one takes the reaction back as hf_fsize_undo() does (design
+ * note 9). A duplicate with no repair outstanding changes nothing.
+ *
+ * Return: as hf_fsize_undo(); 0 until the last repair is answered.
+ */
+unsigned int hf_fsize_on_duplicate(struct hf_fsize *fs,
+				   const struct hf_fsize_params *params)
+{
+	if (!(fs->flags & HF_FSIZE_F_UNDO_REPAIR) || !fs->undo_repairs)
+		return 0;
+	if (--fs->undo_repairs)
+		return 0;
+	return fsize_undo(fs, params);
 }
 
 /**

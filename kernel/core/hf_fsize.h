@@ -23,6 +23,11 @@
  *  - hf_fsize_on_timeout() for a retransmission timeout, hf_fsize_undo()
  *    when F-RTO finds that timeout spurious, and hf_fsize_undo_forget()
  *    when the timer's state was reset by anything else;
+ *  - hf_fsize_on_repair_loss() instead of hf_fsize_on_congestion() for a
+ *    segment the reorder window found lost and that is sent again,
+ *    hf_fsize_on_repair() for each repair sent, hf_fsize_on_duplicate()
+ *    for each ACK that answers a segment arriving twice: when every
+ *    repair since the reaction arrived twice, it is taken back;
  *  - hf_fsize_rate() to scale its pacing rate (hf_pace.h) by the cut.
  * The functions that change state return a mask of HF_FSIZE_CHANGED_*;
  * non-zero means the last-change record says (old, new, reason).
@@ -62,7 +67,8 @@
  * @HF_FSIZE_DELAY: a round trip above min_rtt by the delay threshold
  * @HF_FSIZE_NOTICE: the receiver sent a congestion notice
  * @HF_FSIZE_IDLE: the flow was idle for longer than idle_rtos RTOs
- * @HF_FSIZE_UNDO: a timeout's reaction taken back (F-RTO found it spurious)
+ * @HF_FSIZE_UNDO: a loss reaction taken back: F-RTO found a timeout
+ *		   spurious, or every repair of a loss arrived twice
  * @HF_FSIZE_NR_REASONS: the number of reasons
  */
 enum hf_fsize_reason {
@@ -146,11 +152,13 @@ struct hf_fsize_change {
  * @last_active_ns: time of the last send or ack; 0 before any
  * @rounds: rounds completed, saturating
  * @flags: HF_FSIZE_F_* (below)
- * @undo_rate: the rate scale before a timeout's reaction
+ * @undo_rate: the rate scale before a loss reaction that may be undone
  * @undo_segs: the frame size before it
  * @undo_recover: recover before it
  * @undo_flags: the HF_FSIZE_F_DIRTY and HF_FSIZE_F_RECOVER flags before it
  * @undo_rounds: rounds when it was made
+ * @undo_repairs: for a repair's reaction (HF_FSIZE_F_UNDO_REPAIR), the
+ *		  repairs sent since it that no duplicate answered yet
  * @last: the last change
  * @changes: changes counted by reason
  * @signs: congestion signs counted by reason (acted on or not)
@@ -173,6 +181,7 @@ struct hf_fsize {
 	u32 undo_recover;
 	u32 undo_flags;
 	u32 undo_rounds;
+	u32 undo_repairs;
 	u64 last_active_ns;
 	struct hf_fsize_change last;
 	u64 changes[HF_FSIZE_NR_REASONS];
@@ -186,8 +195,10 @@ struct hf_fsize {
 #define HF_FSIZE_F_DIRTY	0x4U	/* this round saw a congestion sign */
 #define HF_FSIZE_F_FULL		0x8U	/* this round sent a full frame */
 #define HF_FSIZE_F_RECOVER	0x10U	/* recover is valid */
-/* undo_* hold the state before the last change, a timeout's reaction */
+/* undo_* hold the state before the last change, a loss reaction */
 #define HF_FSIZE_F_UNDO		0x20U
+/* ... a repair's, judged by duplicates (hf_fsize_on_duplicate()) */
+#define HF_FSIZE_F_UNDO_REPAIR	0x40U
 
 void hf_fsize_params_default(struct hf_fsize_params *params);
 int hf_fsize_params_check(const struct hf_fsize_params *params);
@@ -218,6 +229,12 @@ unsigned int hf_fsize_on_timeout(struct hf_fsize *fs,
 unsigned int hf_fsize_undo(struct hf_fsize *fs,
 			   const struct hf_fsize_params *params);
 void hf_fsize_undo_forget(struct hf_fsize *fs);
+unsigned int hf_fsize_on_repair_loss(struct hf_fsize *fs,
+				     const struct hf_fsize_params *params,
+				     u32 seq);
+void hf_fsize_on_repair(struct hf_fsize *fs);
+unsigned int hf_fsize_on_duplicate(struct hf_fsize *fs,
+				   const struct hf_fsize_params *params);
 bool hf_fsize_rtt_inflated(const struct hf_fsize_params *params,
 			   u32 rtt_us, u32 min_rtt_us);
 unsigned int hf_fsize_on_rtt(struct hf_fsize *fs,

@@ -641,7 +641,10 @@ enum hf_stats_attr {
 	X(TX_STATUS_WAITS, tx_status_waits,				\
 	  "Messages that could have started but waited because as "	\
 	  "many messages to their peer as one ACK reports outcomes for "\
-	  "were unresolved.")
+	  "were unresolved.")						\
+	X(TX_REPAIR_UNDOS, tx_repair_undos,				\
+	  "Loss reactions (a rate cut or a frame halved) taken back "	\
+	  "because every segment sent again since arrived twice.")
 
 
 enum hf_counter_attr {

@@ -10,9 +10,11 @@
 // bytes read as 0):
 //   0 send a frame        n: 0 a full frame, else n segments
 //   1 ack                 k: the cumulative ack moves on by k (at most to nxt)
-//   2 congestion sign     r, k: r % 5 < 3: reason LOSS + r % 5 about
+//   2 congestion sign     r, k: r % 7 < 3: reason LOSS + r % 7 about
 //                         una + k; 3: a timeout about una (a repeat when k
-//                         is odd); 4: F-RTO's undo of the last timeout
+//                         is odd); 4: F-RTO's undo of the last timeout;
+//                         5: a repair's loss about una + k, and k % 4 + 1
+//                         repairs sent; 6: a duplicate answered
 //   3 round-trip sample   a, b: rtt 10 * a us against min_rtt 10 * (b + 1) us
 //   4 wait                w: w RTOs (plus a few microseconds)
 //   5 max_bytes changes   m: m KiB << 4
@@ -99,6 +101,8 @@ void check_fsize(const Sim& s, unsigned int what, u16 old_rate) {
       std::max(std::min(s.fp.max_bytes / s.fs.seg_size, HF_FSIZE_MAX_SEGS), s.fp.min_segs);
   HF_CHECK(segs >= s.fp.min_segs && segs <= max);
   HF_CHECK(s.fs.rate_scale >= s.fp.rate_floor && s.fs.rate_scale <= HF_FSIZE_ONE);
+  // A repair's undo is an undo kept, of that kind.
+  HF_CHECK((s.fs.flags & HF_FSIZE_F_UNDO_REPAIR) == 0 || (s.fs.flags & HF_FSIZE_F_UNDO) != 0);
   if (what != 0) {
     HF_CHECK(what == s.fs.last.what);
     HF_CHECK(s.fs.segs == s.fs.last.new_segs);
@@ -147,13 +151,20 @@ void step_fsize(Sim& s, u8 op, Input& in) {
       // F-RTO's undo of the last one.
       const u8 r = in.byte();
       const u8 k = in.byte();
-      if (r % 5 < 3) {
+      if (r % 7 < 3) {
         what = hf_fsize_on_congestion(
-            &s.fs, &s.fp, static_cast<hf_fsize_reason>(HF_FSIZE_LOSS + r % 5), s.una + k);
-      } else if (r % 5 == 3) {
+            &s.fs, &s.fp, static_cast<hf_fsize_reason>(HF_FSIZE_LOSS + r % 7), s.una + k);
+      } else if (r % 7 == 3) {
         what = hf_fsize_on_timeout(&s.fs, &s.fp, s.una, (k & 1U) != 0);
-      } else {
+      } else if (r % 7 == 4) {
         what = hf_fsize_undo(&s.fs, &s.fp);
+      } else if (r % 7 == 5) {
+        what = hf_fsize_on_repair_loss(&s.fs, &s.fp, s.una + k);
+        for (u32 i = 0; i <= (k & 3U); i++) {
+          hf_fsize_on_repair(&s.fs);
+        }
+      } else {
+        what = hf_fsize_on_duplicate(&s.fs, &s.fp);
       }
       break;
     }

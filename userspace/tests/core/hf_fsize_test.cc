@@ -628,6 +628,138 @@ TEST(hf_fsize_undo, within_changed_params) {
   EXPECT_EQ(48U, f.fs().segs);
 }
 
+namespace {
+
+// The reorder window finds segment `seq` lost and sends it again.
+unsigned int repair(Flow& f, u32 seq) {
+  const unsigned int what = hf_fsize_on_repair_loss(&f.fs(), &f.params(), seq);
+  hf_fsize_on_repair(&f.fs());
+  return what;
+}
+
+unsigned int duplicate(Flow& f) {
+  return hf_fsize_on_duplicate(&f.fs(), &f.params());
+}
+
+}  // namespace
+
+TEST(hf_fsize_on_duplicate, every_repair_answered_takes_the_cut_back) {
+  Flow f = flight_of_64();
+  ASSERT_EQ(HF_FSIZE_CHANGED_RATE, repair(f, f.una() + 3));
+  EXPECT_EQ(717, f.fs().rate_scale);
+  // Two more of the same episode: ignored as signs, counted as repairs.
+  EXPECT_EQ(0U, repair(f, f.una() + 5));
+  EXPECT_EQ(0U, repair(f, f.una() + 9));
+  EXPECT_EQ(3U, f.fs().undo_repairs);
+  EXPECT_EQ(0U, duplicate(f));
+  EXPECT_EQ(0U, duplicate(f));
+  EXPECT_EQ(717, f.fs().rate_scale);
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, duplicate(f));
+  EXPECT_EQ(HF_FSIZE_ONE, f.fs().rate_scale);
+  EXPECT_EQ(64U, f.segs());
+  EXPECT_EQ(HF_FSIZE_UNDO, f.fs().last.reason);
+  EXPECT_EQ(0U, f.fs().flags & HF_FSIZE_F_DIRTY);  // the round is clean again
+  // Once only; the episode is undone too, so a real loss there is new.
+  EXPECT_EQ(0U, duplicate(f));
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, repair(f, f.una() + 11));
+  EXPECT_EQ(717, f.fs().rate_scale);
+}
+
+TEST(hf_fsize_on_duplicate, late_segments_of_the_episode_measured_late_keep_it) {
+  // What the reorder window found lost was only held back: its round
+  // trips are above the threshold too, and that is no new evidence.
+  Flow f = flight_of_64();
+  repair(f, f.una() + 2);
+  EXPECT_EQ(0U, f.sign(HF_FSIZE_DELAY, f.una() + 2));
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, duplicate(f));
+  EXPECT_EQ(HF_FSIZE_ONE, f.fs().rate_scale);
+}
+
+TEST(hf_fsize_on_duplicate, a_frame_halved_comes_back) {
+  Flow f = flight_of_64();
+  f.fresh_sign();  // the rate cut by a loss that stands
+  f.ack_all();
+  f.send();
+  ASSERT_EQ(HF_FSIZE_CHANGED_FRAME, repair(f, f.nxt() - 1));
+  EXPECT_EQ(32U, f.segs());
+  EXPECT_EQ(HF_FSIZE_CHANGED_FRAME, duplicate(f));
+  EXPECT_EQ(64U, f.segs());
+  EXPECT_EQ(717, f.fs().rate_scale);  // the earlier cut stands
+}
+
+TEST(hf_fsize_on_duplicate, a_repair_unanswered_keeps_the_cut) {
+  // Three repairs, two duplicates: one segment was lost.
+  Flow f = flight_of_64();
+  repair(f, f.una() + 1);
+  repair(f, f.una() + 2);
+  repair(f, f.una() + 4);
+  EXPECT_EQ(0U, duplicate(f));
+  EXPECT_EQ(0U, duplicate(f));
+  EXPECT_EQ(717, f.fs().rate_scale);
+  // A lost repair sent once more counts again; one duplicate cannot end it.
+  hf_fsize_on_repair(&f.fs());
+  EXPECT_EQ(0U, duplicate(f));
+  EXPECT_EQ(717, f.fs().rate_scale);
+}
+
+TEST(hf_fsize_on_duplicate, newer_evidence_cancels_it) {
+  Flow f = flight_of_64();
+  repair(f, f.una());
+  f.sign(HF_FSIZE_NOTICE, f.una() + 1);  // of the episode, but a notice
+  EXPECT_EQ(0U, duplicate(f));
+  EXPECT_EQ(717, f.fs().rate_scale);
+
+  // A delay sign after the episode is a new reaction, and stands.
+  Flow d = flight_of_64();
+  repair(d, d.una());
+  d.send();
+  ASSERT_EQ(HF_FSIZE_CHANGED_FRAME, d.sign(HF_FSIZE_DELAY, d.nxt() - 1));
+  EXPECT_EQ(0U, duplicate(d));
+  EXPECT_EQ(32U, d.segs());
+
+  Flow g = flight_of_64();
+  repair(g, g.una());
+  g.ack_all();                                  // the reaction's round ends, without a step
+  ASSERT_EQ(HF_FSIZE_CHANGED_RATE, g.round());  // a clean round's step
+  EXPECT_EQ(0U, duplicate(g));
+  EXPECT_EQ(973, g.fs().rate_scale);
+
+  // A timeout of the episode, not reacting, leaves nothing to undo; one
+  // that reacts keeps its own undo, for F-RTO, not for duplicates.
+  Flow h = flight_of_64();
+  repair(h, h.una());
+  EXPECT_EQ(0U, timeout(h));
+  EXPECT_FALSE(undo_kept(h));
+  EXPECT_EQ(0U, duplicate(h));
+  EXPECT_EQ(717, h.fs().rate_scale);
+}
+
+TEST(hf_fsize_on_duplicate, verdicts_judge_their_own_kind) {
+  // F-RTO does not undo a repair's cut; duplicates do not undo a
+  // timeout's (its resends are no repairs counted).
+  Flow f = flight_of_64();
+  repair(f, f.una());
+  EXPECT_EQ(0U, undo(f));
+  EXPECT_EQ(717, f.fs().rate_scale);
+
+  Flow g = flight_of_64();
+  ASSERT_EQ(HF_FSIZE_CHANGED_RATE, timeout(g));
+  hf_fsize_on_repair(&g.fs());
+  EXPECT_EQ(0U, duplicate(g));
+  EXPECT_EQ(HF_FSIZE_CHANGED_RATE, undo(g));
+}
+
+TEST(hf_fsize_on_duplicate, no_repair_no_undo) {
+  Flow f = flight_of_64();
+  EXPECT_EQ(0U, duplicate(f));
+  // At both floors a new episode changes nothing and keeps nothing.
+  f.params().rate_floor = HF_FSIZE_ONE;
+  f.params().min_segs = 64;
+  EXPECT_EQ(0U, repair(f, f.nxt() - 1));
+  EXPECT_EQ(0U, f.fs().flags & (HF_FSIZE_F_UNDO | HF_FSIZE_F_UNDO_REPAIR));
+  EXPECT_EQ(0U, duplicate(f));
+}
+
 TEST(hf_fsize_rtt_inflated, threshold) {
   const hf_fsize_params p = defaults();
   // min_rtt 100: threshold max(100, 500) = 500.
