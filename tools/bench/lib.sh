@@ -94,14 +94,49 @@ cpu_stat()
 	awk '$1 == "cpu" { print $2 + $3 + $4 + $5 + $6 + $7 + $8, $5 + $6 }' /proc/stat
 }
 
-# run_begin NAME: marks the start of run NAME: the guest's CPU counters
-# and, with FIFO=1, a fifo.py sampler of the switch's ports in
-# $OUT/raw/NAME.fifo.json, running once its first sample is in.
+# The transport's own account of a run (issue 35, plan step 1): these
+# counters of every node, summed, and hfq's rate_delayed, as deltas over
+# the run in its .meta (hf_NAME=N); report.py tables them for hyperframe's
+# rows. What held a message back: the outcome window, the pacer, credit;
+# what the receiver's schedule did; and what loss recovery did.
+RUN_COUNTERS=(tx_status_waits tx_pace_waits tx_pacing_delays tx_credit_stalls
+	rx_sched_grants rx_sched_reclaims tx_unsched_bytes rx_credit_over
+	tx_retransmits tx_spurious_retransmits tx_rto tx_rto_spurious tx_rate_cuts
+	tx_repair_undos)
+
+# counters_sum: "NAME VALUE" per RUN_COUNTERS name, summed over the nodes,
+# then "hfq_rate_delayed VALUE" over the nodes' hfq (0 where none).
+counters_sum()
+{
+	local i
+
+	for ((i = 0; i < ${#HF_NODES[@]}; i++)); do
+		ip netns exec "${HF_NODES[i]}" cat /proc/net/hyperframe
+		"$HFCTL" -n "${HF_NODES[i]}" -j qdisc show dev eth0 2>/dev/null |
+			python3 -c '
+import json, sys
+try:
+    v = json.load(sys.stdin)
+except ValueError:
+    sys.exit(0)
+for q in v if isinstance(v, list) else [v]:
+    print("hfq_rate_delayed", q.get("counters", {}).get("rate_delayed", 0))'
+	done | awk -v names="${RUN_COUNTERS[*]} hfq_rate_delayed" '
+		BEGIN { n = split(names, order, " "); for (i = 1; i <= n; i++) want[order[i]] = 1 }
+		$1 in want { sum[$1] += $2 }
+		END { for (i = 1; i <= n; i++) print order[i], sum[order[i]] + 0 }'
+}
+
+# run_begin NAME: marks the start of run NAME: the guest's CPU counters,
+# the transport's (counters_sum) and, with FIFO=1, a fifo.py sampler of
+# the switch's ports in $OUT/raw/NAME.fifo.json, running once its first
+# sample is in.
 run_begin()
 {
 	local name=$1 ports=() i
 
 	read -r RUN_CPU_TOTAL RUN_CPU_IDLE < <(cpu_stat)
+	RUN_COUNTERS_AT=$(counters_sum)
 	FIFO_PID=
 	((FIFO)) || return 0
 	for ((i = 0; i < ${#HF_NODES[@]}; i++)); do
@@ -131,6 +166,9 @@ run_end()
 	read -r total idle < <(cpu_stat)
 	RUN_IDLE=$(((idle - RUN_CPU_IDLE) * 1000 / (total - RUN_CPU_TOTAL + (total == RUN_CPU_TOTAL))))
 	RUN_IDLE=$((RUN_IDLE / 10)).$((RUN_IDLE % 10))
+	# hf_NAME=DELTA lines for meta().
+	RUN_DELTAS=$(join <(echo "$RUN_COUNTERS_AT" | sort) <(counters_sum | sort) |
+		awk '{ print "hf_" $1 "=" $3 - $2 }')
 }
 
 # server T NODE PORT CLIENTS NAME: an hfperf server in the background.
@@ -142,13 +180,18 @@ server()
 }
 
 # meta NAME KEY=VALUE...: what a run was, beside its JSON; with the idle
-# CPU of its run_begin .. run_end and whether the receiver scheduled.
+# CPU of its run_begin .. run_end, whether the receiver scheduled, and
+# the transport's counter deltas over the run.
 meta()
 {
 	local name=$1
 
 	shift
-	printf '%s\n' "$@" "idle_pct=${RUN_IDLE:-}" "rx_sched=$RX_SCHED" >"$OUT/raw/$name.meta"
+	{
+		printf '%s\n' "$@" "idle_pct=${RUN_IDLE:-}" "rx_sched=$RX_SCHED"
+		[[ -z ${RUN_DELTAS:-} ]] || echo "$RUN_DELTAS"
+	} >"$OUT/raw/$name.meta"
+	RUN_DELTAS=
 }
 
 # client NAME T MODE ARGS...: hfperf MODE ARGS from node 0 to an hfperf

@@ -234,6 +234,12 @@ def collect(raw):
         if meta.get("retransmits", "").isdigit():
             run["retransmits"] = int(meta["retransmits"])
         run["rx_sched"] = meta.get("rx_sched") == "1"
+        # The transport's counter deltas over the run, all nodes (lib.sh
+        # counters_sum); only hyperframe's mean anything.
+        counters = {k[3:]: int(v) for k, v in meta.items()
+                    if k.startswith("hf_") and v.lstrip("-").isdigit()}
+        if counters and run["transport"] == "hf":
+            run["counters"] = counters
         try:
             run["idle_pct"] = float(meta["idle_pct"])
         except (KeyError, ValueError):
@@ -619,6 +625,31 @@ def link_markdown(result):
     return lines
 
 
+def counters_markdown(runs):
+    """Hyperframe's counters over each of its runs: what held messages back."""
+    counted = [r for r in runs if r.get("counters")]
+    if not counted:
+        return []
+    names = [n for n in dict.fromkeys(k for r in counted for k in r["counters"])
+             if any(r["counters"].get(n) for r in counted)]
+    lines = ["## Hyperframe's counters per run", "",
+             "Deltas over each hyperframe run, summed over the nodes (`/proc/net/hyperframe`,"
+             " and hfq's `rate_delayed`); counters that stayed 0 in every run are left out."
+             " What held messages back (`tx_status_waits`: the outcome window;"
+             " `tx_pace_waits`, `tx_pacing_delays`: the pacer; `tx_credit_stalls`: credit),"
+             " what the receiver's schedule did, and what loss recovery did.", ""]
+    if not names:
+        return lines + ["Every counter stayed 0.", ""]
+    lines += ["| regime | run | row | %s |" % " | ".join("`%s`" % n for n in names),
+              "|---|---|---|" + "---|" * len(names)]
+    for r in counted:
+        lines.append("| %s | %s | %s | %s |" % (
+            r["regime"], describe(r), NAMES[label(r)],
+            " | ".join("%d" % r["counters"].get(n, 0) for n in names)))
+    lines.append("")
+    return lines
+
+
 def gbit(bps):
     return "%.2f" % (bps / 1e9) if bps is not None else "-"
 
@@ -742,6 +773,7 @@ def markdown(result):
             lines.append("")
     lines += link_markdown(result)
     lines += lossy_markdown(runs)
+    lines += counters_markdown(runs)
     profiles = result.get("profile") or {}
     if profiles:
         lines += ["## Profile: 4 MiB bulk, CPU-bound, MTU 1500 (perf in the guest)", "",

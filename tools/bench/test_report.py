@@ -350,6 +350,27 @@ class LinkRegimeTest(Fixture):
         self.assertEqual(md.count("## Link-bound"), 1)
         self.assertNotIn("link", {t["target"] for t in result["targets"]})
 
+    def test_counters_per_run(self):
+        # lib.sh's deltas in the .meta: hf_NAME=N; a counter 0 everywhere is
+        # left out, TCP's runs (whose hf_ deltas are noise) are not listed.
+        self.link_a2a("hf", "1m", [600000] * 4, hf_tx_status_waits=88,
+                      hf_tx_rto=0, hf_hfq_rate_delayed=1234)
+        self.link_a2a("hf-rx", "1m", [560000] * 4, hf_tx_status_waits=0,
+                      hf_tx_rto=0, hf_hfq_rate_delayed=17)
+        self.link_a2a("tcp", "1m", [700000] * 4, hf_tx_status_waits=5)
+        rc, result, md = self.run_report()
+        self.assertEqual(rc, 0)
+        hf = report.find(result["runs"], kind="a2a", transport="hf", rx_sched=False)
+        self.assertEqual(hf["counters"], {"tx_status_waits": 88, "tx_rto": 0,
+                                          "hfq_rate_delayed": 1234})
+        tcp = report.find(result["runs"], kind="a2a", transport="tcp")
+        self.assertNotIn("counters", tcp)
+        self.assertIn("## Hyperframe's counters per run", md)
+        self.assertIn("| regime | run | row | `tx_status_waits` | `hfq_rate_delayed` |", md)
+        self.assertIn("| link | a2a 1 MiB | hyperframe | 88 | 1234 |", md)
+        self.assertIn("| link | a2a 1 MiB | hyperframe, receiver-scheduled | 0 | 17 |", md)
+        self.assertNotIn("`tx_rto`", md)
+
     def test_missing_figure_is_a_shortfall_not_a_pass(self):
         self.link_rtt("hf", 1000, 400)  # no TCP mixed run
         rc, result, md = self.run_report()
