@@ -212,7 +212,8 @@ softnet_dropped()
 # more: a TCG guest stalls for milliseconds even on an idle host (CI saw
 # 12 % short, no rate cut), a stalled sender falls behind a strict cap for
 # good, and a timeout may rightly make the frame-size controller cut the
-# paced rate; one measurement within bounds passes.
+# paced rate; one measurement within bounds passes. Three below is a
+# timing bound (check_time: XFAIL on a slow machine); above never is.
 check_rate()
 {
 	local what=$1 want=$2 below=${5:-25} got try
@@ -229,7 +230,7 @@ check_rate()
 		check_err $? "$what: $want B/s wanted, $got B/s received: above the cap"
 		((got * 100 >= want * (100 - below))) && return
 	done
-	check_err 1 "$what: $want B/s wanted, $got B/s received: 3 times below"
+	check_time 1 "$what: $want B/s wanted, $got B/s received: 3 times below"
 }
 
 # rate NOMINAL: NOMINAL bytes/s scaled by RATE_PCT (set before case 4).
@@ -503,10 +504,11 @@ if [[ -n $hf_p99 && -n $hftcp_p99 && -n $tcp_p99 ]] && ((tcp_p99 > 0)); then
 	echo "# p99 ratios to TCP: $(awk -v a="$hf_p99" -v b="$hftcp_p99" \
 		-v c="$tcp_p99" 'BEGIN {printf "%.3f and %.3f", a / c, b / c}')"
 fi
+# A p99 is the machine's tail as much as the transport's: a timing bound.
 ((${hf_p99:-1} < ${tcp_p99:-0}))
-check_err $? "p99 beside hyperframe bulk ${hf_p99}us is not below TCP's ${tcp_p99}us"
+check_time $? "p99 beside hyperframe bulk ${hf_p99}us is not below TCP's ${tcp_p99}us"
 ((${hftcp_p99:-1} < ${tcp_p99:-0}))
-check_err $? "p99 beside TCP bulk ${hftcp_p99}us is not below TCP's ${tcp_p99}us"
+check_time $? "p99 beside TCP bulk ${hftcp_p99}us is not below TCP's ${tcp_p99}us"
 on 0 tc qdisc replace dev eth0 root hfq
 log_test "small hyperframe messages overtake bulk in hfq; TCP's wait in a FIFO"
 
