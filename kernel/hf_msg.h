@@ -16,6 +16,12 @@
 
 struct hf_peer;
 
+/*
+ * A message this small shares a page with its socket's others and is
+ * charged its bytes, not a page (hf_msg.c design note 2).
+ */
+#define HF_TX_SMALL_MAX		(PAGE_SIZE / 2)
+
 /**
  * struct hf_tx_msg - a message being sent
  * @node: in the peer's out.queue until it starts, its out.active list while
@@ -44,6 +50,9 @@ struct hf_peer;
  * @mem_pages: pages charged to the module-wide limit (hf_mem.c) for it,
  *	       given back when it is freed
  * @npages: pages in @pages
+ * @page_off: where the data begins in @pages[0]: 0, but for a small
+ *	      message, which shares a page with its socket's others
+ *	      (hf_msg.c design note 2)
  * @pages: the data, copied from the user once
  */
 struct hf_tx_msg {
@@ -64,6 +73,7 @@ struct hf_tx_msg {
 	bool status_waited;
 	unsigned long mem_pages;
 	u32 npages;
+	u32 page_off;
 	struct page *pages[];
 };
 

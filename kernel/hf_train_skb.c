@@ -101,6 +101,7 @@ struct sk_buff *hf_tx_seg_build(struct hf_peer *peer, struct hf_tx_msg *msg,
 	skb_set_transport_header(skb, nsegs > 1 ? HF_DATA_HLEN : 0);
 	hf_csum_offload(skb);
 
+	off += msg->page_off;
 	while (left) {
 		struct page *page = msg->pages[off >> PAGE_SHIFT];
 		u32 poff = off & ~PAGE_MASK;
