@@ -183,15 +183,28 @@ static bool hf_tx_refused(const struct hf_peer *peer, u32 seq)
  */
 void hf_tx_loss_sign(struct hf_peer *peer, u32 seq)
 {
+	const struct hf_peer_recovery *rec = &peer->out.rec;
 	struct hf_fsize_params fp;
+	bool undoable;
+	u64 quiet_ns;
 
 	lockdep_assert_held(&peer->lock);
 
 	if (hf_tx_refused(peer, seq))
 		return;
+	/*
+	 * A duplicate answering an earlier repair could still arrive within
+	 * two round trips and the reordering window of it, and would count
+	 * for this reaction's repairs: keep nothing to undo then.
+	 */
+	quiet_ns = 2000ULL * rec->rto.srtt_us +
+		   1000ULL * hf_reorder_window_us(&rec->reo, rec->rto.min_rtt_us,
+						  rec->rto.srtt_us);
+	undoable = !rec->last_repair_ns ||
+		   ktime_get_ns() - rec->last_repair_ns > quiet_ns;
 	hf_tx_fsize_note(peer, hf_fsize_on_repair_loss(&peer->out.frame.fsize,
 						       hf_fsize_params_read(peer->cfg, &fp),
-						       seq));
+						       seq, undoable));
 }
 
 /*

@@ -106,6 +106,7 @@ struct hf_peer_frame {
  * @answered_ns: when an ACK that took data found the timeout at its
  *		 maximum backoff; 0 while it is not (hf_tx_answered_note())
  * @answered_total_ns: time spent so, stretches ended
+ * @last_repair_ns: when a segment was last sent again; 0 before any
  */
 struct hf_peer_recovery {
 	struct hf_rto rto;
@@ -118,6 +119,7 @@ struct hf_peer_recovery {
 	u32 rto_nxt;
 	u64 answered_ns;
 	u64 answered_total_ns;
+	u64 last_repair_ns;
 };
 
 /**

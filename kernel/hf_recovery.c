@@ -89,6 +89,12 @@ static void hf_tx_retransmit(struct hf_peer *peer, u32 seq)
 
 	lockdep_assert_held(&peer->lock);
 
+	/*
+	 * Counted before it is built: a repair that cannot go keeps its
+	 * loss reaction (hf_fsize.c design note 9).
+	 */
+	hf_fsize_on_repair(&peer->out.frame.fsize);
+	peer->out.rec.last_repair_ns = ktime_get_ns();
 	if (!slot->msg)
 		return;
 	slot->rexmit = true;
@@ -104,7 +110,6 @@ static void hf_tx_retransmit(struct hf_peer *peer, u32 seq)
 	trace_hf_retransmit(peer, seq, slot->msg->msg_id, slot->index);
 	peer->out.stats.retransmits++;
 	hf_dev_stat_inc(peer->dstats, HF_DEV_STAT_TX_RETRANSMITS);
-	hf_fsize_on_repair(&peer->out.frame.fsize);
 	/* A repair counts against the socket's cap as any byte it sends. */
 	departure = hf_tx_pace(peer, slot->msg->sk, skb);
 	if (departure)

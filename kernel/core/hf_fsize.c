@@ -89,26 +89,34 @@
  *    usually ends it) stays without its step; the undo does not make the
  *    next round dirty.
  * 9. Undo of a spurious repair. A segment the reorder window finds lost
- *    is sent again and its reaction cut the rate (hf_fsize_on_repair_loss()),
- *    but a segment only late, held in a slow guest or reordered by the
- *    path, arrives after all. The receiver answers every segment that
- *    arrives twice at once (the DUP flag), so each repair of a segment
- *    that was not lost brings exactly one duplicate, whichever of the two
- *    arrives second; of a segment that was lost, none. When every repair
- *    sent since the reaction was answered so (hf_fsize_on_repair(),
- *    hf_fsize_on_duplicate()), nothing of the episode was lost and the
- *    reaction is taken back as a spurious timeout's is: TCP's D-SACK undo
- *    (RFC 3708, Linux's undo_retrans in tcp_try_undo_dsack()), counted as
- *    TCP counts it, since the DUP flag does not name the segment. Losses
- *    of the same episode keep it (their repairs are counted too), and so
- *    do its round trips above the delay threshold: a segment held back
- *    long enough to be repaired is measured late as well, and that is
- *    the delay the duplicates explain. Any other sign, change or timeout
- *    since cancels it, as in note 8; a
- *    repair itself lost and sent once more counts twice and can bring one
- *    duplicate at most, so the reaction stands. A duplicate of a segment
- *    the network copied counts as a repair's: it can at worst take back a
- *    cut one episode early, never lose a message.
+ *    is sent again and its reaction cuts the rate
+ *    (hf_fsize_on_repair_loss()), but a segment only late, held in a slow
+ *    guest or reordered by the path, arrives after all. The receiver
+ *    answers every segment that arrives twice at once (the DUP flag), so
+ *    each repair of a segment that was not lost brings exactly one
+ *    duplicate, whichever copy arrives second; of a segment that was
+ *    lost, none. When every repair sent since the reaction was answered
+ *    so (hf_fsize_on_repair(), hf_fsize_on_duplicate()), nothing of the
+ *    episode was lost and the reaction is taken back as a spurious
+ *    timeout's is: TCP's D-SACK undo (RFC 3708, Linux's undo_retrans in
+ *    tcp_try_undo_dsack()), counted as TCP counts it. The DUP flag does
+ *    not name the segment, so a duplicate answering a repair sent before
+ *    the reaction would count for one sent after it and could take back
+ *    the cut of a real loss; TCP tells them apart by the D-SACK's
+ *    sequence numbers (RFC 2883). The caller therefore keeps a reaction
+ *    only when no earlier repair's duplicate can still arrive
+ *    (@undoable: none was sent within two round trips and the reordering
+ *    window). An ACK the network copied counts twice, as a copied D-SACK
+ *    does for TCP: at worst a cut taken back early, never a message
+ *    lost. Losses of the same episode keep it (their repairs are counted
+ *    too), and so do its round trips above the delay threshold: a
+ *    segment held back long enough to be repaired is measured late as
+ *    well, and that is the delay the duplicates explain. Any other sign,
+ *    change or timeout since cancels it, as in note 8, but for a timeout
+ *    repeated before any answer, which keeps it (its resends count as
+ *    repairs). A repair itself lost and sent once more counts twice and
+ *    can bring one duplicate at most, so the reaction stands; so does one
+ *    whose repair could not be built (it is counted before).
  */
 #include "hf_fsize.h"
 
@@ -693,9 +701,12 @@ void hf_fsize_undo_forget(struct hf_fsize *fs)
  * @fs: controller
  * @params: bounds and rate policy
  * @seq: the segment found lost
+ * @undoable: no duplicate answering an earlier repair can still arrive
+ *	      (design note 9); false reacts without keeping anything
  *
- * As hf_fsize_on_congestion() with HF_FSIZE_LOSS; when that reacts, the
- * state before it is kept for hf_fsize_on_duplicate() (design note 9). A
+ * As hf_fsize_on_congestion() with HF_FSIZE_LOSS; when that reacts and
+ * @undoable, the state before it is kept for hf_fsize_on_duplicate()
+ * (design note 9). A
  * sign of the episode already reacted to keeps a repair's reaction kept:
  * its repair is one more to be answered by a duplicate. Any other sign
  * without a reaction (both at their floors) leaves nothing to undo.
@@ -704,7 +715,7 @@ void hf_fsize_undo_forget(struct hf_fsize *fs)
  */
 unsigned int hf_fsize_on_repair_loss(struct hf_fsize *fs,
 				     const struct hf_fsize_params *params,
-				     u32 seq)
+				     u32 seq, bool undoable)
 {
 	bool same = (fs->flags & HF_FSIZE_F_UNDO_REPAIR) &&
 		    fsize_in_episode(fs, seq);
@@ -713,9 +724,9 @@ unsigned int hf_fsize_on_repair_loss(struct hf_fsize *fs,
 
 	fsize_before_take(fs, &b);
 	what = fsize_congestion(fs, params, HF_FSIZE_LOSS, seq);
-	if (what)
+	if (what && undoable)
 		fsize_undo_keep(fs, params, &b, HF_FSIZE_F_UNDO_REPAIR);
-	else if (!same)
+	else if (!what && !same)
 		fs->flags &= ~FSIZE_F_UNDO_ANY;
 	return what;
 }

@@ -231,7 +231,7 @@ unsigned int hf_fsize_undo(struct hf_fsize *fs,
 void hf_fsize_undo_forget(struct hf_fsize *fs);
 unsigned int hf_fsize_on_repair_loss(struct hf_fsize *fs,
 				     const struct hf_fsize_params *params,
-				     u32 seq);
+				     u32 seq, bool undoable);
 void hf_fsize_on_repair(struct hf_fsize *fs);
 unsigned int hf_fsize_on_duplicate(struct hf_fsize *fs,
 				   const struct hf_fsize_params *params);

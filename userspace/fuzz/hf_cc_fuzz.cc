@@ -13,8 +13,9 @@
 //   2 congestion sign     r, k: r % 7 < 3: reason LOSS + r % 7 about
 //                         una + k; 3: a timeout about una (a repeat when k
 //                         is odd); 4: F-RTO's undo of the last timeout;
-//                         5: a repair's loss about una + k, and k % 4 + 1
-//                         repairs sent; 6: a duplicate answered
+//                         5: a repair's loss about una + k (undoable
+//                         unless k & 4), and k % 4 + 1 repairs sent;
+//                         6: a duplicate answered
 //   3 round-trip sample   a, b: rtt 10 * a us against min_rtt 10 * (b + 1) us
 //   4 wait                w: w RTOs (plus a few microseconds)
 //   5 max_bytes changes   m: m KiB << 4
@@ -159,7 +160,7 @@ void step_fsize(Sim& s, u8 op, Input& in) {
       } else if (r % 7 == 4) {
         what = hf_fsize_undo(&s.fs, &s.fp);
       } else if (r % 7 == 5) {
-        what = hf_fsize_on_repair_loss(&s.fs, &s.fp, s.una + k);
+        what = hf_fsize_on_repair_loss(&s.fs, &s.fp, s.una + k, (k & 4U) == 0);
         for (u32 i = 0; i <= (k & 3U); i++) {
           hf_fsize_on_repair(&s.fs);
         }

@@ -632,7 +632,7 @@ namespace {
 
 // The reorder window finds segment `seq` lost and sends it again.
 unsigned int repair(Flow& f, u32 seq) {
-  const unsigned int what = hf_fsize_on_repair_loss(&f.fs(), &f.params(), seq);
+  const unsigned int what = hf_fsize_on_repair_loss(&f.fs(), &f.params(), seq, true);
   hf_fsize_on_repair(&f.fs());
   return what;
 }
@@ -747,6 +747,25 @@ TEST(hf_fsize_on_duplicate, verdicts_judge_their_own_kind) {
   hf_fsize_on_repair(&g.fs());
   EXPECT_EQ(0U, duplicate(g));
   EXPECT_EQ(HF_FSIZE_CHANGED_RATE, undo(g));
+}
+
+TEST(hf_fsize_on_duplicate, not_undoable_when_an_earlier_repairs_duplicate_may_come) {
+  // A repair of the last episode may still bring its duplicate: this
+  // reaction reacts but keeps nothing, and cancels what was kept.
+  Flow f = flight_of_64();
+  f.fresh_sign();
+  f.ack_all();
+  f.send();
+  repair(f, f.nxt() - 1);  // kept
+  f.ack_all();
+  f.send();
+  ASSERT_EQ(HF_FSIZE_CHANGED_FRAME,
+            hf_fsize_on_repair_loss(&f.fs(), &f.params(), f.nxt() - 1, false));
+  hf_fsize_on_repair(&f.fs());
+  EXPECT_EQ(0U, f.fs().flags & (HF_FSIZE_F_UNDO | HF_FSIZE_F_UNDO_REPAIR));
+  EXPECT_EQ(0U, duplicate(f));
+  EXPECT_EQ(0U, duplicate(f));
+  EXPECT_EQ(16U, f.segs());
 }
 
 TEST(hf_fsize_on_duplicate, no_repair_no_undo) {
