@@ -71,6 +71,44 @@ sys.exit(1 if bad or not undos else 0)
 EOF2
 }
 
+# flow_start PORT TAG: cases 4 and 5's flow: LONG MiB messages from node
+# 0 to a receiver on node 1 at PORT, hf_frame_size traced; returns once a
+# MiB left. Logs $LOGS/sendTAG and recvTAG; sets spid and rpid.
+flow_start()
+{
+	local segs0
+
+	hf_trace_start 4096 "$ev"
+	check_err $? "tracing $ev"
+	ip netns exec "${HF_NODES[1]}" "$XFER" recv "$1" 1048576 "$LONG" >"$LOGS/recv$2" 2>&1 &
+	rpid=$!
+	busywait 10000 grep -q ready "$LOGS/recv$2"
+	check_err $? "receiver did not start: $(cat "$LOGS/recv$2")"
+	segs0=$(hf_stat 0 tx_segs)
+	ip netns exec "${HF_NODES[0]}" timeout 300 "$XFER" send eth0 "$(hf_node_mac 1)" "$1" \
+		1048576 "$LONG" >"$LOGS/send$2" 2>&1 &
+	spid=$!
+	busywait 30000 eval "((\$(hf_stat 0 tx_segs) - $segs0 > 720))"
+	check_err $? "the transfer did not start: $(cat "$LOGS/send$2")"
+}
+
+# flow_end TAG WHAT: the flow outlasted WHAT and ended well, every byte
+# arrived; its frame-size changes (node 0 to node 1) in $LOGS/sizesTAG.
+flow_end()
+{
+	kill -0 "$spid" 2>/dev/null
+	check_err $? "the transfer ended before $2 did: $(tail -n 3 "$LOGS/send$1")"
+	wait "$spid"
+	check_err $? "sender: $(tail -n 3 "$LOGS/send$1")"
+	wait "$rpid"
+	check_err $? "receiver: $(cat "$LOGS/recv$1")"
+	grep -q "received $LONG messages, $((LONG * 1048576)) bytes, 0 corrupt" "$LOGS/recv$1"
+	check_err $? "receiver: $(cat "$LOGS/recv$1")"
+	hf_trace_stop "$ev"
+	grep -F "netns=$(stat -L -c %i "/run/netns/${HF_NODES[0]}") " /sys/kernel/tracing/trace |
+		grep -F "addr=$(hf_node_mac 1) " >"$LOGS/sizes$1"
+}
+
 hf_module_load || exit "$KSFT_FAIL"
 orig=$("$HFCTL" -j config show)
 init_segs=$(json_field frame_segs <<<"$orig")
@@ -218,50 +256,30 @@ check_err $? "netem on the switch port towards the sender"
 check_err $? "hfq at 100 Mbit/s on the sender"
 rto0=$(hf_stat 0 tx_rto)
 spurious0=$(hf_stat 0 tx_rto_spurious)
-hf_trace_start 4096 "$ev"
-check_err $? "tracing $ev"
 # A stall fires the backed-off timer up to 8 times (the default retry
 # limit) on a slow guest: room for more, so the peer is not given up.
 hf_config_set retry_limit 32
 check_err $? "config set retry_limit 32"
 defer hf_config_set retry_limit "$retry_limit"
-ip netns exec "${HF_NODES[1]}" "$XFER" recv 7301 1048576 "$LONG" >"$LOGS/recv4" 2>&1 &
-rpid=$!
-busywait 10000 grep -q ready "$LOGS/recv4"
-check_err $? "receiver did not start: $(cat "$LOGS/recv4")"
-segs0=$(hf_stat 0 tx_segs)
-ip netns exec "${HF_NODES[0]}" timeout 300 "$XFER" send eth0 "$(hf_node_mac 1)" 7301 \
-	1048576 "$LONG" >"$LOGS/send4" 2>&1 &
-spid=$!
-# The flow under way (a MiB sent), then three stalls of the ACKs: those
-# sent in the next 100 ms arrive 500 ms late, behind the ones sent after,
-# which find the sender's timer fired.
-busywait 30000 eval "((\$(hf_stat 0 tx_segs) - $segs0 > 720))"
-check_err $? "the transfer did not start: $(cat "$LOGS/send4")"
+flow_start 7301 4
+# Three stalls of the ACKs: those sent in the next 100 ms arrive 500 ms
+# late, behind the ones sent after, which find the sender's timer fired.
 for _ in 1 2 3; do
 	sleep 0.3
 	ip netns exec "$HF_SWITCH" tc qdisc change dev p0 root netem delay 500ms
 	sleep 0.1
 	ip netns exec "$HF_SWITCH" tc qdisc change dev p0 root netem delay 0ms
 done
-kill -0 "$spid" 2>/dev/null
-check_err $? "the transfer ended before the stalls did: $(tail -n 3 "$LOGS/send4")"
-wait "$spid"
-check_err $? "sender: $(tail -n 3 "$LOGS/send4")"
-wait "$rpid"
-check_err $? "receiver: $(cat "$LOGS/recv4")"
-hf_trace_stop "$ev"
-grep -F "netns=$(stat -L -c %i "/run/netns/${HF_NODES[0]}") " /sys/kernel/tracing/trace |
-	grep -F "addr=$(hf_node_mac 1) " >"$LOGS/sizes"
+flow_end 4 "the stalls"
 rto=$(($(hf_stat 0 tx_rto) - rto0))
 spurious=$(($(hf_stat 0 tx_rto_spurious) - spurious0))
-story=$(undo_story "$LOGS/sizes")
+story=$(undo_story "$LOGS/sizes4")
 ok=$?
 echo "# three ACK stalls: $rto timeouts, $spurious found spurious; the flow's frame-size changes: $story"
 ((spurious > 0))
 check_err $? "no timeout was found spurious ($rto timeouts): the stalls prove little"
 check_err $ok "spurious timeouts, their cuts not taken back: $story"
-((ok == 0)) || sed 's/^.*hf_frame_size: /# /' "$LOGS/sizes"
+((ok == 0)) || sed 's/^.*hf_frame_size: /# /' "$LOGS/sizes4"
 log_test "frame size: a spurious timeout's cut is taken back (F-RTO)"
 
 # 5. A repair's cut is taken back when every segment it sent again arrived
@@ -275,35 +293,14 @@ rexmit0=$(hf_stat 0 tx_retransmits)
 dups0=$(hf_stat 0 tx_spurious_retransmits)
 undos0=$(hf_stat 0 tx_repair_undos)
 spurious0=$(hf_stat 0 tx_rto_spurious)
-hf_trace_start 4096 "$ev"
-check_err $? "tracing $ev"
-ip netns exec "${HF_NODES[1]}" "$XFER" recv 7302 1048576 "$LONG" >"$LOGS/recv5" 2>&1 &
-rpid=$!
-busywait 10000 grep -q ready "$LOGS/recv5"
-check_err $? "receiver did not start: $(cat "$LOGS/recv5")"
-segs5=$(hf_stat 0 tx_segs)
-ip netns exec "${HF_NODES[0]}" timeout 300 "$XFER" send eth0 "$(hf_node_mac 1)" 7302 \
-	1048576 "$LONG" >"$LOGS/send5" 2>&1 &
-spid=$!
-busywait 30000 eval "((\$(hf_stat 0 tx_segs) - $segs5 > 720))"
-check_err $? "the transfer did not start: $(cat "$LOGS/send5")"
+flow_start 7302 5
 for _ in 1 2 3 4 5 6; do
 	sleep 0.2
 	ip netns exec "$HF_SWITCH" tc qdisc change dev p1 root netem delay 4ms reorder 50%
 	sleep 0.2
 	ip netns exec "$HF_SWITCH" tc qdisc change dev p1 root netem delay 0ms
 done
-kill -0 "$spid" 2>/dev/null
-check_err $? "the transfer ended before the reordering did: $(tail -n 3 "$LOGS/send5")"
-wait "$spid"
-check_err $? "sender: $(tail -n 3 "$LOGS/send5")"
-wait "$rpid"
-check_err $? "receiver: $(cat "$LOGS/recv5")"
-grep -q "received $LONG messages, $((LONG * 1048576)) bytes, 0 corrupt" "$LOGS/recv5"
-check_err $? "receiver: $(cat "$LOGS/recv5")"
-hf_trace_stop "$ev"
-grep -F "netns=$(stat -L -c %i "/run/netns/${HF_NODES[0]}") " /sys/kernel/tracing/trace |
-	grep -F "addr=$(hf_node_mac 1) " >"$LOGS/sizes5"
+flow_end 5 "the reordering"
 rexmit=$(($(hf_stat 0 tx_retransmits) - rexmit0))
 dups=$(($(hf_stat 0 tx_spurious_retransmits) - dups0))
 undos=$(($(hf_stat 0 tx_repair_undos) - undos0))
