@@ -71,22 +71,24 @@ sys.exit(1 if bad or not undos else 0)
 EOF2
 }
 
-# flow_start PORT TAG: cases 4 and 5's flow: LONG MiB messages from node
-# 0 to a receiver on node 1 at PORT, hf_frame_size traced; returns once a
-# MiB left. Logs $LOGS/sendTAG and recvTAG; sets spid and rpid.
+# flow_start PORT TAG MSGS: cases 4 and 5's flow: MSGS MiB messages from
+# node 0 to a receiver on node 1 at PORT, hf_frame_size traced; returns
+# once a MiB left. Logs $LOGS/sendTAG and recvTAG; sets spid, rpid and
+# flow_msgs.
 flow_start()
 {
 	local segs0
 
+	flow_msgs=$3
 	hf_trace_start 4096 "$ev"
 	check_err $? "tracing $ev"
-	ip netns exec "${HF_NODES[1]}" "$XFER" recv "$1" 1048576 "$LONG" >"$LOGS/recv$2" 2>&1 &
+	ip netns exec "${HF_NODES[1]}" "$XFER" recv "$1" 1048576 "$3" >"$LOGS/recv$2" 2>&1 &
 	rpid=$!
 	busywait 10000 grep -q ready "$LOGS/recv$2"
 	check_err $? "receiver did not start: $(cat "$LOGS/recv$2")"
 	segs0=$(hf_stat 0 tx_segs)
 	ip netns exec "${HF_NODES[0]}" timeout 300 "$XFER" send eth0 "$(hf_node_mac 1)" "$1" \
-		1048576 "$LONG" >"$LOGS/send$2" 2>&1 &
+		1048576 "$3" >"$LOGS/send$2" 2>&1 &
 	spid=$!
 	busywait 30000 eval "((\$(hf_stat 0 tx_segs) - $segs0 > 720))"
 	check_err $? "the transfer did not start: $(cat "$LOGS/send$2")"
@@ -102,7 +104,7 @@ flow_end()
 	check_err $? "sender: $(tail -n 3 "$LOGS/send$1")"
 	wait "$rpid"
 	check_err $? "receiver: $(cat "$LOGS/recv$1")"
-	grep -q "received $LONG messages, $((LONG * 1048576)) bytes, 0 corrupt" "$LOGS/recv$1"
+	grep -q "received $flow_msgs messages, $((flow_msgs * 1048576)) bytes, 0 corrupt" "$LOGS/recv$1"
 	check_err $? "receiver: $(cat "$LOGS/recv$1")"
 	hf_trace_stop "$ev"
 	grep -F "netns=$(stat -L -c %i "/run/netns/${HF_NODES[0]}") " /sys/kernel/tracing/trace |
@@ -261,7 +263,7 @@ spurious0=$(hf_stat 0 tx_rto_spurious)
 hf_config_set retry_limit 32
 check_err $? "config set retry_limit 32"
 defer hf_config_set retry_limit "$retry_limit"
-flow_start 7301 4
+flow_start 7301 4 "$LONG"
 # Three stalls of the ACKs: those sent in the next 100 ms arrive 500 ms
 # late, behind the ones sent after, which find the sender's timer fired.
 for _ in 1 2 3; do
@@ -293,7 +295,9 @@ rexmit0=$(hf_stat 0 tx_retransmits)
 dups0=$(hf_stat 0 tx_spurious_retransmits)
 undos0=$(hf_stat 0 tx_repair_undos)
 spurious0=$(hf_stat 0 tx_rto_spurious)
-flow_start 7302 5
+# Six moments of 200 ms, each a tc call apart: twice the messages of
+# case 4, so that the flow outlasts them (64 MiB once ended first).
+flow_start 7302 5 $((2 * LONG))
 for _ in 1 2 3 4 5 6; do
 	sleep 0.2
 	ip netns exec "$HF_SWITCH" tc qdisc change dev p1 root netem delay 4ms reorder 50%
