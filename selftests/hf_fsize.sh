@@ -94,6 +94,21 @@ flow_start()
 	check_err $? "the transfer did not start: $(cat "$LOGS/send$2")"
 }
 
+# netem_moments N PORT WAIT HOLD NETEM...: N times, WAIT s of a clean
+# path, then NETEM on the switch's PORT (a netem qdisc there) for HOLD s.
+netem_moments()
+{
+	local n=$1 port=$2 wait=$3 hold=$4 i
+
+	shift 4
+	for ((i = 0; i < n; i++)); do
+		sleep "$wait"
+		ip netns exec "$HF_SWITCH" tc qdisc change dev "$port" root netem "$@"
+		sleep "$hold"
+		ip netns exec "$HF_SWITCH" tc qdisc change dev "$port" root netem delay 0ms
+	done
+}
+
 # flow_end TAG WHAT: the flow outlasted WHAT and ended well, every byte
 # arrived; its frame-size changes (node 0 to node 1) in $LOGS/sizesTAG.
 flow_end()
@@ -266,12 +281,7 @@ defer hf_config_set retry_limit "$retry_limit"
 flow_start 7301 4 "$LONG"
 # Three stalls of the ACKs: those sent in the next 100 ms arrive 500 ms
 # late, behind the ones sent after, which find the sender's timer fired.
-for _ in 1 2 3; do
-	sleep 0.3
-	ip netns exec "$HF_SWITCH" tc qdisc change dev p0 root netem delay 500ms
-	sleep 0.1
-	ip netns exec "$HF_SWITCH" tc qdisc change dev p0 root netem delay 0ms
-done
+netem_moments 3 p0 0.3 0.1 delay 500ms
 flow_end 4 "the stalls"
 rto=$(($(hf_stat 0 tx_rto) - rto0))
 spurious=$(($(hf_stat 0 tx_rto_spurious) - spurious0))
@@ -298,12 +308,7 @@ spurious0=$(hf_stat 0 tx_rto_spurious)
 # Six moments of 200 ms, each a tc call apart: twice the messages of
 # case 4, so that the flow outlasts them (64 MiB once ended first).
 flow_start 7302 5 $((2 * LONG))
-for _ in 1 2 3 4 5 6; do
-	sleep 0.2
-	ip netns exec "$HF_SWITCH" tc qdisc change dev p1 root netem delay 4ms reorder 50%
-	sleep 0.2
-	ip netns exec "$HF_SWITCH" tc qdisc change dev p1 root netem delay 0ms
-done
+netem_moments 6 p1 0.2 0.2 delay 4ms reorder 50%
 flow_end 5 "the reordering"
 rexmit=$(($(hf_stat 0 tx_retransmits) - rexmit0))
 dups=$(($(hf_stat 0 tx_spurious_retransmits) - dups0))
